@@ -1,0 +1,3 @@
+export * from './transit';
+export * from './live';
+export * from './delay';

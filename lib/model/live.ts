@@ -1,0 +1,114 @@
+// The live snapshot that /api/live serves to every browser, and the health it carries.
+// Built by lib/fleet from what the poller has seen; read by components through React Query.
+import type { EpochMs, PlanLevel } from './transit';
+
+export type DelayClass = 'early' | 'on-time' | 'late' | 'unknown';
+
+export type UpstreamState = 'starting' | 'ok' | 'degraded' | 'rate-limited' | 'unauthorized' | 'forbidden' | 'unreachable';
+
+export interface Capabilities {
+  buses: boolean;
+  routes: boolean;
+  stops: boolean;
+  trips: boolean;
+  /** gps:read on the business plan. */
+  locations: boolean;
+}
+
+export interface VehicleTrip {
+  tripId: number;
+  routeId: number | null;
+  routeCode: string | null;
+  routeName: string | null;
+  direction: string | null;
+  /** Raw upstream status. */
+  status: string | null;
+  delayMinutes: number | null;
+  delayClass: DelayClass;
+  plannedDepartureAt: EpochMs | null;
+  plannedArrivalAt: EpochMs | null;
+  actualDepartureAt: EpochMs | null;
+  actualArrivalAt: EpochMs | null;
+}
+
+export interface Vehicle {
+  busId: number;
+  plateNumber: string | null;
+  busName: string | null;
+  internalCode: string | null;
+  /** null when the bus has never reported a position we could read. */
+  lat: number | null;
+  lon: number | null;
+  heading: number | null;
+  speedKmh: number | null;
+  accuracy: number | null;
+  /** GPS time of the fix (upstream last_gps_at), epoch ms. */
+  gpsAt: EpochMs | null;
+  /** When the server last fetched this bus's location, epoch ms. */
+  fetchedAt: EpochMs | null;
+  trip: VehicleTrip | null;
+}
+
+/** An active trip whose bus has no usable position (no GPS capability, no fix yet, or no bus). */
+export interface UnpositionedTrip extends VehicleTrip {
+  busId: number | null;
+  plateNumber: string | null;
+  busName: string | null;
+}
+
+export interface UpstreamError {
+  at: EpochMs;
+  /** HTTP status, or null for network failures/timeouts/contract breaks. */
+  status: number | null;
+  kind: 'http' | 'timeout' | 'network' | 'contract';
+  message: string;
+  correlationId: string | null;
+}
+
+export interface Health {
+  state: UpstreamState;
+  /** One sentence for people: what is wrong and what happens now. */
+  message: string | null;
+  lastSuccessAt: EpochMs | null;
+  lastError: UpstreamError | null;
+  plan: string | null;
+  level: PlanLevel | null;
+  scopes: string[];
+  capabilities: Capabilities;
+  budget: {
+    /** Upstream per-minute limit (from /status, updated from meta.rate_limit). */
+    limit: number | null;
+    /** Requests sent upstream in the last 60 s, all kinds. */
+    usedLastMinute: number;
+    /** Share of the limit the feed allows itself (FEED_BUDGET_SHARE). */
+    share: number;
+    byKind: Record<string, number>;
+    rateLimited429: number;
+    /** While paused after a 429: when requests may resume. */
+    pausedUntil: EpochMs | null;
+  };
+  freshness: {
+    /** Seconds; over positioned buses on active trips. */
+    meanAgeS: number | null;
+    p95AgeS: number | null;
+    /** B/(2L) in seconds for the buses being tracked and the feed's share of the limit. */
+    boundS: number | null;
+    trackedBuses: number;
+  };
+  timezone: {
+    /** IANA zone or a fixed offset such as `UTC-05:00`. */
+    zone: string;
+    source: 'config' | 'inferred' | 'default';
+    offsetMinutes: number | null;
+  };
+}
+
+export interface LiveSnapshot {
+  generatedAt: EpochMs;
+  /** Bumps when anything in the snapshot changes; drives the ETag. */
+  version: number;
+  vehicles: Vehicle[];
+  unpositionedTrips: UnpositionedTrip[];
+  health: Health;
+  thresholds: { lateMin: number; earlyMin: number };
+}
