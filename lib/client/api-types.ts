@@ -1,0 +1,39 @@
+// Bodies of Fleetmap's own /api routes (what browsers read). Server handlers return exactly these.
+import type { Bus, Route, RouteStops, Trip } from '@/lib/model';
+
+export interface ApiErrorBody {
+  error: { status: number; message: string; correlationId?: string | null };
+}
+
+export interface TripResponse {
+  trip: Trip;
+  /** When the server fetched it from the upstream (epoch ms). */
+  fetchedAt: number;
+}
+
+export interface RoutesResponse {
+  routes: Route[];
+  fetchedAt: number | null;
+}
+
+export interface RouteStopsResponse extends RouteStops {
+  fetchedAt: number;
+}
+
+export interface BusesResponse {
+  buses: Bus[];
+  fetchedAt: number | null;
+}
+
+/** GeoJSON of the whole network (route lines through their stops, and the stops), for map context. */
+export interface NetworkResponse {
+  type: 'FeatureCollection';
+  features: Array<{
+    type: 'Feature';
+    id?: number;
+    geometry: { type: 'LineString'; coordinates: [number, number][] } | { type: 'Point'; coordinates: [number, number] };
+    properties: Record<string, string | number | boolean | null>;
+  }>;
+  /** Routes whose stops are not loaded yet (the feed fetches them a few at a time). */
+  pendingRoutes: number;
+}

@@ -1,0 +1,92 @@
+'use client';
+// One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
+import { queryOptions } from '@tanstack/react-query';
+import type { LiveSnapshot } from '@/lib/model';
+import type { ApiErrorBody, BusesResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from './api-types';
+
+export const LIVE_POLL_MS = 5_000;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+  if (!res.ok) {
+    let message = `${res.status} ${res.statusText}`;
+    try {
+      const body = (await res.json()) as ApiErrorBody;
+      if (body?.error?.message) message = body.error.message;
+    } catch {
+      // not JSON: keep the status line
+    }
+    throw new ApiError(res.status, message);
+  }
+  return (await res.json()) as T;
+}
+
+export function liveQuery(watchBusId?: number | null) {
+  // The watched bus is sent to the server (it raises that bus's polling priority) but is not part of
+  // the key: every view shares one cached snapshot.
+  return queryOptions({
+    queryKey: ['live'],
+    queryFn: ({ signal }) => getJson<LiveSnapshot>(watchBusId ? `/api/live?watch=${watchBusId}` : '/api/live', signal),
+    refetchInterval: LIVE_POLL_MS,
+    refetchIntervalInBackground: true,
+    // Keep showing the last snapshot while a refetch fails: the health inside it tells the truth about age.
+    retry: 1,
+    staleTime: 1_000,
+  });
+}
+
+export function tripQuery(tripId: number) {
+  return queryOptions({
+    queryKey: ['trip', tripId],
+    queryFn: ({ signal }) => getJson<TripResponse>(`/api/trips/${tripId}`, signal),
+    refetchInterval: 30_000,
+    retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
+  });
+}
+
+export function routesQuery() {
+  return queryOptions({
+    queryKey: ['routes'],
+    queryFn: ({ signal }) => getJson<RoutesResponse>('/api/routes', signal),
+    staleTime: 5 * 60_000,
+    refetchInterval: 5 * 60_000,
+  });
+}
+
+export function routeStopsQuery(routeId: number) {
+  return queryOptions({
+    queryKey: ['route-stops', routeId],
+    queryFn: ({ signal }) => getJson<RouteStopsResponse>(`/api/routes/${routeId}/stops`, signal),
+    staleTime: 10 * 60_000,
+    retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
+  });
+}
+
+export function busesQuery() {
+  return queryOptions({
+    queryKey: ['buses'],
+    queryFn: ({ signal }) => getJson<BusesResponse>('/api/buses', signal),
+    staleTime: 60_000,
+    refetchInterval: 2 * 60_000,
+  });
+}
+
+export function networkQuery() {
+  return queryOptions({
+    queryKey: ['network'],
+    queryFn: ({ signal }) => getJson<NetworkResponse>('/api/network', signal),
+    // Refetch while the feed is still loading stops; once complete the network rarely changes.
+    refetchInterval: (q) => ((q.state.data?.pendingRoutes ?? 1) > 0 ? 10_000 : 10 * 60_000),
+    staleTime: 60_000,
+  });
+}
