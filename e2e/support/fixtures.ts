@@ -1,0 +1,61 @@
+// Playwright fixtures: a worker-scoped stack (simulator + app) and a page that fails the test on console
+// errors and on any request that leaves the app's own origin.
+import { test as base, expect, type Page } from '@playwright/test';
+import { startStack, type Stack, type StackOptions } from './stack';
+
+interface WorkerFixtures {
+  stackOptions: StackOptions;
+  stack: Stack;
+}
+
+interface TestFixtures {
+  /** Console errors matching one of these are expected in this test (e.g. a 502 while a fault is on). */
+  allowedConsoleErrors: RegExp[];
+  /** Requests seen by the page that went to another origin than the app's. */
+  foreignRequests: string[];
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  stackOptions: [{}, { scope: 'worker', option: true }],
+  stack: [
+    async ({ stackOptions }, use) => {
+      const stack = await startStack(stackOptions);
+      try {
+        await use(stack);
+      } finally {
+        await stack.stop();
+      }
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ stack }, use) => use(stack.appUrl),
+  allowedConsoleErrors: [[], { option: true }],
+  foreignRequests: async ({}, use) => use([]),
+  page: async ({ page, stack, allowedConsoleErrors, foreignRequests }, use) => {
+    const errors: string[] = [];
+    const origin = new URL(stack.appUrl).origin;
+    page.on('console', (msg) => {
+      if (msg.type() !== 'error') return;
+      const text = msg.text();
+      if (!allowedConsoleErrors.some((re) => re.test(text))) errors.push(text);
+    });
+    page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
+    page.on('request', (req) => {
+      const url = req.url();
+      if (url.startsWith('data:') || url.startsWith('blob:')) return;
+      if (new URL(url).origin !== origin) foreignRequests.push(url);
+    });
+    await use(page);
+    expect(foreignRequests, 'requests to hosts other than the app').toEqual([]);
+    expect(errors, 'console errors in the page').toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Reads the snapshot the app serves, as the browser would. */
+export async function liveSnapshot(page: Page) {
+  const res = await page.request.get('/api/live');
+  expect(res.ok()).toBeTruthy();
+  return res.json();
+}

@@ -1,0 +1,200 @@
+// Starts a simulator and an app server (the built app, `next start`) for end-to-end tests, benchmarks and
+// soak runs. Both bind to 127.0.0.1 on free ports and stop by themselves if the test process goes away.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const NEXT_BIN = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+const RUN_WITH_PARENT = join(ROOT, 'scripts', 'run-with-parent.mjs');
+
+export type KeyKind = 'business' | 'standard' | 'narrow';
+
+export interface StackOptions {
+  /** Which key the app is given. */
+  key?: KeyKind;
+  simSpeed?: number;
+  buses?: number;
+  seed?: number;
+  /** Simulator per-key per-minute limit. */
+  rateLimit?: number;
+  /** Extra environment for the app server. */
+  env?: Record<string, string>;
+  /** Extra environment for the simulator. */
+  simEnv?: Record<string, string>;
+  /** Build directory of the app (default: FLEETMAP_E2E_DIST or .next-e2e). */
+  distDir?: string;
+}
+
+export interface Stack {
+  appUrl: string;
+  /** Simulator origin; the partner API is under /api/v1/partner, admin under /__admin. */
+  simAdminUrl: string;
+  simBaseUrl: string;
+  /** The key the app was given (a random canary for the business key). Tests search for it; never print it. */
+  apiKey: string;
+  keys: Record<KeyKind, string>;
+  setFaults(faults: Record<string, unknown>): Promise<void>;
+  resetFaults(): Promise<void>;
+  simStats(): Promise<SimStats>;
+  resetSimStats(): Promise<void>;
+  /** Everything the app server printed so far (stdout + stderr). */
+  appLogs(): string;
+  stopSimulator(): Promise<void>;
+  startSimulator(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface SimStats {
+  total: number;
+  byOperation: Record<string, number>;
+  byStatus: Record<string, number>;
+  [k: string]: unknown;
+}
+
+/** One canary business key per test run, shared with the build so the build can be searched for it. */
+export function canaryKey(): string {
+  if (!process.env.FLEETMAP_CANARY_KEY) process.env.FLEETMAP_CANARY_KEY = `canary-${randomBytes(12).toString('hex')}`;
+  return process.env.FLEETMAP_CANARY_KEY;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, what: string, proc: ChildProcess, output: () => string, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`${what} exited with code ${proc.exitCode}:\n${output().slice(-3000)}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`${what} did not answer at ${url} within ${timeoutMs} ms:\n${output().slice(-3000)}`);
+}
+
+function launch(args: string[], env: Record<string, string | undefined>) {
+  let out = '';
+  const proc = spawn(process.execPath, [RUN_WITH_PARENT, process.execPath, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const append = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    if (out.length > 2_000_000) out = out.slice(-1_000_000);
+  };
+  proc.stdout?.on('data', append);
+  proc.stderr?.on('data', append);
+  return { proc, output: () => out };
+}
+
+async function kill(proc: ChildProcess | null) {
+  if (!proc || proc.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const t = setTimeout(() => {
+      proc.kill('SIGKILL');
+      resolve();
+    }, 8000);
+    proc.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    proc.kill('SIGTERM');
+  });
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const keys: Record<KeyKind, string> = {
+    business: canaryKey(),
+    standard: `standard-${randomBytes(6).toString('hex')}`,
+    narrow: `narrow-${randomBytes(6).toString('hex')}`,
+  };
+  const all = ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'];
+  const rateLimit = opts.rateLimit ?? 300;
+  const simKeys = [
+    { key: keys.business, plan: 'business', scopes: all, limit_per_minute: rateLimit },
+    { key: keys.standard, plan: 'standard', scopes: all.filter((s) => s !== 'gps:read'), limit_per_minute: rateLimit },
+    { key: keys.narrow, plan: 'business', scopes: ['routes:read', 'stops:read'], limit_per_minute: rateLimit },
+  ];
+  const simPort = await freePort();
+  const simAdminUrl = `http://127.0.0.1:${simPort}`;
+  const simBaseUrl = `${simAdminUrl}/api/v1/partner`;
+  const simEnv = {
+    SIM_PORT: String(simPort),
+    SIM_ADMIN: '1',
+    SIM_KEYS: JSON.stringify(simKeys),
+    SIM_SPEED: String(opts.simSpeed ?? 1),
+    SIM_SEED: String(opts.seed ?? 42),
+    ...(opts.buses ? { SIM_BUSES: String(opts.buses) } : {}),
+    SIM_EXIT_WITH_PARENT: '1',
+    ...opts.simEnv,
+  };
+  let sim: ReturnType<typeof launch> | null = null;
+  const startSimulator = async () => {
+    sim = launch([TSX_CLI, join(ROOT, 'scripts', 'sim.ts')], simEnv);
+    const s = sim;
+    await waitFor(`${simAdminUrl}/__admin/clock`, 'The simulator', s.proc, s.output);
+  };
+  await startSimulator();
+
+  const appPort = await freePort();
+  const appUrl = `http://127.0.0.1:${appPort}`;
+  const apiKey = keys[opts.key ?? 'business'];
+  const app = launch([NEXT_BIN, 'start', '-p', String(appPort), '-H', '127.0.0.1'], {
+    FLEETMAP_DIST_DIR: opts.distDir ?? process.env.FLEETMAP_E2E_DIST ?? '.next-e2e',
+    PARTNER_API_BASE_URL: simBaseUrl,
+    PARTNER_API_KEY: apiKey,
+    ...opts.env,
+  });
+  try {
+    await waitFor(`${appUrl}/api/status`, 'The app server', app.proc, app.output);
+  } catch (err) {
+    await kill(app.proc);
+    await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
+    throw err;
+  }
+
+  const admin = async (path: string, body?: unknown) => {
+    const res = await fetch(`${simAdminUrl}/__admin/${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`simulator admin ${path}: HTTP ${res.status}`);
+    return res.json();
+  };
+
+  return {
+    appUrl,
+    simAdminUrl,
+    simBaseUrl,
+    apiKey,
+    keys,
+    setFaults: async (f) => void (await admin('faults', f)),
+    resetFaults: async () => void (await admin('faults/reset', {})),
+    simStats: async () => (await admin('stats')) as SimStats,
+    resetSimStats: async () => void (await admin('stats/reset', {})),
+    appLogs: app.output,
+    stopSimulator: async () => kill((sim as ReturnType<typeof launch> | null)?.proc ?? null),
+    startSimulator,
+    stop: async () => {
+      await kill(app.proc);
+      await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import 'server-only';
+import { validateConfigAtStartup } from '@/lib/config';
+import { ensureFeedStarted } from '@/lib/fleet';
+import { isUpstreamConfigured, useEmbeddedUpstream } from '@/lib/partner';
+import { startEmbeddedSimulator } from '@/lib/sim/embedded';
+
+/**
+ * Server start: validate the configuration (one clear line per problem, and the server does not start on a
+ * bad configuration), start the embedded simulator when no upstream is configured, then start the one feed.
+ */
+export async function startServer() {
+  validateConfigAtStartup();
+  if (!isUpstreamConfigured()) {
+    const sim = await startEmbeddedSimulator();
+    useEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
+    console.info(JSON.stringify({ msg: 'embedded simulator started', baseUrl: sim.baseUrl }));
+  }
+  ensureFeedStarted();
+}

@@ -1,0 +1,19 @@
+// Builds the app into a dist directory unless that build is already current.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIsCurrent, markBuilt } from './build-fingerprint.mjs';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const NEXT_BIN = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+export function buildIfStale({ distDir = '.next', env = {}, force = false } = {}) {
+  if (!force && buildIsCurrent(ROOT, distDir)) return false;
+  const fullEnv = { ...process.env, ...env, FLEETMAP_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
+  const copy = spawnSync(process.execPath, [join(ROOT, 'scripts', 'copy-maplibre-worker.mjs')], { stdio: 'inherit', env: fullEnv });
+  if (copy.status !== 0) throw new Error('Copying the MapLibre worker failed.');
+  const res = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: ROOT, stdio: 'inherit', env: fullEnv });
+  if (res.status !== 0) throw new Error(`next build failed (exit ${res.status}).`);
+  markBuilt(ROOT, distDir);
+  return true;
+}
