@@ -1,0 +1,180 @@
+import 'server-only';
+
+// The upstream sends zone-less local wall-clock times (`YYYY-MM-DD HH:MM:SS`); the spec does not say which
+// zone. A TimeRule is how we read them: an IANA zone (DST-aware) or a fixed offset inferred from the data.
+
+/** offset = local time minus UTC in minutes (New York in winter = -300). */
+export type TimeRule = { kind: 'zone'; zone: string } | { kind: 'offset'; minutes: number };
+
+const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function isRealDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= daysInMonth;
+}
+
+function readWallClock(s: string): WallClock | null {
+  const m = TIMESTAMP_RE.exec(s);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
+  return { year, month, day, hour, minute, second };
+}
+
+/** True for a well-formed `YYYY-MM-DD HH:MM:SS` naming a real calendar day and time of day. */
+export function isPartnerTimestamp(s: string): boolean {
+  return readWallClock(s) !== null;
+}
+
+/** True for a well-formed `YYYY-MM-DD` naming a real calendar day. */
+export function isPartnerDate(s: string): boolean {
+  const m = DATE_RE.exec(s);
+  return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/** Wall-clock fields read as if they were UTC: the zone-less "local epoch". */
+function wallClockAsUtc(w: WallClock): number {
+  // Date.UTC maps years 0..99 to 1900..1999; setUTCFullYear keeps the year as written.
+  const d = new Date(Date.UTC(2000, w.month - 1, w.day, w.hour, w.minute, w.second));
+  d.setUTCFullYear(w.year);
+  return d.getTime();
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    // hourCycle h23: with hour12:false some ICU versions print midnight as 24.
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      era: 'short',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+function wallClockInZone(ms: number, zone: string): WallClock {
+  const parts: Record<string, string> = {};
+  for (const p of zoneFormatter(zone).formatToParts(ms)) parts[p.type] = p.value;
+  const yearOfEra = Number(parts.year);
+  // Years before 1 CE come back as a year of the BC era; turn them into astronomical years.
+  const year = parts.era === 'BC' || parts.era === 'B' ? 1 - yearOfEra : yearOfEra;
+  return {
+    year,
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** Offset of the zone at an instant, in ms (local minus UTC). Sub-second parts of the instant are ignored. */
+function zoneOffsetMs(ms: number, zone: string): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  return wallClockAsUtc(wallClockInZone(whole, zone)) - whole;
+}
+
+/** Offset (local minus UTC) in minutes that the rule gives at an instant. */
+export function offsetMinutesAt(rule: TimeRule, ms: number): number {
+  if (rule.kind === 'offset') return rule.minutes;
+  return Math.round(zoneOffsetMs(ms, rule.zone) / 60_000);
+}
+
+/**
+ * Epoch ms of a partner timestamp read under the rule. Throws a RangeError for a malformed timestamp or an
+ * unknown zone.
+ *
+ * Around a DST change a wall-clock time may occur twice (clocks go back) or not at all (clocks go forward).
+ * Both cases consistently use the offset in force BEFORE the change: a repeated time resolves to its first
+ * occurrence, a skipped time is read with the old offset (02:30 on a spring-forward night in New York
+ * becomes 03:30 EDT). This matches what JavaScript's Date does for local times.
+ */
+export function parsePartnerTimestamp(s: string, rule: TimeRule): number {
+  const w = readWallClock(s);
+  if (!w) throw new RangeError(`Not a partner timestamp (YYYY-MM-DD HH:MM:SS): ${JSON.stringify(s.slice(0, 40))}`);
+  const local = wallClockAsUtc(w);
+  if (rule.kind === 'offset') return local - rule.minutes * 60_000;
+  if (!isValidTimeZone(rule.zone)) throw new RangeError(`Unknown time zone: ${JSON.stringify(rule.zone.slice(0, 60))}`);
+
+  // Real zones change offset at most once within a day, so the offsets a day either side bracket the answer.
+  const before = zoneOffsetMs(local - DAY_MS, rule.zone);
+  const after = zoneOffsetMs(local + DAY_MS, rule.zone);
+  if (zoneOffsetMs(local - before, rule.zone) === before) return local - before;
+  if (zoneOffsetMs(local - after, rule.zone) === after) return local - after;
+  // Neither offset yields this wall time: it was skipped by a forward change.
+  return local - before;
+}
+
+function pad(n: number, width = 2): string {
+  const s = String(Math.abs(n)).padStart(width, '0');
+  return n < 0 ? `-${s}` : s;
+}
+
+/** The partner timestamp (`YYYY-MM-DD HH:MM:SS`) that names the instant under the rule; seconds are truncated. */
+export function formatPartnerTimestamp(ms: number, rule: TimeRule): string {
+  if (!Number.isFinite(ms)) throw new RangeError(`Not a finite epoch ms: ${ms}`);
+  let w: WallClock;
+  if (rule.kind === 'offset') {
+    const d = new Date(Math.floor(ms / 1000) * 1000 + rule.minutes * 60_000);
+    w = {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+    };
+  } else {
+    if (!isValidTimeZone(rule.zone)) throw new RangeError(`Unknown time zone: ${JSON.stringify(rule.zone.slice(0, 60))}`);
+    w = wallClockInZone(ms, rule.zone);
+  }
+  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+}
+
+/** `America/New_York` for a zone, `UTC-05:00` / `UTC+05:30` for a fixed offset. */
+export function describeTimeRule(rule: TimeRule): string {
+  if (rule.kind === 'zone') return rule.zone;
+  const sign = rule.minutes < 0 ? '-' : '+';
+  const abs = Math.abs(Math.round(rule.minutes));
+  return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+const zoneValidity = new Map<string, boolean>();
+
+/** True when the runtime knows the IANA zone name (e.g. `Europe/Paris`, `UTC`). */
+export function isValidTimeZone(zone: string): boolean {
+  if (typeof zone !== 'string' || zone.trim() === '') return false;
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    zoneValidity.set(zone, valid);
+  }
+  return valid;
+}
