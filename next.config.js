@@ -1,14 +1,23 @@
 // @ts-check
 
+// Headers every answer carries (pages, API, static files). The page CSP is set per request in proxy.ts.
+const securityHeaders = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
+  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // A separate build directory lets tests build a canary copy without touching the one `npm start` serves.
   distDir: process.env.FLEETMAP_DIST_DIR || '.next',
   poweredByHeader: false,
   reactStrictMode: true,
-  // The simulator and the feed are plain Node code started from instrumentation; keep them out of the bundler's way.
-  serverExternalPackages: [],
   devIndicators: false,
+  async headers() {
+    return [{ source: '/:path*', headers: securityHeaders }];
+  },
 };
 
 module.exports = nextConfig;

@@ -1,0 +1,57 @@
+// Security headers for every page. The policy is built per request because Next.js's inline bootstrap
+// scripts are allowed by a fresh nonce rather than by 'unsafe-inline'.
+
+export interface CspOptions {
+  nonce: string;
+  /** Origins of a configured MAP_STYLE_URL(_DARK) (a hosted basemap fetches its style, tiles and glyphs there). */
+  mapOrigins: string[];
+  /** Who may frame the app (a wall display's signage player, say); 'self' by default. */
+  frameAncestors: string[];
+  dev: boolean;
+}
+
+export function originsOf(urls: Array<string | undefined>): string[] {
+  const out = new Set<string>();
+  for (const u of urls) {
+    if (!u) continue;
+    try {
+      const url = new URL(u);
+      if (url.protocol === 'https:' || url.protocol === 'http:') out.add(url.origin);
+    } catch {
+      // an invalid URL is reported by the configuration check at start-up
+    }
+  }
+  return [...out];
+}
+
+/** FRAME_ANCESTORS: space-separated origins, or 'none'. Anything that is not an origin is dropped. */
+export function frameAncestorsFrom(value: string | undefined): string[] {
+  if (!value || !value.trim()) return ["'self'"];
+  if (value.trim() === 'none') return ["'none'"];
+  const origins = originsOf(value.split(/\s+/));
+  return ["'self'", ...origins];
+}
+
+export function contentSecurityPolicy(o: CspOptions): string {
+  const map = o.mapOrigins.join(' ');
+  const directives: Record<string, string> = {
+    'default-src': "'self'",
+    // 'strict-dynamic' lets the nonce'd bootstrap load the app's chunks; dev needs eval for fast refresh.
+    'script-src': `'self' 'nonce-${o.nonce}' 'strict-dynamic'${o.dev ? " 'unsafe-eval'" : ''}`,
+    // MapLibre and React set element styles at run time.
+    'style-src': "'self' 'unsafe-inline'",
+    // MapLibre 6 runs its worker as a same-origin module (public/maplibre-gl-worker.mjs).
+    'worker-src': "'self' blob:",
+    'child-src': "'self' blob:",
+    'img-src': `'self' data: blob:${map ? ` ${map}` : ''}`,
+    'connect-src': `'self'${map ? ` ${map}` : ''}`,
+    'font-src': "'self'",
+    'object-src': "'none'",
+    'base-uri': "'self'",
+    'form-action': "'self'",
+    'frame-ancestors': o.frameAncestors.join(' '),
+  };
+  return Object.entries(directives)
+    .map(([k, v]) => `${k} ${v}`)
+    .join('; ');
+}
