@@ -1,0 +1,187 @@
+'use client';
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import { DEFAULT_DELAY_THRESHOLDS, type DelayThresholds, type LiveSnapshot } from '@/lib/model';
+import { activeTrips } from '@/lib/stats/active-trips';
+import { snapshotDataAgeMs, formatAge } from '@/lib/stats/data-age';
+import {
+  delayFigures,
+  delayHistogram,
+  filterTrips,
+  mostDelayedTrips,
+  routeDelayRows,
+  sortRouteRows,
+  tripDirections,
+  type RouteSortKey,
+  type SortDirection,
+} from '@/lib/stats/delay-stats';
+import { delayTableCsv, formatShare } from '@/lib/stats/delay-table';
+import { feedTrouble } from '@/lib/stats/feed-trouble';
+import { DelayHistogramChart, OnTimeShareChart } from './delay-charts';
+import { DELAY_CLASS_COLOR } from './delay-colors';
+import { downloadText } from './download';
+import { FeedNotice } from './feed-notice';
+import { useLiveSnapshot, useNow } from './live-data';
+import { MostDelayedList } from './most-delayed-list';
+import { RouteDelayTable } from './route-delay-table';
+import { ThresholdControls } from './threshold-controls';
+
+const MOST_DELAYED_COUNT = 10;
+const ALL = '';
+
+const selectClass = 'rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-600 dark:bg-slate-900';
+const buttonClass =
+  'rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
+
+function timeOfDay(ms: number) {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+export function DelayBoard() {
+  const live = useLiveSnapshot();
+  const now = useNow();
+  // A paused board keeps one snapshot so numbers can be read (or compared) without them moving.
+  const [paused, setPaused] = useState<{ snapshot: LiveSnapshot; receivedAt: number } | null>(null);
+  const shown = paused ?? (live.snapshot ? { snapshot: live.snapshot, receivedAt: live.receivedAt } : null);
+  const snapshot = shown?.snapshot ?? null;
+
+  const configured: DelayThresholds = snapshot?.thresholds ?? DEFAULT_DELAY_THRESHOLDS;
+  const [adjusted, setAdjusted] = useState<DelayThresholds | null>(null);
+  const thresholds = adjusted ?? configured;
+
+  const [route, setRoute] = useState(ALL);
+  const [direction, setDirection] = useState(ALL);
+  const [sortKey, setSortKey] = useState<RouteSortKey>('worstMin');
+  const [sortDir, setSortDir] = useState<SortDirection>('desc');
+
+  const allTrips = useMemo(() => (snapshot ? activeTrips(snapshot) : []), [snapshot]);
+  const routeOptions = useMemo(() => routeDelayRows(allTrips, thresholds).map((r) => ({ key: r.key, label: r.routeName && r.routeName !== r.label ? `${r.label} — ${r.routeName}` : r.label })), [allTrips, thresholds]);
+  const directions = useMemo(() => tripDirections(allTrips), [allTrips]);
+  const filter = useMemo(() => ({ routeKeys: route ? [route] : [], direction: direction || null }), [route, direction]);
+  const trips = useMemo(() => filterTrips(allTrips, filter), [allTrips, filter]);
+  const rows = useMemo(() => sortRouteRows(routeDelayRows(trips, thresholds), sortKey, sortDir), [trips, thresholds, sortKey, sortDir]);
+  const totals = useMemo(() => delayFigures(trips, thresholds), [trips, thresholds]);
+  const bins = useMemo(() => delayHistogram(trips, thresholds), [trips, thresholds]);
+  const worstTrips = useMemo(() => mostDelayedTrips(trips, MOST_DELAYED_COUNT), [trips]);
+
+  const ageMs = shown && now !== null ? snapshotDataAgeMs(shown.snapshot, shown.receivedAt, now) : null;
+  const trouble = feedTrouble(snapshot?.health ?? null, !paused && live.fetchError !== null, ageMs);
+  const routeName = routeOptions.find((o) => o.key === route)?.label;
+  const filterText = `route: ${routeName ?? 'all'}; direction: ${direction || 'all'}`;
+
+  const onSort = (key: RouteSortKey) => {
+    if (key === sortKey) setSortDir(sortDir === 'asc' ? 'desc' : 'asc');
+    else {
+      setSortKey(key);
+      // Routes read best A→Z; figures are looked at worst-first.
+      setSortDir(key === 'route' ? 'asc' : 'desc');
+    }
+  };
+
+  const exportCsv = () => {
+    if (!snapshot) return;
+    const exportedAt = Date.now();
+    const csv = delayTableCsv(rows, { dataAt: snapshot.generatedAt, exportedAt, thresholds, filters: filterText, sortKey, sortDir });
+    const stamp = new Date(snapshot.generatedAt).toISOString().replace(/[:]/g, '-').replace(/\..*$/, '');
+    downloadText(`fleetmap-delays-${stamp}.csv`, csv);
+  };
+
+  return (
+    <main className="mx-auto flex min-h-full max-w-7xl flex-col gap-4 p-4 text-slate-900 dark:text-slate-100">
+      <header className="flex flex-wrap items-center gap-x-6 gap-y-2">
+        <h1 className="text-xl font-semibold">Delay board</h1>
+        <p aria-label="Data freshness" className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
+          {snapshot ? (
+            <>
+              Data <span aria-label="Data age">{formatAge(ageMs)}</span> · snapshot <span aria-label="Snapshot version">{snapshot.version}</span> of{' '}
+              {timeOfDay(snapshot.generatedAt)} (your time){paused ? ' · paused' : ''}
+            </>
+          ) : (
+            'No data yet'
+          )}
+        </p>
+        <div className="ml-auto flex items-center gap-2">
+          <button
+            type="button"
+            className={buttonClass}
+            aria-pressed={paused !== null}
+            disabled={!shown}
+            onClick={() => setPaused(paused ? null : shown)}
+          >
+            {paused ? 'Resume updates' : 'Pause updates'}
+          </button>
+          <button type="button" className={buttonClass} disabled={!snapshot} onClick={exportCsv}>
+            Export CSV
+          </button>
+          <Link href="/" className="text-sm text-sky-700 hover:underline dark:text-sky-300">
+            Live map
+          </Link>
+        </div>
+      </header>
+
+      <FeedNotice trouble={trouble} />
+
+      <section aria-label="Filters and thresholds" className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+        <label className="flex items-center gap-2">
+          <span className="text-slate-600 dark:text-slate-300">Route</span>
+          <select className={selectClass} value={route} onChange={(e) => setRoute(e.target.value)}>
+            <option value={ALL}>All routes</option>
+            {routeOptions.map((o) => (
+              <option key={o.key} value={o.key}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2">
+          <span className="text-slate-600 dark:text-slate-300">Direction</span>
+          <select className={selectClass} value={direction} onChange={(e) => setDirection(e.target.value)}>
+            <option value={ALL}>All directions</option>
+            {directions.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </label>
+        <ThresholdControls value={thresholds} configured={configured} onChange={(t) => setAdjusted(t)} />
+      </section>
+
+      <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        <Total label="Active trips" value={String(totals.activeTrips)} />
+        <Total label="Early" value={String(totals.early)} color={DELAY_CLASS_COLOR.early} />
+        <Total label="On time" value={String(totals.onTime)} color={DELAY_CLASS_COLOR['on-time']} />
+        <Total label="Late" value={String(totals.late)} color={DELAY_CLASS_COLOR.late} />
+        <Total label="Unknown delay" value={String(totals.unknownDelay)} color={DELAY_CLASS_COLOR.unknown} />
+        <Total label="On-time share" value={formatShare(totals.onTimeShare)} />
+      </section>
+
+      <RouteDelayTable rows={rows} sortKey={sortKey} sortDir={sortDir} onSort={onSort} />
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <DelayHistogramChart bins={bins} unknown={totals.unknownDelay} />
+        <OnTimeShareChart rows={rows} />
+      </div>
+
+      <MostDelayedList trips={worstTrips} />
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        Percentiles interpolate linearly between the closest ranks (median = 50th). Shares count only trips whose delay is
+        known; trips without a delay are listed as unknown.
+      </p>
+    </main>
+  );
+}
+
+function Total({ label, value, color }: { label: string; value: string; color?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900">
+      <div className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-300">
+        {color && <span aria-hidden className="inline-block size-2.5 rounded-full" style={{ background: color }} />}
+        {label}
+      </div>
+      <div className="text-2xl font-semibold tabular-nums" aria-label={label}>
+        {value}
+      </div>
+    </div>
+  );
+}

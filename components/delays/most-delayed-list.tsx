@@ -1,0 +1,40 @@
+import Link from 'next/link';
+import type { ActiveTrip } from '@/lib/stats/active-trips';
+import { routeLabel } from '@/lib/stats/active-trips';
+import { formatDelay } from '@/lib/stats/delay-table';
+import { tripMapHref } from './delay-colors';
+
+/** The latest trips, each opening the dispatcher map with that trip selected. */
+export function MostDelayedList({ trips }: { trips: readonly ActiveTrip[] }) {
+  return (
+    <section aria-labelledby="most-delayed-title" className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
+      <h2 id="most-delayed-title" className="mb-2 text-sm font-medium">
+        Most delayed trips
+      </h2>
+      {trips.length === 0 ? (
+        <p className="text-sm text-slate-500">No trip has a known delay.</p>
+      ) : (
+        <ol className="divide-y divide-slate-100 text-sm dark:divide-slate-800">
+          {trips.map((t) => (
+            <li key={t.tripId}>
+              <Link
+                href={tripMapHref(t.tripId)}
+                className="flex items-baseline gap-3 rounded px-1 py-1.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-sky-600 dark:hover:bg-slate-800"
+                aria-label={`Trip ${t.tripId}, route ${routeLabel(t)}, delay ${formatDelay(t.delayMinutes)} min: open on the map`}
+              >
+                <span className="w-14 text-right font-semibold tabular-nums text-[#D55E00]">{formatDelay(t.delayMinutes)}</span>
+                <span className="w-16 font-semibold">{routeLabel(t)}</span>
+                <span className="truncate text-slate-600 dark:text-slate-300">
+                  trip {t.tripId}
+                  {t.direction ? ` · ${t.direction}` : ''}
+                  {t.plateNumber ? ` · ${t.plateNumber}` : ''}
+                  {t.positioned ? '' : ' · no position'}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
