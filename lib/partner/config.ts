@@ -91,7 +91,7 @@ function embeddedUpstream(): Upstream | null {
  * Registers the embedded simulator started at server start because PARTNER_API_BASE_URL is unset. Clients
  * built by createConfiguredClient afterwards talk to it. PARTNER_API_BASE_URL, when set, still wins.
  */
-export function useEmbeddedUpstream(upstream: { baseUrl: string; apiKey: string }): void {
+export function registerEmbeddedUpstream(upstream: { baseUrl: string; apiKey: string }): void {
   const baseUrl = normalizeBaseUrl(upstream.baseUrl);
   if (typeof upstream.apiKey !== 'string' || upstream.apiKey.trim() === '') throw new TypeError('The embedded upstream needs an API key.');
   Object.defineProperty(globalThis, EMBEDDED, {
@@ -101,6 +101,12 @@ export function useEmbeddedUpstream(upstream: { baseUrl: string; apiKey: string 
     writable: false,
   });
 }
+
+/**
+ * Same as registerEmbeddedUpstream. Kept for callers written against this name; note that eslint's
+ * rules-of-hooks mistakes any `use*` call outside a component for a React hook.
+ */
+export const useEmbeddedUpstream = registerEmbeddedUpstream;
 
 /** Forgets the embedded upstream (it was stopped); configured clients built afterwards fail clearly. */
 export function clearEmbeddedUpstream(): void {

@@ -23,6 +23,7 @@ export { PartnerError, isPartnerError, toUpstreamError, parseRetryAfter, type Pa
 export {
   readPartnerConfig,
   useEmbeddedUpstream,
+  registerEmbeddedUpstream,
   clearEmbeddedUpstream,
   isUpstreamConfigured,
   createConfiguredClient,
