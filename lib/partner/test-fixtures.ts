@@ -11,10 +11,10 @@ import type {
 } from './schemas';
 
 // Small factories of wire payloads as a Partner API v1 server may send them, for tests (here and in the
-// simulator's contract tests). Each takes overrides; `Record<string, unknown>` lets a test add extra fields
-// or break a field on purpose.
+// simulator's contract tests). Overrides are typed loosely on purpose: a test must be able to add extra
+// fields or put a wrong type in a known one.
 
-type Loose<T> = Partial<T> & Record<string, unknown>;
+type Loose<T> = Partial<Record<keyof T, unknown>> & Record<string, unknown>;
 
 export function wireMeta(over: Loose<WireMetaInput> = {}): Record<string, unknown> {
   return { request_id: 'req-1', scope: null, rate_limit: { limit: 60, remaining: 59, reset_at: 1_750_000_000 }, ...over };
@@ -130,7 +130,7 @@ export function wireSuccess(data: unknown, over: Record<string, unknown> = {}): 
 }
 
 export function wireError(
-  error: Partial<WireErrorEnvelopeInput['error']> = {},
+  error: Loose<WireErrorEnvelopeInput['error']> = {},
   over: Loose<WireErrorEnvelopeInput> = {},
 ): Record<string, unknown> {
   const e = { code: 'UNAUTHORIZED', message: 'Invalid API key.', retryable: false, correlation_id: 'corr-1', ...error };
