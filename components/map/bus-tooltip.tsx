@@ -1,0 +1,40 @@
+'use client';
+import type { Vehicle } from '@/lib/model';
+import { DELAY_LABELS } from '@/lib/client/delay-palette';
+import { formatAgo, formatDelay, isStaleAge, locationAgeS } from '@/lib/client/location-age';
+
+export type MapHover = { kind: 'bus'; busId: number; x: number; y: number } | { kind: 'stop'; name: string; role: string; x: number; y: number };
+
+const box =
+  'pointer-events-none absolute z-20 max-w-64 -translate-x-1/2 -translate-y-[calc(100%+12px)] rounded-md border border-slate-200 bg-white/95 px-2.5 py-1.5 text-xs leading-snug text-slate-800 shadow-md dark:border-slate-700 dark:bg-slate-900/95 dark:text-slate-100';
+
+/** A small card next to the pointer: enough to tell buses apart without opening the panel. */
+export function MapTooltip({ hover, vehicle, now, staleAfterS }: { hover: MapHover; vehicle: Vehicle | undefined; now: number; staleAfterS: number }) {
+  if (hover.kind === 'stop') {
+    return (
+      <div className={box} style={{ left: hover.x, top: hover.y }} role="tooltip">
+        <div className="font-medium">{hover.name}</div>
+        {hover.role !== 'stop' && <div className="text-slate-500 dark:text-slate-400">{hover.role === 'start' ? 'First stop' : 'Last stop'}</div>}
+      </div>
+    );
+  }
+  if (!vehicle) return null;
+  const age = locationAgeS(vehicle.gpsAt, now);
+  const stale = isStaleAge(age, staleAfterS);
+  const trip = vehicle.trip;
+  return (
+    <div className={box} style={{ left: hover.x, top: hover.y }} role="tooltip">
+      <div className="font-semibold tabular-nums">{vehicle.plateNumber ?? vehicle.busName ?? `Bus #${vehicle.busId}`}</div>
+      <div>{trip ? `${trip.routeCode ?? '—'} ${trip.routeName ?? ''}`.trim() : 'No active trip'}</div>
+      {trip && (
+        <div className="tabular-nums">
+          {DELAY_LABELS[trip.delayClass]} · {formatDelay(trip.delayMinutes)}
+        </div>
+      )}
+      <div className={stale ? 'font-medium text-amber-700 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400'}>
+        Fix {formatAgo(age)}
+        {stale ? ' · stale' : ''}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+'use client';
+// All buses except the selected one: ONE clustered GeoJSON source (feature id = bus id), clusters with a
+// count at low zoom, and per bus a circle coloured by delay class, a heading arrow and a label.
+import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, Map as MapLibreMap, SymbolLayerSpecification } from 'maplibre-gl';
+import { DELAY_COLORS, type Theme } from '@/lib/client/delay-palette';
+import type { BusFeatureCollection } from '@/lib/client/bus-features';
+import { LABEL_FONT } from '@/lib/map-style/offline-style';
+import { HEADING_ICON_PIXEL_RATIO, headingArrowImage } from '../heading-arrow';
+import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
+import { busCircleLayer, busHeadingLayer, busLabelLayer, HEADING_ICON_ID } from './bus-style';
+
+export const BUS_SOURCE_ID = 'fleet-buses';
+export const BUS_CLUSTER_LAYER_ID = 'fleet-bus-clusters';
+export const BUS_CLUSTER_COUNT_LAYER_ID = 'fleet-bus-cluster-count';
+export const BUS_HEADING_LAYER_ID = 'fleet-bus-heading';
+export const BUS_LAYER_ID = 'fleet-bus-circles';
+export const BUS_LABEL_LAYER_ID = 'fleet-bus-labels';
+
+/** Above this zoom every bus is drawn on its own. */
+export const BUS_CLUSTER_MAX_ZOOM = 12;
+export const BUS_LABEL_MIN_ZOOM = 14;
+
+export const busSource: GeoJSONSourceSpecification = {
+  type: 'geojson',
+  data: { type: 'FeatureCollection', features: [] },
+  cluster: true,
+  clusterMaxZoom: BUS_CLUSTER_MAX_ZOOM,
+  clusterRadius: 36,
+  // A cluster hiding late buses says so with its ring.
+  clusterProperties: { late: ['+', ['case', ['==', ['get', 'cls'], 'late'], 1, 0]] },
+};
+
+const CLUSTERED: ExpressionSpecification = ['has', 'point_count'];
+const SINGLE: ExpressionSpecification = ['!', ['has', 'point_count']];
+
+function clusterLayers(theme: Theme): [CircleLayerSpecification, SymbolLayerSpecification] {
+  const dark = theme === 'dark';
+  return [
+    {
+      id: BUS_CLUSTER_LAYER_ID,
+      type: 'circle',
+      source: BUS_SOURCE_ID,
+      filter: CLUSTERED,
+      paint: {
+        'circle-color': dark ? '#cbd5e1' : '#334155',
+        'circle-opacity': 0.92,
+        'circle-radius': ['step', ['get', 'point_count'], 12, 10, 15, 50, 19, 200, 23],
+        'circle-stroke-color': ['case', ['>', ['get', 'late'], 0], DELAY_COLORS[theme].late, dark ? '#0b1220' : '#ffffff'],
+        'circle-stroke-width': ['case', ['>', ['get', 'late'], 0], 3, 1.5],
+      },
+    },
+    {
+      id: BUS_CLUSTER_COUNT_LAYER_ID,
+      type: 'symbol',
+      source: BUS_SOURCE_ID,
+      filter: CLUSTERED,
+      layout: {
+        'text-field': ['get', 'point_count_abbreviated'],
+        'text-font': [LABEL_FONT],
+        'text-size': 12,
+        'text-allow-overlap': true,
+      },
+      paint: { 'text-color': dark ? '#0f172a' : '#ffffff' },
+    },
+  ];
+}
+
+function busLayersFor(theme: Theme): LayerSpecification[] {
+  return [
+    ...clusterLayers(theme),
+    // The arrow goes under the circle so only its tip shows past the edge.
+    busHeadingLayer(BUS_HEADING_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE),
+    busCircleLayer(BUS_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE),
+    busLabelLayer(BUS_LABEL_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, BUS_LABEL_MIN_ZOOM),
+  ];
+}
+
+// Built once per theme so the layer effect sees a stable identity between renders.
+export const BUS_LAYERS: Record<Theme, LayerSpecification[]> = { light: busLayersFor('light'), dark: busLayersFor('dark') };
+
+/** Images belong to the style, so the arrow is added again after every style change. */
+export function ensureHeadingIcon(map: MapLibreMap) {
+  if (!map.hasImage(HEADING_ICON_ID)) map.addImage(HEADING_ICON_ID, headingArrowImage(), { sdf: true, pixelRatio: HEADING_ICON_PIXEL_RATIO });
+}
+
+export function useBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCollection) {
+  useSourceAndLayers(handle, BUS_SOURCE_ID, busSource, BUS_LAYERS[theme], { prepare: ensureHeadingIcon });
+  useGeoJsonData(handle, BUS_SOURCE_ID, data);
+}

@@ -1,0 +1,92 @@
+'use client';
+// The selected route: its line through the stops in stop_order, the start and end stops marked apart from
+// the stops on the way, drawn under the buses. The map fits to it once per route.
+import { useEffect, useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { CircleLayerSpecification, GeoJSONSourceSpecification, LayerSpecification, LineLayerSpecification } from 'maplibre-gl';
+import type { Theme } from '@/lib/client/delay-palette';
+import { routeStopsQuery } from '@/lib/client/queries';
+import { routeOverlayBounds, routeOverlayGeoJson } from '@/lib/client/route-overlay';
+import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
+import { BUS_CLUSTER_LAYER_ID } from './bus-layer';
+
+export const ROUTE_OVERLAY_SOURCE_ID = 'fleet-route-overlay';
+export const ROUTE_OVERLAY_CASING_LAYER_ID = 'fleet-route-overlay-casing';
+export const ROUTE_OVERLAY_LINE_LAYER_ID = 'fleet-route-overlay-line';
+export const ROUTE_OVERLAY_STOPS_LAYER_ID = 'fleet-route-overlay-stops';
+export const ROUTE_OVERLAY_ENDS_LAYER_ID = 'fleet-route-overlay-ends';
+
+export const ROUTE_ACCENT: Record<Theme, string> = { light: '#6d28d9', dark: '#c4b5fd' };
+
+const overlaySource: GeoJSONSourceSpecification = { type: 'geojson', data: { type: 'FeatureCollection', features: [] } };
+
+function overlayLayersFor(theme: Theme): LayerSpecification[] {
+  const accent = ROUTE_ACCENT[theme];
+  const ground = theme === 'dark' ? '#0b1220' : '#ffffff';
+  const casing: LineLayerSpecification = {
+    id: ROUTE_OVERLAY_CASING_LAYER_ID,
+    type: 'line',
+    source: ROUTE_OVERLAY_SOURCE_ID,
+    filter: ['==', ['get', 'kind'], 'line'],
+    layout: { 'line-join': 'round', 'line-cap': 'round' },
+    paint: { 'line-color': ground, 'line-width': 7, 'line-opacity': 0.8 },
+  };
+  const line: LineLayerSpecification = {
+    id: ROUTE_OVERLAY_LINE_LAYER_ID,
+    type: 'line',
+    source: ROUTE_OVERLAY_SOURCE_ID,
+    filter: ['==', ['get', 'kind'], 'line'],
+    layout: { 'line-join': 'round', 'line-cap': 'round' },
+    paint: { 'line-color': accent, 'line-width': 4 },
+  };
+  const stops: CircleLayerSpecification = {
+    id: ROUTE_OVERLAY_STOPS_LAYER_ID,
+    type: 'circle',
+    source: ROUTE_OVERLAY_SOURCE_ID,
+    filter: ['==', ['get', 'role'], 'stop'],
+    paint: { 'circle-radius': 3.5, 'circle-color': ground, 'circle-stroke-color': accent, 'circle-stroke-width': 2 },
+  };
+  // Start: a solid disc; end: a thick ring. Told apart by shape as well as by the legend in the panel.
+  const ends: CircleLayerSpecification = {
+    id: ROUTE_OVERLAY_ENDS_LAYER_ID,
+    type: 'circle',
+    source: ROUTE_OVERLAY_SOURCE_ID,
+    filter: ['in', ['get', 'role'], ['literal', ['start', 'end']]],
+    paint: {
+      'circle-radius': 7,
+      'circle-color': ['case', ['==', ['get', 'role'], 'start'], accent, ground],
+      'circle-stroke-color': ['case', ['==', ['get', 'role'], 'start'], ground, accent],
+      'circle-stroke-width': ['case', ['==', ['get', 'role'], 'start'], 2, 4],
+    },
+  };
+  return [casing, line, stops, ends];
+}
+
+export const ROUTE_OVERLAY_LAYERS: Record<Theme, LayerSpecification[]> = { light: overlayLayersFor('light'), dark: overlayLayersFor('dark') };
+
+/** Layers a pointer can hover to read a stop's name. */
+export const ROUTE_OVERLAY_STOP_LAYER_IDS = [ROUTE_OVERLAY_ENDS_LAYER_ID, ROUTE_OVERLAY_STOPS_LAYER_ID];
+
+export function useRouteOverlayLayer(handle: MapHandle, theme: Theme, routeId: number | null, opts: { fit: boolean }) {
+  const stops = useQuery({ ...routeStopsQuery(routeId ?? 0), enabled: routeId !== null });
+  const data = routeId !== null ? stops.data : undefined;
+  const collection = useMemo(() => (data ? routeOverlayGeoJson(data.stops) : null), [data]);
+  const bounds = useMemo(() => (data ? routeOverlayBounds(data.stops) : null), [data]);
+  const active = routeId !== null && collection !== null;
+
+  const layers = active ? ROUTE_OVERLAY_LAYERS[theme] : NO_LAYERS;
+  useSourceAndLayers(handle, ROUTE_OVERLAY_SOURCE_ID, overlaySource, layers, { beforeId: BUS_CLUSTER_LAYER_ID });
+  useGeoJsonData(handle, ROUTE_OVERLAY_SOURCE_ID, active ? collection : null);
+
+  const { map } = handle;
+  const { fit } = opts;
+  // Once per route: bounds change identity only with new stop data, not with a style change.
+  useEffect(() => {
+    if (!map || !bounds || !fit) return;
+    map.fitBounds(bounds, { padding: 60, maxZoom: 15, duration: 600 });
+  }, [map, bounds, fit]);
+
+  return { loading: stops.isLoading && routeId !== null, error: routeId !== null ? stops.error : null };
+}
+
+const NO_LAYERS: LayerSpecification[] = [];
