@@ -1,0 +1,112 @@
+import 'server-only';
+import { z } from 'zod';
+import { readPartnerConfig } from '@/lib/partner';
+
+// The app's own configuration (the feed's tuning knobs, delay thresholds, map styles). The upstream's
+// settings (base URL, key, timezone, timeout) belong to lib/partner; validateConfigAtStartup checks both.
+
+type Env = Record<string, string | undefined>;
+
+/** An unset or blank variable takes its default; anything else must parse. */
+function numberVar(name: string, def: number, min: number, max: number, opts: { int?: boolean } = {}) {
+  const num = z.coerce
+    .number({ error: `${name} must be a number` })
+    .refine((n) => Number.isFinite(n), `${name} must be a finite number`)
+    .refine((n) => !opts.int || Number.isInteger(n), `${name} must be a whole number`)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+  return z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), num.optional()).transform((v) => v ?? def);
+}
+
+function styleUrlVar(name: string) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string()
+      .refine((s) => {
+        try {
+          const u = new URL(s);
+          return u.protocol === 'http:' || u.protocol === 'https:';
+        } catch {
+          return false;
+        }
+      }, `${name} must be an http(s) URL`)
+      .optional(),
+  ).transform((v) => v ?? null);
+}
+
+const appConfigSchema = z.object({
+  FEED_BUDGET_SHARE: numberVar('FEED_BUDGET_SHARE', 0.8, 0.1, 1),
+  FEED_TRIPS_INTERVAL_S: numberVar('FEED_TRIPS_INTERVAL_S', 15, 1, 3600),
+  FEED_BUSES_INTERVAL_S: numberVar('FEED_BUSES_INTERVAL_S', 180, 10, 86_400),
+  FEED_ROUTES_INTERVAL_S: numberVar('FEED_ROUTES_INTERVAL_S', 600, 10, 86_400),
+  FEED_PARKED_FLOOR_S: numberVar('FEED_PARKED_FLOOR_S', 300, 10, 86_400),
+  FEED_WATCH_TTL_S: numberVar('FEED_WATCH_TTL_S', 30, 1, 3600),
+  DELAY_LATE_MIN: numberVar('DELAY_LATE_MIN', 5, 1, 1440, { int: true }),
+  DELAY_EARLY_MIN: numberVar('DELAY_EARLY_MIN', 1, 1, 1440, { int: true }),
+  STALE_AFTER_S: numberVar('STALE_AFTER_S', 120, 5, 86_400),
+  MAP_STYLE_URL: styleUrlVar('MAP_STYLE_URL'),
+  MAP_STYLE_URL_DARK: styleUrlVar('MAP_STYLE_URL_DARK'),
+});
+
+export interface AppConfig {
+  feed: {
+    /** Share of the upstream per-minute limit the poller may spend (0.1..1). */
+    budgetShare: number;
+    tripsIntervalMs: number;
+    busesIntervalMs: number;
+    routesIntervalMs: number;
+    /** Longest a bus without an active trip may go without a location refresh. */
+    parkedFloorMs: number;
+    watchTtlMs: number;
+  };
+  delay: { lateMin: number; earlyMin: number };
+  staleAfterS: number;
+  mapStyleUrl: string | null;
+  mapStyleUrlDark: string | null;
+}
+
+export type AppConfigResult = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
+
+export function readAppConfig(env: Env = process.env): AppConfigResult {
+  const parsed = appConfigSchema.safeParse(env);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => i.message) };
+  const v = parsed.data;
+  return {
+    ok: true,
+    config: {
+      feed: {
+        budgetShare: v.FEED_BUDGET_SHARE,
+        tripsIntervalMs: v.FEED_TRIPS_INTERVAL_S * 1000,
+        busesIntervalMs: v.FEED_BUSES_INTERVAL_S * 1000,
+        routesIntervalMs: v.FEED_ROUTES_INTERVAL_S * 1000,
+        parkedFloorMs: v.FEED_PARKED_FLOOR_S * 1000,
+        watchTtlMs: v.FEED_WATCH_TTL_S * 1000,
+      },
+      delay: { lateMin: v.DELAY_LATE_MIN, earlyMin: v.DELAY_EARLY_MIN },
+      staleAfterS: v.STALE_AFTER_S,
+      mapStyleUrl: v.MAP_STYLE_URL,
+      mapStyleUrlDark: v.MAP_STYLE_URL_DARK,
+    },
+  };
+}
+
+/** The validated app configuration; throws the same error as validateConfigAtStartup when it is invalid. */
+export function appConfig(env: Env = process.env): AppConfig {
+  const r = readAppConfig(env);
+  if (!r.ok) throw configError(r.problems);
+  return r.config;
+}
+
+function configError(problems: string[]): Error {
+  return new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+}
+
+/** Checks the app's and the upstream's settings together so that one start reports every problem. */
+export function validateConfigAtStartup(env: Env = process.env): void {
+  const problems: string[] = [];
+  const app = readAppConfig(env);
+  if (!app.ok) problems.push(...app.problems);
+  const partner = readPartnerConfig(env);
+  if (!partner.ok) problems.push(...partner.problems);
+  if (problems.length > 0) throw configError(problems);
+}

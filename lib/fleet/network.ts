@@ -1,0 +1,42 @@
+import 'server-only';
+import type { NetworkResponse } from '@/lib/client/api-types';
+import type { Route, RouteStops } from '@/lib/model';
+
+type Feature = NetworkResponse['features'][number];
+
+/**
+ * The network as GeoJSON: each route a LineString through its stops in stop_order, each stop a Point.
+ * Stops without coordinates are left out of both (the spec allows null latitude/longitude); a route with
+ * fewer than two placed stops has no line.
+ */
+export function buildNetwork(routes: readonly Route[], stopsByRoute: (routeId: number) => RouteStops | null): NetworkResponse {
+  const features: Feature[] = [];
+  let pendingRoutes = 0;
+  for (const route of [...routes].sort((a, b) => a.id - b.id)) {
+    const stops = stopsByRoute(route.id);
+    if (!stops) {
+      pendingRoutes++;
+      continue;
+    }
+    const placed = stops.stops
+      .filter((s) => s.latitude !== null && s.longitude !== null)
+      .sort((a, b) => a.stopOrder - b.stopOrder || a.id - b.id);
+    if (placed.length >= 2) {
+      features.push({
+        type: 'Feature',
+        id: route.id,
+        geometry: { type: 'LineString', coordinates: placed.map((s) => [s.longitude!, s.latitude!]) },
+        properties: { kind: 'route', routeId: route.id, code: route.code, name: route.name },
+      });
+    }
+    for (const s of placed) {
+      features.push({
+        type: 'Feature',
+        id: s.id,
+        geometry: { type: 'Point', coordinates: [s.longitude!, s.latitude!] },
+        properties: { kind: 'stop', stopId: s.id, routeId: route.id, name: s.stopName, isStart: s.isStart, isEnd: s.isEnd },
+      });
+    }
+  }
+  return { type: 'FeatureCollection', features, pendingRoutes };
+}

@@ -1,0 +1,223 @@
+import 'server-only';
+import type { RateLimitInfo } from '@/lib/model';
+import type { Clock } from './clock';
+
+// How the feed spends the key's per-minute limit L:
+// - the poller ('poll' lane) may send at most share·L requests in any 60 s window, one every 60/(share·L) s,
+//   never in bursts; the remaining (1−share)·L is headroom for on-demand calls ('demand' lane);
+// - all lanes together never send more than L in any 60 s window (a sliding log, which also holds for the
+//   upstream's own fixed windows, whatever their edges);
+// - meta.rate_limit slows the poller when `remaining` is low for the time left to `reset_at` (someone else
+//   may be spending the same key), and holds every lane when nothing is left;
+// - a 429 pauses every lane until Retry-After; 5xx, timeouts and network errors back the poller off
+//   exponentially with jitter (capped at 60 s), reset by the next answer.
+
+export type Lane = 'poll' | 'demand';
+
+const WINDOW_MS = 60_000;
+const MAX_BACKOFF_MS = 60_000;
+const BASE_BACKOFF_MS = 1_000;
+/** Retry-After is required by the spec; if it is missing anyway, wait out a whole window. */
+const DEFAULT_RETRY_AFTER_S = 60;
+/** Before /status has told us the limit, stay slow. */
+const DEFAULT_LIMIT = 30;
+/** reset_at further ahead than this is a unit we misread, not a reason to stall. */
+const MAX_TRUSTED_RESET_MS = 2 * WINDOW_MS;
+
+/** What the budget needs of an upstream answer (a structural subset of lib/partner's ResponseInfo). */
+export interface BudgetResponse {
+  rateLimit: RateLimitInfo | null;
+  error: { kind: 'http' | 'timeout' | 'network' | 'contract'; status: number | null; retryAfterS: number | null } | null;
+}
+
+export interface BudgetStats {
+  limit: number | null;
+  usedLastMinute: number;
+  share: number;
+  byKind: Record<string, number>;
+  rateLimited429: number;
+  pausedUntil: number | null;
+}
+
+interface Send {
+  at: number;
+  kind: string;
+  lane: Lane;
+}
+
+/** Thrown by acquire when a slot is further away than the caller is willing to wait. */
+export class BudgetUnavailableError extends Error {
+  constructor(
+    readonly readyAt: number,
+    readonly reason: 'rate-limited' | 'budget',
+  ) {
+    super(reason === 'rate-limited' ? 'The upstream rate limit is exhausted; waiting for Retry-After.' : 'The request budget for this minute is spent.');
+    this.name = 'BudgetUnavailableError';
+  }
+}
+
+export function isRetryableFailure(error: BudgetResponse['error']): boolean {
+  if (!error) return false;
+  if (error.kind === 'timeout' || error.kind === 'network') return true;
+  return error.kind === 'http' && error.status !== null && error.status >= 500;
+}
+
+export class RateBudget {
+  private readonly clock: Clock;
+  readonly share: number;
+  private readonly random: () => number;
+  private sends: Send[] = [];
+  private upstreamLimit: number | null = null;
+  private nextPollAt = 0;
+  private lastPollAt = Number.NEGATIVE_INFINITY;
+  private pausedUntilMs = 0;
+  private backoffUntil = 0;
+  private failures = 0;
+  private count429 = 0;
+  private upstream: { remaining: number; resetAt: number; sentSince: number } | null = null;
+
+  constructor(opts: { clock: Clock; share: number; random?: () => number }) {
+    this.clock = opts.clock;
+    this.share = opts.share;
+    this.random = opts.random ?? Math.random;
+  }
+
+  get limit(): number | null {
+    return this.upstreamLimit;
+  }
+
+  setLimit(limit: number): void {
+    if (Number.isInteger(limit) && limit > 0) this.upstreamLimit = limit;
+  }
+
+  private effectiveLimit(): number {
+    return this.upstreamLimit ?? DEFAULT_LIMIT;
+  }
+
+  /** The poller's share of the limit per minute (at least one request). */
+  pollPerMinute(): number {
+    return Math.max(1, Math.floor(this.share * this.effectiveLimit()));
+  }
+
+  /** Even spacing of the poller's requests. */
+  pollIntervalMs(): number {
+    return WINDOW_MS / this.pollPerMinute();
+  }
+
+  /**
+   * Waits for a slot in the lane and records the request as sent. `kind` may be a function called at the
+   * moment the slot is granted (the poller decides what to send only then); when it returns null nothing
+   * is recorded and acquire resolves false.
+   */
+  async acquire(kind: string | (() => string | null), lane: Lane, opts: { maxWaitMs?: number; signal?: AbortSignal } = {}): Promise<boolean> {
+    const deadline = opts.maxWaitMs === undefined ? Number.POSITIVE_INFINITY : this.clock.now() + opts.maxWaitMs;
+    for (;;) {
+      if (opts.signal?.aborted) throw new Error('aborted');
+      const now = this.clock.now();
+      const ready = this.readyAt(lane, now);
+      if (ready <= now) {
+        const k = typeof kind === 'function' ? kind() : kind;
+        if (k === null) return false;
+        this.record(k, lane, now);
+        return true;
+      }
+      if (ready > deadline) throw new BudgetUnavailableError(ready, this.pausedUntilMs > now ? 'rate-limited' : 'budget');
+      await this.clock.sleep(ready - now, opts.signal);
+    }
+  }
+
+  /** Earliest instant the lane may send, given everything known now. */
+  readyAt(lane: Lane, now: number): number {
+    this.prune(now);
+    const limit = this.effectiveLimit();
+    let t = Math.max(now, this.pausedUntilMs, windowReadyAt(this.sends, limit));
+    const upstream = this.trustedUpstream(now);
+    if (lane === 'poll') {
+      const polls = this.sends.filter((s) => s.lane === 'poll');
+      t = Math.max(t, this.nextPollAt, this.backoffUntil, windowReadyAt(polls, this.pollPerMinute()));
+      if (upstream) {
+        const toReset = upstream.resetAt - now;
+        const reserve = Math.floor((1 - this.share) * limit * Math.min(1, toReset / WINDOW_MS));
+        const allowed = upstream.remaining - upstream.sentSince - reserve;
+        t = Math.max(t, allowed <= 0 ? upstream.resetAt : this.lastPollAt + toReset / allowed);
+      }
+    } else if (upstream && upstream.remaining - upstream.sentSince <= 0) {
+      t = Math.max(t, upstream.resetAt);
+    }
+    return t;
+  }
+
+  private trustedUpstream(now: number) {
+    const u = this.upstream;
+    if (!u || u.resetAt <= now || u.resetAt - now > MAX_TRUSTED_RESET_MS) return null;
+    return u;
+  }
+
+  private record(kind: string, lane: Lane, now: number): void {
+    this.sends.push({ at: now, kind, lane });
+    if (this.upstream) this.upstream.sentSince++;
+    if (lane === 'poll') {
+      this.lastPollAt = now;
+      this.nextPollAt = now + this.pollIntervalMs();
+    }
+  }
+
+  private prune(now: number): void {
+    let drop = 0;
+    while (drop < this.sends.length && this.sends[drop]!.at <= now - WINDOW_MS) drop++;
+    if (drop > 0) this.sends.splice(0, drop);
+  }
+
+  /** Feeds an upstream answer back: rate-limit meta, 429 pauses, failure backoff. */
+  noteResponse(r: BudgetResponse): void {
+    const now = this.clock.now();
+    if (r.rateLimit) {
+      this.setLimit(r.rateLimit.limit);
+      if (r.rateLimit.resetAt !== null) this.upstream = { remaining: r.rateLimit.remaining, resetAt: r.rateLimit.resetAt, sentSince: 0 };
+    }
+    const err = r.error;
+    if (err && err.kind === 'http' && err.status === 429) {
+      this.count429++;
+      this.pausedUntilMs = Math.max(this.pausedUntilMs, now + (err.retryAfterS ?? DEFAULT_RETRY_AFTER_S) * 1000);
+    } else if (isRetryableFailure(err)) {
+      this.failures++;
+      const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (this.failures - 1));
+      // Equal jitter: at least half the step, so a fleet of retries never lines up again.
+      this.backoffUntil = now + ceiling / 2 + this.random() * (ceiling / 2);
+    } else {
+      this.failures = 0;
+      this.backoffUntil = 0;
+    }
+  }
+
+  pausedUntil(now = this.clock.now()): number | null {
+    return this.pausedUntilMs > now ? this.pausedUntilMs : null;
+  }
+
+  /** Requests in the last minute, optionally only of one lane. */
+  sentLastMinute(filter?: (kind: string, lane: Lane) => boolean): number {
+    this.prune(this.clock.now());
+    return filter ? this.sends.filter((s) => filter(s.kind, s.lane)).length : this.sends.length;
+  }
+
+  stats(): BudgetStats {
+    const now = this.clock.now();
+    this.prune(now);
+    const byKind: Record<string, number> = {};
+    for (const s of this.sends) byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
+    return {
+      limit: this.upstreamLimit,
+      usedLastMinute: this.sends.length,
+      share: this.share,
+      byKind,
+      rateLimited429: this.count429,
+      pausedUntil: this.pausedUntil(now),
+    };
+  }
+}
+
+/** When a list of sends (ascending) next has room for one more under cap per window. */
+function windowReadyAt(sends: readonly Send[], cap: number): number {
+  if (sends.length < cap) return Number.NEGATIVE_INFINITY;
+  return sends[sends.length - cap]!.at + WINDOW_MS;
+}
