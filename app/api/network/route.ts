@@ -1,0 +1,11 @@
+import type { NetworkResponse } from '@/lib/client/api-types';
+import { ensureFeedStarted } from '@/lib/fleet';
+import { jsonResponse } from '@/lib/fleet/http';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+/** Route lines and stops as GeoJSON; pendingRoutes counts routes whose stops are still being loaded. */
+export function GET(): Response {
+  return jsonResponse(ensureFeedStarted().networkGeoJson() satisfies NetworkResponse);
+}

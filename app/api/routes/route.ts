@@ -1,0 +1,12 @@
+import type { RoutesResponse } from '@/lib/client/api-types';
+import { ensureFeedStarted } from '@/lib/fleet';
+import { errorResponse, jsonResponse } from '@/lib/fleet/http';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+/** The routes as the poller last listed them. */
+export function GET(): Response {
+  const r = ensureFeedStarted().routesList();
+  return r.ok ? jsonResponse(r.value satisfies RoutesResponse) : errorResponse(r.failure);
+}

@@ -1,0 +1,10 @@
+import { ensureFeedStarted } from '@/lib/fleet';
+import { jsonResponse } from '@/lib/fleet/http';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+/** The feed's health: upstream state, plan and capabilities, budget, freshness, timezone. */
+export function GET(): Response {
+  return jsonResponse(ensureFeedStarted().health());
+}

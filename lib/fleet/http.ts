@@ -1,0 +1,57 @@
+import 'server-only';
+import { z } from 'zod';
+import type { ApiErrorBody } from '@/lib/client/api-types';
+import type { Failure } from './failure';
+import type { Answer } from './on-demand-cache';
+import type { StoredSnapshot } from './snapshot-store';
+
+// What the thin route handlers in app/api share: id parsing, error bodies, ETag handling. No Next.js here.
+
+const MAX_ID = 2 ** 31 - 1;
+
+/** A positive integer id as it appears in a path or query: no sign, no leading zero, at most 2^31−1. */
+export function idSchema(what: string) {
+  return z
+    .string({ error: `${what} is required` })
+    .regex(/^[1-9][0-9]{0,9}$/, `${what} must be a positive whole number`)
+    .transform(Number)
+    .refine((n) => n <= MAX_ID, `${what} must be at most ${MAX_ID}`);
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+export function parseId(raw: string | null | undefined, what: string): Parsed<number> {
+  const r = idSchema(what).safeParse(raw ?? undefined);
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, response: errorResponse({ status: 400, message: r.error.issues[0]?.message ?? `${what} is invalid`, correlationId: null }) };
+}
+
+const NO_CACHE = { 'Cache-Control': 'no-cache' };
+
+export function errorResponse(f: Failure): Response {
+  const body: ApiErrorBody = { error: { status: f.status, message: f.message, ...(f.correlationId ? { correlationId: f.correlationId } : {}) } };
+  return Response.json(body, { status: f.status, headers: NO_CACHE });
+}
+
+export function jsonResponse(body: unknown): Response {
+  return Response.json(body, { headers: NO_CACHE });
+}
+
+/** An on-demand answer: the value (with when it was fetched, so its age shows) or the typed failure. */
+export function answerResponse<T>(answer: Answer<T>, body: (value: T, fetchedAt: number) => unknown): Response {
+  return answer.ok ? jsonResponse(body(answer.value, answer.fetchedAt)) : errorResponse(answer.failure);
+}
+
+/** True when If-None-Match names this ETag (weak comparison, as RFC 9110 asks for If-None-Match). */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = (t: string) => t.trim().replace(/^W\//, '');
+  const mine = opaque(etag);
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || opaque(t) === mine);
+}
+
+export function snapshotResponse(request: Request, stored: StoredSnapshot): Response {
+  const headers = { ...NO_CACHE, ETag: stored.etag };
+  if (etagMatches(request.headers.get('if-none-match'), stored.etag)) return new Response(null, { status: 304, headers });
+  return new Response(stored.body, { headers: { ...headers, 'Content-Type': 'application/json' } });
+}
