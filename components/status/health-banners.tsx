@@ -1,0 +1,27 @@
+'use client';
+import type { Health } from '@/lib/model';
+import { healthBanners, type BannerTone, type ClientLink } from '@/lib/client/health-status';
+
+const TONE: Record<BannerTone, string> = {
+  error: 'border-red-300 bg-red-50 text-red-950 dark:border-red-900 dark:bg-red-950/70 dark:text-red-100',
+  warning: 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-100',
+  info: 'border-sky-300 bg-sky-50 text-sky-950 dark:border-sky-800 dark:bg-sky-950/60 dark:text-sky-100',
+};
+
+/**
+ * One banner per problem: the browser offline, the Fleetmap server unreachable, and each upstream state
+ * that is not plain `ok`. Errors are announced (role=alert); the rest politely (role=status).
+ */
+export function HealthBanners({ health, link, now, className }: { health: Health | null; link: ClientLink; now: number; className?: string }) {
+  const banners = healthBanners(health, link, now);
+  if (banners.length === 0) return null;
+  return (
+    <div className={`flex flex-col gap-1 ${className ?? ''}`}>
+      {banners.map((b) => (
+        <div key={b.id} role={b.tone === 'error' ? 'alert' : 'status'} data-banner={b.id} className={`rounded-md border px-3 py-2 text-sm ${TONE[b.tone]}`}>
+          <span className="font-semibold">{b.title}.</span> <span>{b.body}</span>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { StatusBar } from './status-bar';
+export { HealthBanners } from './health-banners';
