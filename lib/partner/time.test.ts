@@ -26,6 +26,13 @@ describe('parsePartnerTimestamp', () => {
     expect(parsePartnerTimestamp('2025-07-15 12:00:00', { kind: 'zone', zone: 'Australia/Lord_Howe' })).toBe(utc(2025, 7, 15, 1, 30));
   });
 
+  it('handles a zone whose changes fall on half hours of UTC (Newfoundland)', () => {
+    const stJohns: TimeRule = { kind: 'zone', zone: 'America/St_Johns' };
+    expect(parsePartnerTimestamp('2025-03-09 01:59:59', stJohns)).toBe(utc(2025, 3, 9, 5, 29, 59));
+    expect(parsePartnerTimestamp('2025-03-09 03:00:00', stJohns)).toBe(utc(2025, 3, 9, 5, 30));
+    expect(formatPartnerTimestamp(utc(2025, 3, 9, 5, 30), stJohns)).toBe('2025-03-09 03:00:00');
+  });
+
   it('applies fixed offsets (local minus UTC)', () => {
     expect(parsePartnerTimestamp('2025-01-15 12:00:00', { kind: 'offset', minutes: -300 })).toBe(utc(2025, 1, 15, 17));
     expect(parsePartnerTimestamp('2025-01-15 12:00:00', { kind: 'offset', minutes: 330 })).toBe(utc(2025, 1, 15, 6, 30));

@@ -102,6 +102,21 @@ export function offsetMinutesAt(rule: TimeRule, ms: number): number {
   return Math.round(zoneOffsetMs(ms, rule.zone) / 60_000);
 }
 
+// A zone lookup costs a few Intl calls (~20 µs); every poll repeats the same planned times and fixes, so
+// remembering exact strings is both correct and cheap.
+const ZONE_PARSE_CACHE_MAX = 20_000;
+const zoneParseCache = new Map<string, number>();
+
+function zoneLocalToUtc(local: number, zone: string): number {
+  // Real zones change offset at most once within a day, so the offsets a day either side bracket the answer.
+  const before = zoneOffsetMs(local - DAY_MS, zone);
+  const after = zoneOffsetMs(local + DAY_MS, zone);
+  if (zoneOffsetMs(local - before, zone) === before) return local - before;
+  if (zoneOffsetMs(local - after, zone) === after) return local - after;
+  // Neither offset yields this wall time: it was skipped by a forward change.
+  return local - before;
+}
+
 /**
  * Epoch ms of a partner timestamp read under the rule. Throws a RangeError for a malformed timestamp or an
  * unknown zone.
@@ -117,14 +132,14 @@ export function parsePartnerTimestamp(s: string, rule: TimeRule): number {
   const local = wallClockAsUtc(w);
   if (rule.kind === 'offset') return local - rule.minutes * 60_000;
   if (!isValidTimeZone(rule.zone)) throw new RangeError(`Unknown time zone: ${JSON.stringify(rule.zone.slice(0, 60))}`);
-
-  // Real zones change offset at most once within a day, so the offsets a day either side bracket the answer.
-  const before = zoneOffsetMs(local - DAY_MS, rule.zone);
-  const after = zoneOffsetMs(local + DAY_MS, rule.zone);
-  if (zoneOffsetMs(local - before, rule.zone) === before) return local - before;
-  if (zoneOffsetMs(local - after, rule.zone) === after) return local - after;
-  // Neither offset yields this wall time: it was skipped by a forward change.
-  return local - before;
+  const key = `${rule.zone}|${s}`;
+  let ms = zoneParseCache.get(key);
+  if (ms === undefined) {
+    ms = zoneLocalToUtc(local, rule.zone);
+    if (zoneParseCache.size >= ZONE_PARSE_CACHE_MAX) zoneParseCache.clear();
+    zoneParseCache.set(key, ms);
+  }
+  return ms;
 }
 
 function pad(n: number, width = 2): string {
