@@ -3,7 +3,8 @@ import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { DEFAULT_DELAY_THRESHOLDS, type DelayThresholds, type LiveSnapshot } from '@/lib/model';
 import { activeTrips } from '@/lib/stats/active-trips';
-import { snapshotDataAgeMs, formatAge } from '@/lib/stats/data-age';
+import { formatAgo, formatClock } from '@/lib/client/location-age';
+import { DELAY_COLORS } from '@/lib/client/delay-palette';
 import {
   delayFigures,
   delayHistogram,
@@ -17,11 +18,11 @@ import {
 } from '@/lib/stats/delay-stats';
 import { delayTableCsv, formatShare } from '@/lib/stats/delay-table';
 import { feedTrouble } from '@/lib/stats/feed-trouble';
+import { heldDataAgeS } from '@/lib/stats/data-age';
 import { DelayHistogramChart, OnTimeShareChart } from './delay-charts';
-import { DELAY_CLASS_COLOR } from './delay-colors';
 import { downloadText } from './download';
 import { FeedNotice } from './feed-notice';
-import { useLiveSnapshot, useNow } from './live-data';
+import { useLiveSnapshot } from './live-data';
 import { MostDelayedList } from './most-delayed-list';
 import { RouteDelayTable } from './route-delay-table';
 import { ThresholdControls } from './threshold-controls';
@@ -33,17 +34,11 @@ const selectClass = 'rounded border border-slate-300 bg-white px-2 py-1 dark:bor
 const buttonClass =
   'rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
 
-function timeOfDay(ms: number) {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-}
-
 export function DelayBoard() {
   const live = useLiveSnapshot();
-  const now = useNow();
   // A paused board keeps one snapshot so numbers can be read (or compared) without them moving.
-  const [paused, setPaused] = useState<{ snapshot: LiveSnapshot; receivedAt: number } | null>(null);
-  const shown = paused ?? (live.snapshot ? { snapshot: live.snapshot, receivedAt: live.receivedAt } : null);
-  const snapshot = shown?.snapshot ?? null;
+  const [paused, setPaused] = useState<LiveSnapshot | null>(null);
+  const snapshot = paused ?? live.snapshot;
 
   const configured: DelayThresholds = snapshot?.thresholds ?? DEFAULT_DELAY_THRESHOLDS;
   const [adjusted, setAdjusted] = useState<DelayThresholds | null>(null);
@@ -64,8 +59,8 @@ export function DelayBoard() {
   const bins = useMemo(() => delayHistogram(trips, thresholds), [trips, thresholds]);
   const worstTrips = useMemo(() => mostDelayedTrips(trips, MOST_DELAYED_COUNT), [trips]);
 
-  const ageMs = shown && now !== null ? snapshotDataAgeMs(shown.snapshot, shown.receivedAt, now) : null;
-  const trouble = feedTrouble(snapshot?.health ?? null, !paused && live.fetchError !== null, ageMs);
+  const ageS = paused ? heldDataAgeS(live.ageS, live.snapshot?.health.lastSuccessAt ?? null, paused.health.lastSuccessAt) : live.ageS;
+  const trouble = feedTrouble(snapshot?.health ?? null, !paused && live.fetchFailed, ageS);
   const routeName = routeOptions.find((o) => o.key === route)?.label;
   const filterText = `route: ${routeName ?? 'all'}; direction: ${direction || 'all'}`;
 
@@ -93,8 +88,8 @@ export function DelayBoard() {
         <p aria-label="Data freshness" className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
           {snapshot ? (
             <>
-              Data <span aria-label="Data age">{formatAge(ageMs)}</span> · snapshot <span aria-label="Snapshot version">{snapshot.version}</span> of{' '}
-              {timeOfDay(snapshot.generatedAt)} (your time){paused ? ' · paused' : ''}
+              Data <span aria-label="Data age">{formatAgo(ageS)}</span> · snapshot <span aria-label="Snapshot version">{snapshot.version}</span> of{' '}
+              {formatClock(snapshot.generatedAt, true)} (your time){paused ? ' · paused' : ''}
             </>
           ) : (
             'No data yet'
@@ -105,8 +100,8 @@ export function DelayBoard() {
             type="button"
             className={buttonClass}
             aria-pressed={paused !== null}
-            disabled={!shown}
-            onClick={() => setPaused(paused ? null : shown)}
+            disabled={!snapshot}
+            onClick={() => setPaused(paused ? null : snapshot)}
           >
             {paused ? 'Resume updates' : 'Pause updates'}
           </button>
@@ -149,10 +144,10 @@ export function DelayBoard() {
 
       <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <Total label="Active trips" value={String(totals.activeTrips)} />
-        <Total label="Early" value={String(totals.early)} color={DELAY_CLASS_COLOR.early} />
-        <Total label="On time" value={String(totals.onTime)} color={DELAY_CLASS_COLOR['on-time']} />
-        <Total label="Late" value={String(totals.late)} color={DELAY_CLASS_COLOR.late} />
-        <Total label="Unknown delay" value={String(totals.unknownDelay)} color={DELAY_CLASS_COLOR.unknown} />
+        <Total label="Early" value={String(totals.early)} color={DELAY_COLORS.light.early} />
+        <Total label="On time" value={String(totals.onTime)} color={DELAY_COLORS.light['on-time']} />
+        <Total label="Late" value={String(totals.late)} color={DELAY_COLORS.light.late} />
+        <Total label="Unknown delay" value={String(totals.unknownDelay)} color={DELAY_COLORS.light.unknown} />
         <Total label="On-time share" value={formatShare(totals.onTimeShare)} />
       </section>
 

@@ -2,7 +2,10 @@
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { DelayBin, RouteDelayRow } from '@/lib/stats/delay-stats';
 import { formatShare } from '@/lib/stats/delay-table';
-import { DELAY_CLASS_COLOR, DELAY_CLASS_LABEL } from './delay-colors';
+import { DELAY_COLORS, DELAY_LABELS } from '@/lib/client/delay-palette';
+
+// The light palette reads on either page theme; the board's charts sit on their own card.
+const COLORS = DELAY_COLORS.light;
 
 const axisTick = { fill: 'currentColor', fontSize: 12 };
 const tooltipStyle = { background: 'var(--chart-tooltip-bg, #fff)', border: '1px solid #94a3b8', color: 'inherit' };
@@ -33,9 +36,9 @@ export function DelayHistogramChart({ bins, unknown }: { bins: readonly DelayBin
           <YAxis allowDecimals={false} tick={axisTick} width={36} />
           <Tooltip contentStyle={tooltipStyle} cursor={{ fill: '#94a3b822' }} />
           <Legend verticalAlign="top" height={24} />
-          <Bar dataKey="early" name={DELAY_CLASS_LABEL.early} stackId="d" fill={DELAY_CLASS_COLOR.early} isAnimationActive={false} />
-          <Bar dataKey="onTime" name={DELAY_CLASS_LABEL['on-time']} stackId="d" fill={DELAY_CLASS_COLOR['on-time']} isAnimationActive={false} />
-          <Bar dataKey="late" name={DELAY_CLASS_LABEL.late} stackId="d" fill={DELAY_CLASS_COLOR.late} isAnimationActive={false} />
+          <Bar dataKey="early" name={DELAY_LABELS.early} stackId="d" fill={COLORS.early} isAnimationActive={false} />
+          <Bar dataKey="onTime" name={DELAY_LABELS['on-time']} stackId="d" fill={COLORS['on-time']} isAnimationActive={false} />
+          <Bar dataKey="late" name={DELAY_LABELS.late} stackId="d" fill={COLORS.late} isAnimationActive={false} />
         </BarChart>
       ) : (
         <p className="py-10 text-center text-sm">No trips with a known delay.</p>
@@ -60,7 +63,7 @@ export function OnTimeShareChart({ rows }: { rows: readonly RouteDelayRow[] }) {
           <XAxis dataKey="route" tick={axisTick} interval={0} angle={-45} textAnchor="end" height={48} />
           <YAxis domain={[0, 100]} tick={axisTick} width={40} unit="%" />
           <Tooltip contentStyle={tooltipStyle} cursor={{ fill: '#94a3b822' }} formatter={(v) => [`${Number(v).toFixed(1)}%`, 'On time']} />
-          <Bar dataKey="share" name="On time" fill={DELAY_CLASS_COLOR['on-time']} isAnimationActive={false} />
+          <Bar dataKey="share" name="On time" fill={COLORS['on-time']} isAnimationActive={false} />
         </BarChart>
       ) : (
         <p className="py-10 text-center text-sm">No route has a trip with a known delay.</p>

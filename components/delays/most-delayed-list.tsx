@@ -1,8 +1,9 @@
 import Link from 'next/link';
 import type { ActiveTrip } from '@/lib/stats/active-trips';
 import { routeLabel } from '@/lib/stats/active-trips';
-import { formatDelay } from '@/lib/stats/delay-table';
-import { tripMapHref } from './delay-colors';
+import { formatDelay } from '@/lib/client/location-age';
+import { DELAY_COLORS } from '@/lib/client/delay-palette';
+import { tripMapHref } from './trip-link';
 
 /** The latest trips, each opening the dispatcher map with that trip selected. */
 export function MostDelayedList({ trips }: { trips: readonly ActiveTrip[] }) {
@@ -20,9 +21,9 @@ export function MostDelayedList({ trips }: { trips: readonly ActiveTrip[] }) {
               <Link
                 href={tripMapHref(t.tripId)}
                 className="flex items-baseline gap-3 rounded px-1 py-1.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-sky-600 dark:hover:bg-slate-800"
-                aria-label={`Trip ${t.tripId}, route ${routeLabel(t)}, delay ${formatDelay(t.delayMinutes)} min: open on the map`}
+                aria-label={`Trip ${t.tripId}, route ${routeLabel(t)}, delay ${formatDelay(t.delayMinutes)}: open on the map`}
               >
-                <span className="w-14 text-right font-semibold tabular-nums text-[#D55E00]">{formatDelay(t.delayMinutes)}</span>
+                <span className="w-16 text-right font-semibold tabular-nums" style={{ color: DELAY_COLORS.light.late }}>{formatDelay(t.delayMinutes)}</span>
                 <span className="w-16 font-semibold">{routeLabel(t)}</span>
                 <span className="truncate text-slate-600 dark:text-slate-300">
                   trip {t.tripId}

@@ -1,20 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, snapshotDataAgeMs } from './data-age';
+import { heldDataAgeS, upstreamDataAgeS } from './data-age';
 
-describe('snapshotDataAgeMs', () => {
-  it('adds server-side age to local time since receipt, ignoring clock skew between them', () => {
-    // The browser clock runs an hour ahead of the server: it must not matter.
-    const snap = { generatedAt: 1_000_000, health: { lastSuccessAt: 997_000 } };
-    const receivedAt = 1_000_000 + 3_600_000;
-    expect(snapshotDataAgeMs(snap, receivedAt, receivedAt + 4_000)).toBe(7_000);
+describe('upstreamDataAgeS', () => {
+  it('is the server-clock time since the last upstream success', () => {
+    expect(upstreamDataAgeS(997_000, 1_004_000)).toBe(7);
   });
-  it('is null before any upstream success', () => {
-    expect(snapshotDataAgeMs({ generatedAt: 5, health: { lastSuccessAt: null } }, 0, 10)).toBeNull();
+  it('never goes negative and is unknown before any success or before the clock is known', () => {
+    expect(upstreamDataAgeS(1_000_500, 1_000_000)).toBe(0);
+    expect(upstreamDataAgeS(null, 1_000_000)).toBeNull();
+    expect(upstreamDataAgeS(5, 0)).toBeNull();
   });
-  it('formats ages for people', () => {
-    expect(formatAge(4_900)).toBe('4 s ago');
-    expect(formatAge(125_000)).toBe('2 min 5 s ago');
-    expect(formatAge(3 * 3_600_000 + 60_000)).toBe('3 h 1 min ago');
-    expect(formatAge(null)).toBe('no data yet');
+});
+
+describe('heldDataAgeS', () => {
+  it('adds how far the live data moved on since the held snapshot', () => {
+    expect(heldDataAgeS(3, 20_000, 12_000)).toBe(11);
+    expect(heldDataAgeS(3, 20_000, null)).toBe(3);
+    expect(heldDataAgeS(null, 20_000, 12_000)).toBeNull();
   });
 });

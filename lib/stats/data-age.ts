@@ -1,28 +1,15 @@
-// How old the figures on screen are. The browser's clock may disagree with the server's, so server times are
-// only compared with server times; the local clock measures only the time since the snapshot arrived.
-import type { LiveSnapshot } from '@/lib/model';
+// How old the figures on screen are: the time since the feed last heard from the upstream, on the server's
+// clock. `serverNow` comes from the snapshot's stamp plus the time elapsed in the browser (useServerNow), so a
+// skewed browser clock, or a snapshot re-served unchanged during an outage, never makes data look fresh.
+import type { EpochMs } from '@/lib/model';
 
-/**
- * Age of the upstream data behind a snapshot, in ms: from the feed's last successful upstream answer to the
- * snapshot's generation (server clock), plus the local time since the browser received it.
- */
-export function snapshotDataAgeMs(
-  snapshot: Pick<LiveSnapshot, 'generatedAt'> & { health: Pick<LiveSnapshot['health'], 'lastSuccessAt'> },
-  receivedAt: number,
-  now: number,
-): number | null {
-  const last = snapshot.health.lastSuccessAt;
-  if (last === null) return null;
-  return Math.max(0, snapshot.generatedAt - last) + Math.max(0, now - receivedAt);
+export function upstreamDataAgeS(lastSuccessAt: EpochMs | null, serverNow: EpochMs): number | null {
+  if (lastSuccessAt === null || !serverNow) return null;
+  return Math.max(0, (serverNow - lastSuccessAt) / 1000);
 }
 
-export function formatAge(ms: number | null): string {
-  if (ms === null) return 'no data yet';
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s} s ago`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${s % 60} s ago`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h} h ${m % 60} min ago`;
-  return `${Math.floor(h / 24)} days ago`;
+/** A snapshot held on screen (paused) is as old as the live data plus how far the live data has moved on since. */
+export function heldDataAgeS(liveAgeS: number | null, liveLastSuccessAt: EpochMs | null, heldLastSuccessAt: EpochMs | null): number | null {
+  if (liveAgeS === null || liveLastSuccessAt === null || heldLastSuccessAt === null) return liveAgeS;
+  return liveAgeS + Math.max(0, (liveLastSuccessAt - heldLastSuccessAt) / 1000);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routeDelayRows } from './delay-stats';
-import { DELAY_COLUMNS, delayTableCsv, formatDelay, formatMinutes, formatShare, NO_VALUE } from './delay-table';
+import { DELAY_COLUMNS, delayTableCsv, formatMinutes, formatShare, NO_VALUE } from './delay-table';
 import { trip } from './test-factories';
 
 describe('formatting', () => {
@@ -10,12 +10,6 @@ describe('formatting', () => {
     expect(formatMinutes(-0.04)).toBe('0');
     expect(formatMinutes(-2.25)).toBe('-2.3');
     expect(formatMinutes(null)).toBe(NO_VALUE);
-  });
-  it('signs delays', () => {
-    expect(formatDelay(12)).toBe('+12');
-    expect(formatDelay(0.01)).toBe('0');
-    expect(formatDelay(-3)).toBe('-3');
-    expect(formatDelay(null)).toBe(NO_VALUE);
   });
   it('formats shares as percent with one decimal', () => {
     expect(formatShare(2 / 3)).toBe('66.7%');

@@ -14,12 +14,6 @@ export function formatMinutes(v: number | null): string {
   return (Object.is(r, -0) ? 0 : r).toFixed(Number.isInteger(r) ? 0 : 1);
 }
 
-/** A delay with its sign, as people say it: +5 late, -2 early. */
-export function formatDelay(v: number | null): string {
-  const m = formatMinutes(v);
-  return v !== null && Number.isFinite(v) && m !== '0' && v > 0 ? `+${m}` : m;
-}
-
 export function formatShare(v: number | null): string {
   if (v === null || !Number.isFinite(v)) return NO_VALUE;
   return `${(Math.round(v * 1000) / 10).toFixed(1)}%`;

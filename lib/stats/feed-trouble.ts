@@ -1,6 +1,6 @@
 // What a manager or a wall needs to know when the feed is not fine: one calm sentence, and the age of what is shown.
 import type { Health } from '@/lib/model';
-import { formatAge } from './data-age';
+import { formatAgo } from '@/lib/client/location-age';
 
 export interface FeedTrouble {
   tone: 'info' | 'warning';
@@ -20,8 +20,8 @@ const STATE_TEXT: Record<Exclude<Health['state'], 'ok'>, string> = {
  * null when all is well. `fetchFailed` is the browser failing to reach our own server; `health` is the server's
  * view of the upstream. Both keep the last data on screen, so the sentence always ends with its age.
  */
-export function feedTrouble(health: Pick<Health, 'state' | 'message'> | null, fetchFailed: boolean, ageMs: number | null): FeedTrouble | null {
-  const age = ageMs === null ? '' : ` Showing the last data, from ${formatAge(ageMs)}.`;
+export function feedTrouble(health: Pick<Health, 'state' | 'message'> | null, fetchFailed: boolean, ageS: number | null): FeedTrouble | null {
+  const age = ageS === null ? '' : ` Showing the last data, from ${formatAgo(ageS)}.`;
   if (!health) {
     return fetchFailed
       ? { tone: 'warning', text: 'Waiting for the Fleetmap server; retrying.' }

@@ -2,7 +2,8 @@
 import type { DelayThresholds } from '@/lib/model';
 
 export const THRESHOLD_MIN = 1;
-export const THRESHOLD_MAX = 180;
+// The configuration allows up to a day (DELAY_LATE_MIN, DELAY_EARLY_MIN); so does the board.
+export const THRESHOLD_MAX = 1440;
 
 export type ThresholdParse = { ok: true; value: number } | { ok: false; message: string };
 

@@ -1,0 +1,99 @@
+'use client';
+import { useEffect, useMemo } from 'react';
+import { FleetMap } from '@/components/map/fleet-map';
+import { FeedNotice } from '@/components/delays/feed-notice';
+import { useLiveSnapshot } from '@/components/delays/live-data';
+import { useNow } from '@/lib/client/use-now';
+import { feedTrouble } from '@/lib/stats/feed-trouble';
+import { PanelBoundary } from './panel-boundary';
+import { useRedeployReload } from './redeploy-watch';
+import type { WallOptions } from './wall-options';
+import { WallClock, WallFigures, WallTitle } from './wall-panels';
+import { wallView } from './wall-view';
+
+export interface WallDisplayProps {
+  options: WallOptions;
+  staleAfterS: number;
+  styleUrl: string | null;
+  styleUrlDark: string | null;
+  /** How long a crashed panel rests before it is tried again. */
+  panelRetryMs?: number;
+}
+
+/** The wall: no controls, everything from the URL; each panel survives on its own. */
+export function WallDisplay({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryMs = 15_000 }: WallDisplayProps) {
+  const { snapshot, ageS, fetchFailed } = useLiveSnapshot();
+  const now = useNow();
+  const { routes, rotateS, theme } = options;
+
+  // The selection changes with a new snapshot or a new rotation slot, not with every clock tick: the map
+  // is only handed new buses when there is something new to draw.
+  const slot = rotateS !== null ? Math.floor(now / (rotateS * 1000)) : 0;
+  const view = useMemo(
+    () => (snapshot ? wallView(snapshot, { routes, rotateS }, rotateS !== null ? slot * rotateS * 1000 : 0) : null),
+    [snapshot, routes, rotateS, slot],
+  );
+
+  const trouble = feedTrouble(snapshot?.health ?? null, fetchFailed, ageS);
+  useRedeployReload(() => trouble === null);
+  useDocumentTheme(theme);
+
+  const currentRouteId = view?.current?.routeId ?? null;
+  const overlay = useMemo(() => (currentRouteId !== null ? { routeId: currentRouteId } : null), [currentRouteId]);
+  const vehicles = useMemo(() => view?.vehicles ?? [], [view]);
+
+  return (
+    <div data-theme={theme} className="fixed inset-0 grid grid-cols-[1fr_30rem] bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-50">
+      <div className="relative min-w-0">
+        <PanelBoundary name="Map" retryAfterMs={panelRetryMs} className="absolute inset-0">
+          <FleetMap
+            vehicles={vehicles}
+            generatedAt={snapshot?.generatedAt ?? 0}
+            staleAfterS={staleAfterS}
+            theme={theme}
+            styleUrl={styleUrl}
+            styleUrlDark={styleUrlDark}
+            interactive={false}
+            fitToVehicles
+            routeOverlay={overlay}
+            className="absolute inset-0"
+          />
+        </PanelBoundary>
+        <div className="pointer-events-none absolute inset-x-6 top-6 flex flex-col items-start gap-4">
+          <PanelBoundary name="Title" retryAfterMs={panelRetryMs}>
+            <WallTitle view={view} requested={routes} />
+          </PanelBoundary>
+          <FeedNotice trouble={trouble} size="wall" />
+        </div>
+        {options.problems.length > 0 && (
+          <ul aria-label="Ignored options" className="absolute bottom-4 left-6 rounded bg-white/80 px-3 py-2 text-lg text-slate-600 dark:bg-slate-900/80 dark:text-slate-300">
+            {options.problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <aside aria-label="Key figures" className="flex flex-col gap-4 overflow-hidden border-l border-slate-200 p-6 dark:border-slate-800">
+        <PanelBoundary name="Clock" retryAfterMs={panelRetryMs}>
+          <WallClock now={now} ageS={ageS} />
+        </PanelBoundary>
+        <PanelBoundary name="Figures" retryAfterMs={panelRetryMs} className="flex-1">
+          {view ? <WallFigures figures={view.figures} worst={view.worst} theme={theme} /> : <p className="text-2xl text-slate-500">Waiting for live data…</p>}
+        </PanelBoundary>
+      </aside>
+    </div>
+  );
+}
+
+/** The wall picks its own theme whatever another page left in the shared `data-theme`; restored on leave. */
+function useDocumentTheme(theme: 'light' | 'dark') {
+  useEffect(() => {
+    const html = document.documentElement;
+    const before = html.dataset.theme;
+    html.dataset.theme = theme;
+    return () => {
+      if (before === undefined) delete html.dataset.theme;
+      else html.dataset.theme = before;
+    };
+  }, [theme]);
+}

@@ -1,0 +1,100 @@
+// The wall's panels: plain components fed by the view, each rendered inside its own PanelBoundary.
+import type { ActiveTrip } from '@/lib/stats/active-trips';
+import { routeLabel } from '@/lib/stats/active-trips';
+import type { DelayFigures } from '@/lib/stats/delay-stats';
+import { formatShare } from '@/lib/stats/delay-table';
+import { DELAY_COLORS, type Theme } from '@/lib/client/delay-palette';
+import { formatAgo, formatDelay } from '@/lib/client/location-age';
+import type { WallView } from './wall-view';
+
+export function WallTitle({ view, requested }: { view: WallView | null; requested: readonly string[] }) {
+  let title = 'Whole network';
+  let detail = view ? `${view.routes.length} routes with active trips` : '';
+  if (view?.current) {
+    title = `Route ${view.current.label}`;
+    detail = [view.current.name !== view.current.label ? view.current.name : null, `${view.rotation!.index + 1} of ${view.rotation!.count}`]
+      .filter(Boolean)
+      .join(' · ');
+  } else if (requested.length) {
+    title = `Routes ${requested.join(', ')}`;
+  }
+  return (
+    <div className="rounded-xl bg-white/85 px-6 py-4 shadow-lg backdrop-blur dark:bg-slate-900/85">
+      <h1 className="text-5xl font-semibold tracking-tight" aria-live="polite">
+        {title}
+      </h1>
+      {detail && <p className="mt-1 text-2xl text-slate-600 dark:text-slate-300">{detail}</p>}
+      {view && view.idleRoutes.length > 0 && (
+        <p className="mt-1 text-xl text-slate-500 dark:text-slate-400">No active trips on {view.idleRoutes.join(', ')} right now</p>
+      )}
+    </div>
+  );
+}
+
+function timeOfDay(ms: number) {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+/** `now` is 0 until the browser clock is read (server rendering). */
+export function WallClock({ now, ageS }: { now: number; ageS: number | null }) {
+  return (
+    <div className="text-right">
+      <time aria-label="Clock" className="block text-7xl font-semibold tabular-nums">
+        {now ? timeOfDay(now) : '--:--'}
+      </time>
+      <p className="mt-1 text-2xl text-slate-600 tabular-nums dark:text-slate-300">
+        Data <span aria-label="Data age">{formatAgo(ageS)}</span>
+      </p>
+    </div>
+  );
+}
+
+function Tile({ label, value, detail, color }: { label: string; value: string; detail?: string; color?: string }) {
+  return (
+    <section aria-label={label} className="rounded-xl bg-slate-100 px-5 py-4 dark:bg-slate-900">
+      <h2 className="flex items-center gap-2 text-2xl text-slate-600 dark:text-slate-300">
+        {color && <span aria-hidden className="inline-block size-4 rounded-full" style={{ background: color }} />}
+        {label}
+      </h2>
+      <p className="text-7xl font-semibold leading-tight tabular-nums" data-value>
+        {value}
+      </p>
+      {detail && <p className="text-xl text-slate-500 dark:text-slate-400">{detail}</p>}
+    </section>
+  );
+}
+
+export function WallFigures({ figures, worst, theme }: { figures: DelayFigures; worst: readonly ActiveTrip[]; theme: Theme }) {
+  const colors = DELAY_COLORS[theme];
+  return (
+    <div className="flex flex-col gap-4">
+      <Tile
+        label="Active trips"
+        value={String(figures.activeTrips)}
+        detail={figures.unknownDelay ? `${figures.unknownDelay} without a known delay` : undefined}
+      />
+      <Tile
+        label="On time"
+        value={formatShare(figures.onTimeShare)}
+        detail={`${figures.onTime} of ${figures.knownDelay} with a known delay`}
+        color={colors['on-time']}
+      />
+      <Tile label="Late" value={String(figures.late)} color={colors.late} />
+      <section aria-label="Worst delays" className="rounded-xl bg-slate-100 px-5 py-4 dark:bg-slate-900">
+        <h2 className="text-2xl text-slate-600 dark:text-slate-300">Worst delays</h2>
+        {worst.length === 0 ? (
+          <p className="mt-2 text-2xl text-slate-500">None known</p>
+        ) : (
+          <ol className="mt-2 flex flex-col gap-1">
+            {worst.map((t) => (
+              <li key={t.tripId} className="flex items-baseline justify-between gap-4 text-4xl font-semibold tabular-nums">
+                <span>{routeLabel(t)}</span>
+                <span style={{ color: (t.delayMinutes ?? 0) > 0 ? colors.late : undefined }}>{formatDelay(t.delayMinutes)}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}

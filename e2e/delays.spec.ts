@@ -1,0 +1,131 @@
+// The delay board against the real app and simulator: its figures are recomputed here from the very snapshot
+// the page shows (captured from the page's own /api/live answers), its CSV equals its table, and a trip link
+// opens the dispatcher map on that trip.
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import type { LiveSnapshot } from '@/lib/model';
+import { activeTrips } from '@/lib/stats/active-trips';
+import { filterTrips, routeDelayRows, sortRouteRows, type RouteSortKey, type SortDirection } from '@/lib/stats/delay-stats';
+import { DELAY_COLUMNS } from '@/lib/stats/delay-table';
+import { expect, test } from './support/fixtures';
+
+/** Every /api/live body the page received, by snapshot version. */
+function captureSnapshots(page: Page): Map<number, LiveSnapshot> {
+  const bodies = new Map<number, LiveSnapshot>();
+  page.on('response', async (res) => {
+    if (new URL(res.url()).pathname !== '/api/live' || res.status() !== 200) return;
+    try {
+      const body = (await res.json()) as LiveSnapshot;
+      bodies.set(body.version, body);
+    } catch {
+      // a body the page could not read either: nothing to compare with
+    }
+  });
+  return bodies;
+}
+
+/** The table as rendered: one array of cell texts per data row (route code first, as in DELAY_COLUMNS). */
+async function renderedTable(page: Page): Promise<string[][]> {
+  return page.getByRole('table', { name: 'Delays per route' }).evaluate((table) =>
+    Array.from(table.querySelectorAll('tbody tr'))
+      .filter((tr) => tr.querySelector('th'))
+      .map((tr) => [tr.querySelector('th [data-cell]')!.textContent!.trim(), ...Array.from(tr.querySelectorAll('td'), (td) => td.textContent!.trim())]),
+  );
+}
+
+function expectedTable(snap: LiveSnapshot, t: { lateMin: number; earlyMin: number }, sort: RouteSortKey, dir: SortDirection, direction: string | null = null) {
+  const trips = filterTrips(activeTrips(snap), { routeKeys: [], direction });
+  return sortRouteRows(routeDelayRows(trips, t), sort, dir).map((r) => DELAY_COLUMNS.map((c) => c.cell(r)));
+}
+
+async function pausedSnapshot(page: Page, bodies: Map<number, LiveSnapshot>): Promise<LiveSnapshot> {
+  const version = Number(await page.getByLabel('Snapshot version').textContent());
+  await expect.poll(() => bodies.has(version), { message: `the page's snapshot ${version} was captured` }).toBe(true);
+  return bodies.get(version)!;
+}
+
+/** A minimal CSV reader for the board's own output (quoted fields, doubled quotes). */
+function parseCsv(text: string): string[][] {
+  return text
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => Array.from(line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g), (m) => m[1]!).slice(0, -1).map((f) => (f.startsWith('"') ? f.slice(1, -1).replace(/""/g, '"') : f)));
+}
+
+test('the board shows per-route figures equal to a recomputation of the same snapshot, and follows the thresholds', async ({ page }) => {
+  const bodies = captureSnapshots(page);
+  await page.goto('/delays');
+  await expect(page.getByRole('heading', { name: 'Delay board' })).toBeVisible();
+  // Wait for the feed to have active trips before freezing the moment.
+  await expect.poll(async () => Number(await page.getByLabel('Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Pause updates' }).click();
+  const snap = await pausedSnapshot(page, bodies);
+
+  expect(await renderedTable(page)).toEqual(expectedTable(snap, snap.thresholds, 'worstMin', 'desc'));
+  await page.screenshot({ path: 'e2e/artifacts/delays-board.png', fullPage: true });
+
+  // Adjusted thresholds change the table the same way lib/stats does.
+  await page.getByLabel('Late threshold (minutes)').fill('2');
+  await page.getByLabel('Early threshold (minutes)').fill('3');
+  expect(await renderedTable(page)).toEqual(expectedTable(snap, { lateMin: 2, earlyMin: 3 }, 'worstMin', 'desc'));
+
+  // Every column sorts; a second click reverses.
+  await page.getByRole('button', { name: 'Late', exact: true }).click();
+  expect(await renderedTable(page)).toEqual(expectedTable(snap, { lateMin: 2, earlyMin: 3 }, 'late', 'desc'));
+  await page.getByRole('button', { name: 'Route', exact: true }).click();
+  await page.getByRole('button', { name: 'Route', exact: true }).click();
+  expect(await renderedTable(page)).toEqual(expectedTable(snap, { lateMin: 2, earlyMin: 3 }, 'route', 'desc'));
+
+  // A bad threshold is refused with a message and the last good one stays in force.
+  await page.getByLabel('Late threshold (minutes)').fill('0');
+  await expect(page.getByRole('alert')).toHaveText(/Late threshold must be between 1 and 1440 minutes/);
+  expect(await renderedTable(page)).toEqual(expectedTable(snap, { lateMin: 2, earlyMin: 3 }, 'route', 'desc'));
+
+  const directions = [...new Set(activeTrips(snap).map((t) => t.direction).filter((d): d is string => d !== null))];
+  if (directions.length) {
+    await page.getByLabel('Direction').selectOption(directions[0]!);
+    expect(await renderedTable(page)).toEqual(expectedTable(snap, { lateMin: 2, earlyMin: 3 }, 'route', 'desc', directions[0]!));
+  }
+});
+
+test('the CSV export equals the table as shown, with its moment and thresholds', async ({ page }) => {
+  const bodies = captureSnapshots(page);
+  await page.goto('/delays');
+  await expect.poll(async () => Number(await page.getByLabel('Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Pause updates' }).click();
+  const snap = await pausedSnapshot(page, bodies);
+  await page.getByLabel('Late threshold (minutes)').fill('4');
+  await page.getByRole('button', { name: 'On-time share', exact: true }).click();
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^fleetmap-delays-.*\.csv$/);
+  const csv = parseCsv(readFileSync((await download.path())!, 'utf8'));
+  const header = csv.filter((l) => l[0]!.startsWith('#'));
+  expect(header).toContainEqual(['# Data at', new Date(snap.generatedAt).toISOString()]);
+  expect(header).toContainEqual(['# Late threshold (min)', '>= 4']);
+  expect(header).toContainEqual(['# Early threshold (min)', `<= -${snap.thresholds.earlyMin}`]);
+  expect(header).toContainEqual(['# Sort', 'On-time share descending']);
+  const body = csv.filter((l) => !l[0]!.startsWith('#'));
+  expect(body[0]).toEqual(['Route', 'Route name', ...DELAY_COLUMNS.slice(1).map((c) => c.label)]);
+  // The file has the route name as its own column; the rest is the table cell for cell.
+  const fileRows = body.slice(1).map(([route, , ...rest]) => [route!, ...rest]);
+  const table = await renderedTable(page);
+  expect(table.length).toBeGreaterThan(0);
+  expect(fileRows).toEqual(table);
+  expect(table).toEqual(expectedTable(snap, { lateMin: 4, earlyMin: snap.thresholds.earlyMin }, 'onTimeShare', 'desc'));
+});
+
+test('a most-delayed trip opens the map with that trip selected', async ({ page }) => {
+  await page.goto('/delays');
+  const list = page.getByRole('region', { name: 'Most delayed trips' });
+  const first = list.getByRole('link').first();
+  await expect(first).toBeVisible({ timeout: 60_000 });
+  const href = await first.getAttribute('href');
+  const tripId = Number(/trip=(\d+)/.exec(href ?? '')?.[1]);
+  expect(tripId).toBeGreaterThan(0);
+  await first.click();
+  await expect(page).toHaveURL(new RegExp(`[?&]trip=${tripId}(&|$)`));
+  await expect(page.getByText(new RegExp(`\\b${tripId}\\b`)).first()).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: 'e2e/artifacts/delays-trip-link.png' });
+});

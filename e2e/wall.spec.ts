@@ -1,0 +1,107 @@
+// The wall against the real app and simulator: buses on the map and key figures without any interaction,
+// a calm banner over the last data while the upstream fails, recovery when it comes back, and ?routes=.
+import type { Page } from '@playwright/test';
+import type { LiveSnapshot } from '@/lib/model';
+import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '@/components/map/layers/bus-layer';
+import { activeTrips, tripMatchesRouteToken } from '@/lib/stats/active-trips';
+import { expect, liveSnapshot, test } from './support/fixtures';
+
+// While the upstream fails, the page's own polls may still succeed (the server keeps serving); only the
+// browser's logging of a failed request would be an error, and none is expected.
+test.describe.configure({ timeout: 150_000 });
+
+/** Buses drawn on the map: single points plus the members of clusters. */
+async function renderedBusCount(page: Page): Promise<number> {
+  return page.evaluate(
+    ([busLayer, clusterLayer]) => {
+      const map = window.__fleetmap?.map;
+      if (!map || !map.getLayer(busLayer!)) return 0;
+      const features = map.queryRenderedFeatures({ layers: [busLayer!, clusterLayer!] });
+      // A cluster may be rendered twice across tile edges; count each cluster id once.
+      const clusters = new Map<number, number>();
+      let singles = 0;
+      for (const f of features) {
+        const p = f.properties as { cluster_id?: number; point_count?: number };
+        if (p.cluster_id !== undefined) clusters.set(p.cluster_id, p.point_count ?? 0);
+        else singles++;
+      }
+      return singles + [...clusters.values()].reduce((s, n) => s + n, 0);
+    },
+    [BUS_LAYER_ID, BUS_CLUSTER_LAYER_ID],
+  );
+}
+
+/** Labels of the single (unclustered) buses drawn. */
+async function renderedBusLabels(page: Page): Promise<string[]> {
+  return page.evaluate((busLayer) => {
+    const map = window.__fleetmap?.map;
+    if (!map || !map.getLayer(busLayer)) return [];
+    return map.queryRenderedFeatures({ layers: [busLayer] }).map((f) => String((f.properties as { label?: string }).label));
+  }, BUS_LAYER_ID);
+}
+
+const tileValue = (page: Page, name: string) => page.getByRole('region', { name }).locator('[data-value]');
+
+test('the wall shows buses and key figures without interaction, and rides out an upstream failure', async ({ page, stack }) => {
+  await page.goto('/wall');
+  await expect(page.locator('[data-theme="dark"]').first()).toBeVisible();
+  await expect.poll(() => renderedBusCount(page), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => Number(await tileValue(page, 'Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect(tileValue(page, 'On time')).toHaveText(/^\d+\.\d%$/);
+  await expect(page.getByRole('region', { name: 'Worst delays' }).getByRole('listitem')).toHaveCount(3);
+  await expect(page.getByLabel('Clock')).toHaveText(/^\d{1,2}:\d{2}/);
+  await expect(page.getByRole('status', { name: 'Feed status' })).toHaveCount(0);
+  await page.screenshot({ path: 'e2e/artifacts/wall.png' });
+
+  const before = await renderedBusCount(page);
+  try {
+    await stack.setFaults({ errorRate: 1 });
+    const banner = page.getByRole('status', { name: 'Feed status' });
+    await expect(banner).toBeVisible({ timeout: 60_000 });
+    await expect(banner).toContainText('Showing the last data');
+    // The last data stays: buses and figures remain on screen while the banner is up.
+    expect(await renderedBusCount(page)).toBeGreaterThan(0);
+    expect(Number(await tileValue(page, 'Active trips').textContent())).toBeGreaterThan(0);
+    await page.screenshot({ path: 'e2e/artifacts/wall-upstream-down.png' });
+  } finally {
+    await stack.resetFaults();
+  }
+  await expect(page.getByRole('status', { name: 'Feed status' })).toHaveCount(0, { timeout: 90_000 });
+  await expect.poll(() => renderedBusCount(page), { timeout: 30_000 }).toBeGreaterThan(before / 2);
+});
+
+test('?routes= limits buses and figures to those routes; bad options are named, not fatal', async ({ page }) => {
+  // Pick the route with the most positioned buses on active trips, by code.
+  let snap: LiveSnapshot = await liveSnapshot(page);
+  await expect
+    .poll(async () => {
+      snap = await liveSnapshot(page);
+      return snap.vehicles.filter((v) => v.trip?.routeCode && v.lat !== null).length;
+    }, { timeout: 60_000 })
+    .toBeGreaterThan(0);
+  const counts = new Map<string, number>();
+  for (const v of snap.vehicles) if (v.trip?.routeCode && v.lat !== null) counts.set(v.trip.routeCode, (counts.get(v.trip.routeCode) ?? 0) + 1);
+  const code = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+
+  await page.goto(`/wall?routes=${encodeURIComponent(code)}&theme=light&rotate=abc`);
+  await expect(page.locator('[data-theme="light"]').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Routes ${code}` })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Ignored options' })).toContainText('Ignored rotate="abc"');
+
+  // The figures are those of this route alone (within the few seconds between two reads of the feed).
+  await expect
+    .poll(async () => {
+      const s = (await liveSnapshot(page)) as LiveSnapshot;
+      const expected = activeTrips(s).filter((t) => tripMatchesRouteToken(t, code)).length;
+      return Math.abs(Number(await tileValue(page, 'Active trips').textContent()) - expected);
+    }, { timeout: 30_000 })
+    .toBeLessThanOrEqual(1);
+  await expect.poll(() => renderedBusCount(page), { timeout: 30_000 }).toBeGreaterThan(0);
+  const all = snap.vehicles.filter((v) => v.lat !== null).length;
+  expect(await renderedBusCount(page)).toBeLessThan(all);
+  // Zoomed to one route, buses are drawn singly: every label is the route's code.
+  const labels = await renderedBusLabels(page);
+  expect(labels.length).toBeGreaterThan(0);
+  expect(new Set(labels)).toEqual(new Set([code]));
+  await page.screenshot({ path: 'e2e/artifacts/wall-route-light.png' });
+});
