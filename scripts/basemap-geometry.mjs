@@ -181,38 +181,130 @@ export function roundRing(ring, decimals) {
 }
 
 /**
- * Clip (when a box is given), simplify, round; null when the ring no longer encloses `minArea`
- * (squared degrees of latitude, x scaled by `xScale`) or has too few points to be a ring.
+ * Simplify and round a ring; null when it no longer encloses `minArea` (squared degrees of latitude, x scaled
+ * by `xScale`) or has too few points to be a ring.
  */
-export function prepareRing(ring, { box = null, tolerance, decimals, minArea = 0, xScale = 1 }) {
-  let r = box ? clipRingToBox(ring, box) : ring;
-  if (!r) return null;
-  r = roundRing(simplifyRing(r, tolerance, xScale), decimals);
+export function simplifyAndRound(ring, { tolerance, decimals, minArea = 0, xScale = 1 }) {
+  const r = roundRing(simplifyRing(ring, tolerance, xScale), decimals);
   if (r.length < 4) return null;
   if (Math.abs(signedArea(r, xScale)) <= minArea) return null;
   return r;
 }
 
+/** Even-odd ray cast; points exactly on an edge may go either way, so callers avoid them. */
+export function pointInRing([x, y], ring) {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i];
+    const [xj, yj] = ring[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+function onBoxEdge([x, y], box) {
+  return box !== null && (x === box[0] || x === box[2] || y === box[1] || y === box[3]);
+}
+
 /**
- * Applies `prepareRing` to every ring of Polygon/MultiPolygon geometries and returns the polygons that
- * keep their outer ring. A hole that vanishes is simply dropped; an outer ring that vanishes drops its holes.
+ * Groups loose rings into polygons by containment: a ring inside an even number of others is an outer ring,
+ * inside an odd number a hole of the smallest ring around it. Orientation follows RFC 7946 (outer
+ * counter-clockwise, holes clockwise), which MapLibre needs to tell holes from outers once polygons are cut into
+ * tiles. Source polygons are not trusted to nest their holes correctly: @geo-maps lists lakes of the mainland
+ * as holes of Long Island, which a renderer turns into stray triangles. Clipped rings share the box edge, so a
+ * ring is placed by one of its vertices off that edge.
+ */
+export function nestRings(rings, box = null) {
+  const items = rings.map((ring) => ({
+    ring,
+    bounds: ringBox(ring),
+    area: Math.abs(signedArea(ring)),
+    probe: ring.find((p) => !onBoxEdge(p, box)) ?? null,
+  }));
+  const containers = items.map((a) =>
+    a.probe === null
+      ? []
+      : items.filter((b) => b !== a && b.area > a.area && boxesIntersect(a.bounds, b.bounds) && pointInRing(a.probe, b.ring)),
+  );
+  const polygons = new Map();
+  items.forEach((item, i) => {
+    const around = containers[i] ?? [];
+    if (around.length % 2 === 0) polygons.set(item, [orient(item.ring, true)]);
+  });
+  items.forEach((item, i) => {
+    const around = containers[i] ?? [];
+    if (around.length % 2 === 0) return;
+    // The smallest container is the innermost one, whose depth is one less: the outer this hole belongs to.
+    const parent = around.reduce((best, c) => (c.area < best.area ? c : best));
+    polygons.get(parent)?.push(orient(item.ring, false));
+  });
+  return [...polygons.values()];
+}
+
+function orient(ring, counterClockwise) {
+  return signedArea(ring) > 0 === counterClockwise ? ring : ring.slice().reverse();
+}
+
+/**
+ * Cuts a ring that crosses the antimeridian (a longitude jump over 180°) into planar pieces within
+ * [-180, 180]. Spherical data (world-atlas) lets Fiji, Chukotka and Wrangel Island wrap; drawn flat, such a ring
+ * becomes a band around the whole world. A ring whose jumps do not cancel goes round a pole (Antarctica): it is
+ * closed along that pole's latitude before cutting. Rings that do not cross come back as they are.
+ */
+export function splitAtAntimeridian(ring) {
+  let offset = 0;
+  const unwrapped = [ring[0]];
+  for (let i = 1; i < ring.length; i++) {
+    const d = ring[i][0] - ring[i - 1][0];
+    if (d > 180) offset -= 360;
+    else if (d < -180) offset += 360;
+    unwrapped.push([ring[i][0] + offset, ring[i][1]]);
+  }
+  if (offset === 0 && unwrapped.every((p, i) => p[0] === ring[i][0])) return [ring];
+  let closed = unwrapped;
+  if (offset !== 0) {
+    const meanLat = ring.reduce((sum, p) => sum + p[1], 0) / ring.length;
+    const pole = meanLat < 0 ? -90 : 90;
+    const last = unwrapped[unwrapped.length - 1];
+    closed = [...unwrapped.slice(0, -1), [last[0], last[1]], [last[0], pole], [unwrapped[0][0], pole], unwrapped[0]];
+  }
+  const [minX, , maxX] = ringBox(closed);
+  const pieces = [];
+  for (let k = Math.floor((minX + 180) / 360); k * 360 - 180 < maxX; k++) {
+    const piece = clipRingToBox(closed, [k * 360 - 180, -90, k * 360 + 180, 90]);
+    if (piece) pieces.push(piece.map(([x, y]) => [x - k * 360, y]));
+  }
+  return pieces;
+}
+
+/**
+ * Every ring of the given Polygon/MultiPolygon geometries, cut at the antimeridian, clipped to `box` when one is given, re-nested
+ * (see nestRings), simplified and rounded. A hole that vanishes is dropped; an outer that vanishes drops its holes.
  */
 export function preparePolygons(geometries, options) {
-  const polygons = [];
+  const box = options.box ?? null;
+  const rings = [];
   for (const geometry of geometries) {
     const list = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.type === 'MultiPolygon' ? geometry.coordinates : null;
     if (!list) throw new Error(`expected Polygon or MultiPolygon geometry, got ${geometry.type}`);
-    for (const rings of list) {
-      if (!rings.length) continue;
-      if (options.box && !boxesIntersect(ringBox(rings[0]), options.box)) continue;
-      const outer = prepareRing(rings[0], options);
-      if (!outer) continue;
-      const holes = rings
-        .slice(1)
-        .map((hole) => prepareRing(hole, options))
-        .filter((hole) => hole !== null);
-      polygons.push([outer, ...holes]);
+    for (const polygon of list) {
+      for (const ring of polygon) {
+        if (ring.length < 4) continue;
+        for (const piece of splitAtAntimeridian(ring)) {
+          if (!box) rings.push(piece);
+          else if (boxesIntersect(ringBox(piece), box)) {
+            const clipped = clipRingToBox(piece, box);
+            if (clipped) rings.push(clipped);
+          }
+        }
+      }
     }
+  }
+  const polygons = [];
+  for (const [outer, ...holes] of nestRings(rings, box)) {
+    const kept = simplifyAndRound(outer, options);
+    if (!kept) continue;
+    polygons.push([kept, ...holes.map((h) => simplifyAndRound(h, options)).filter((h) => h !== null)]);
   }
   return polygons;
 }

@@ -25,6 +25,9 @@ const FALLBACK_NETWORK_BOX = [-74.03, 40.68, -73.9, 40.89];
 const OUT = join(root, 'public/basemap/land-local.geojson');
 
 const PAD_KM = 3;
+// The land is cut a little wider than the extent: its anti-aliased edge then falls outside the water-painted
+// extent instead of drawing a pale seam along the box.
+const EDGE_OVERLAP_KM = 0.1;
 // ~1 m: finer than a screen pixel at zoom 17, and 5 decimals keep the file small.
 const DECIMALS = 5;
 // 25 m Douglas–Peucker tolerance keeps the piers' outline and Roosevelt Island's shape at street zooms
@@ -43,7 +46,8 @@ function networkBox() {
 }
 
 function main() {
-  const box = padBox(networkBox(), PAD_KM).map((n) => Math.round(n * 1e5) / 1e5);
+  const extent = padBox(networkBox(), PAD_KM).map((n) => Math.round(n * 1e5) / 1e5);
+  const box = padBox(extent, EDGE_OVERLAP_KM);
   const { dir, cleanup } = fetchPackage(PACKAGE);
   let world;
   try {
@@ -61,7 +65,7 @@ function main() {
   );
   if (!polygons.length) throw new Error(`no land inside ${JSON.stringify(box)}: wrong box?`);
 
-  const [minX, minY, maxX, maxY] = box;
+  const [minX, minY, maxX, maxY] = extent;
   const out = {
     type: 'FeatureCollection',
     features: [
@@ -76,7 +80,7 @@ function main() {
   mkdirSync(dirname(OUT), { recursive: true });
   const text = JSON.stringify(out);
   writeFileSync(OUT, text + '\n');
-  console.info(`wrote ${OUT}: box ${JSON.stringify(box)}, ${polygons.length} polygons, ${countPoints(polygons)} points, ${text.length} bytes`);
+  console.info(`wrote ${OUT}: extent ${JSON.stringify(extent)}, ${polygons.length} polygons, ${countPoints(polygons)} points, ${text.length} bytes`);
 }
 
 main();

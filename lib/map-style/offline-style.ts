@@ -1,0 +1,243 @@
+// The map style that ships with the app: land and water from files under public/basemap, labels from glyphs
+// under public/fonts, and the network from our own /api/network. Every URL is on the app's origin, so the map
+// works with no internet. Pure data: no DOM, no env, safe to import from client components.
+import type {
+  CircleLayerSpecification,
+  ExpressionSpecification,
+  GeoJSONSourceSpecification,
+  LayerSpecification,
+  LineLayerSpecification,
+  StyleSpecification,
+  SymbolLayerSpecification,
+} from 'maplibre-gl';
+
+export type MapTheme = 'light' | 'dark';
+
+export const WORLD_LAND_SOURCE_ID = 'world-land';
+export const LOCAL_LAND_SOURCE_ID = 'local-land';
+export const NETWORK_SOURCE_ID = 'network';
+
+export const BASEMAP_LAYER_IDS = {
+  background: 'basemap-water',
+  worldLand: 'basemap-world-land',
+  /** The clip box of the local land, painted as water so the coarse world coastline never fills the rivers. */
+  localExtent: 'basemap-local-extent',
+  localLand: 'basemap-local-land',
+} as const;
+
+export const NETWORK_LAYER_IDS = {
+  routeLines: 'network-route-lines',
+  routeCodes: 'network-route-codes',
+  stops: 'network-stops',
+  stopNames: 'network-stop-names',
+} as const;
+
+/** Paths on the app's origin (files under public/, and our API). */
+export const BASEMAP_PATHS = {
+  worldLand: '/basemap/land-world.geojson',
+  localLand: '/basemap/land-local.geojson',
+  network: '/api/network',
+  glyphs: '/fonts/{fontstack}/{range}.pbf',
+} as const;
+
+/** The only face shipped in public/fonts (scripts/basemap-glyphs.mjs says why there is no bold). */
+export const LABEL_FONT = 'Noto Sans Regular';
+
+/** Network GeoJSON properties the labels read; the first one present wins. */
+export const NETWORK_LABEL_PROPERTIES = {
+  stopName: ['stopName', 'name'],
+  routeCode: ['routeCode', 'code'],
+} as const;
+
+export const DEFAULT_NETWORK_ATTRIBUTION = 'MTA New York City Transit';
+export const LAND_ATTRIBUTION = {
+  local: '© OpenStreetMap contributors',
+  world: 'Natural Earth',
+} as const;
+
+interface Palette {
+  water: string;
+  land: string;
+  routeLine: string;
+  routeLineOpacity: number;
+  stopFill: string;
+  stopStroke: string;
+  label: string;
+  labelHalo: string;
+}
+
+// Dark is for a wall display seen across a room: land and water stay apart without glare, and the network
+// is a quiet backdrop so the buses drawn on top carry the contrast.
+const PALETTES: Record<MapTheme, Palette> = {
+  light: {
+    water: '#b9cad6',
+    land: '#f4f2ee',
+    routeLine: '#7f8c99',
+    routeLineOpacity: 0.75,
+    stopFill: '#ffffff',
+    stopStroke: '#7f8c99',
+    label: '#4b5663',
+    labelHalo: '#f4f2ee',
+  },
+  dark: {
+    water: '#0c2038',
+    land: '#121417',
+    routeLine: '#3b4a5e',
+    routeLineOpacity: 0.9,
+    stopFill: '#1b2230',
+    stopStroke: '#56677d',
+    label: '#8a97a8',
+    labelHalo: '#121417',
+  },
+};
+
+/** `http://host:port` from any absolute http(s) URL; anything else is a caller bug and throws. */
+export function normalizeOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new TypeError(`map style origin must be an absolute http(s) URL such as http://localhost:3000, got ${JSON.stringify(origin)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`map style origin must use http or https, got ${JSON.stringify(origin)}`);
+  }
+  return url.origin;
+}
+
+function firstProperty(names: readonly string[]): ExpressionSpecification {
+  return ['coalesce', ...names.map((n): ExpressionSpecification => ['get', n]), ''];
+}
+
+const IS_LINE: ExpressionSpecification = ['match', ['geometry-type'], ['LineString', 'MultiLineString'], true, false];
+const IS_POINT: ExpressionSpecification = ['match', ['geometry-type'], ['Point', 'MultiPoint'], true, false];
+
+/** The network source, for the offline style and for adding the network on top of a hosted basemap. */
+export function networkSource(opts: { origin: string; attribution?: string | null }): GeoJSONSourceSpecification {
+  const attribution = opts.attribution === undefined ? DEFAULT_NETWORK_ATTRIBUTION : opts.attribution;
+  return {
+    type: 'geojson',
+    data: `${normalizeOrigin(opts.origin)}${BASEMAP_PATHS.network}`,
+    ...(attribution ? { attribution } : {}),
+  };
+}
+
+/** Route lines, route codes, stops and stop names over `NETWORK_SOURCE_ID`, bottom to top. */
+export function networkLayers(theme: MapTheme): LayerSpecification[] {
+  const p = PALETTES[theme];
+  const routeLines: LineLayerSpecification = {
+    id: NETWORK_LAYER_IDS.routeLines,
+    type: 'line',
+    source: NETWORK_SOURCE_ID,
+    filter: IS_LINE,
+    layout: { 'line-join': 'round', 'line-cap': 'round' },
+    paint: {
+      'line-color': p.routeLine,
+      'line-opacity': p.routeLineOpacity,
+      'line-width': ['interpolate', ['linear'], ['zoom'], 10, 0.6, 14, 1.4, 18, 3],
+    },
+  };
+  const routeCodes: SymbolLayerSpecification = {
+    id: NETWORK_LAYER_IDS.routeCodes,
+    type: 'symbol',
+    source: NETWORK_SOURCE_ID,
+    filter: IS_LINE,
+    minzoom: 13,
+    layout: {
+      'symbol-placement': 'line',
+      'symbol-spacing': 400,
+      'text-field': firstProperty(NETWORK_LABEL_PROPERTIES.routeCode),
+      'text-font': [LABEL_FONT],
+      'text-size': 10,
+    },
+    paint: { 'text-color': p.label, 'text-halo-color': p.labelHalo, 'text-halo-width': 1.2 },
+  };
+  const stops: CircleLayerSpecification = {
+    id: NETWORK_LAYER_IDS.stops,
+    type: 'circle',
+    source: NETWORK_SOURCE_ID,
+    filter: IS_POINT,
+    minzoom: 14,
+    paint: {
+      'circle-color': p.stopFill,
+      'circle-stroke-color': p.stopStroke,
+      'circle-stroke-width': 1,
+      'circle-radius': ['interpolate', ['linear'], ['zoom'], 14, 2, 18, 4.5],
+    },
+  };
+  const stopNames: SymbolLayerSpecification = {
+    id: NETWORK_LAYER_IDS.stopNames,
+    type: 'symbol',
+    source: NETWORK_SOURCE_ID,
+    filter: IS_POINT,
+    minzoom: 16,
+    layout: {
+      'text-field': firstProperty(NETWORK_LABEL_PROPERTIES.stopName),
+      'text-font': [LABEL_FONT],
+      'text-size': 11,
+      'text-anchor': 'top',
+      'text-offset': [0, 0.6],
+      'text-max-width': 8,
+      'text-optional': true,
+    },
+    paint: { 'text-color': p.label, 'text-halo-color': p.labelHalo, 'text-halo-width': 1.2 },
+  };
+  return [routeLines, routeCodes, stops, stopNames];
+}
+
+/**
+ * The offline style: water background, world land, local detail, then the network.
+ * `networkAttribution` credits the network's data (default: the simulator's MTA source; null for none).
+ */
+export function offlineStyle(opts: { theme: MapTheme; origin: string; networkAttribution?: string | null }): StyleSpecification {
+  const origin = normalizeOrigin(opts.origin);
+  const p = PALETTES[opts.theme];
+  return {
+    version: 8,
+    name: `Fleetmap offline (${opts.theme})`,
+    glyphs: `${origin}${BASEMAP_PATHS.glyphs}`,
+    sources: {
+      [WORLD_LAND_SOURCE_ID]: { type: 'geojson', data: `${origin}${BASEMAP_PATHS.worldLand}`, attribution: LAND_ATTRIBUTION.world },
+      [LOCAL_LAND_SOURCE_ID]: { type: 'geojson', data: `${origin}${BASEMAP_PATHS.localLand}`, attribution: LAND_ATTRIBUTION.local },
+      [NETWORK_SOURCE_ID]: networkSource({ origin, attribution: opts.networkAttribution }),
+    },
+    layers: [
+      { id: BASEMAP_LAYER_IDS.background, type: 'background', paint: { 'background-color': p.water } },
+      { id: BASEMAP_LAYER_IDS.worldLand, type: 'fill', source: WORLD_LAND_SOURCE_ID, paint: { 'fill-color': p.land } },
+      {
+        id: BASEMAP_LAYER_IDS.localExtent,
+        type: 'fill',
+        source: LOCAL_LAND_SOURCE_ID,
+        filter: ['==', ['get', 'kind'], 'extent'],
+        paint: { 'fill-color': p.water },
+      },
+      {
+        id: BASEMAP_LAYER_IDS.localLand,
+        type: 'fill',
+        source: LOCAL_LAND_SOURCE_ID,
+        filter: ['==', ['get', 'kind'], 'land'],
+        paint: { 'fill-color': p.land },
+      },
+      ...networkLayers(opts.theme),
+    ],
+  };
+}
+
+function configuredUrl(value: string | null): string | null {
+  return value !== null && value.trim() !== '' ? value.trim() : null;
+}
+
+/**
+ * The style the map loads. A hosted basemap (MAP_STYLE_URL, and MAP_STYLE_URL_DARK for the dark theme) wins
+ * when configured; dark without its own URL uses MAP_STYLE_URL, because an operator who chose a hosted basemap
+ * wants it everywhere. With neither, the offline style. Callers pass the configured strings; this reads no env.
+ */
+export function resolveMapStyle(opts: {
+  theme: MapTheme;
+  origin: string;
+  styleUrl: string | null;
+  styleUrlDark: string | null;
+}): string | StyleSpecification {
+  const hosted = (opts.theme === 'dark' ? configuredUrl(opts.styleUrlDark) : null) ?? configuredUrl(opts.styleUrl);
+  return hosted ?? offlineStyle({ theme: opts.theme, origin: opts.origin });
+}
