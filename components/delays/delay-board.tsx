@@ -17,12 +17,12 @@ import {
   type SortDirection,
 } from '@/lib/stats/delay-stats';
 import { delayTableCsv, formatShare } from '@/lib/stats/delay-table';
-import { feedTrouble } from '@/lib/stats/feed-trouble';
 import { heldDataAgeS } from '@/lib/stats/data-age';
 import { DelayHistogramChart, OnTimeShareChart } from './delay-charts';
 import { downloadText } from './download';
-import { FeedNotice } from './feed-notice';
-import { useLiveSnapshot } from './live-data';
+import { HealthBanners } from '@/components/status';
+import { dataAgeS } from '@/lib/client/health-status';
+import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { MostDelayedList } from './most-delayed-list';
 import { RouteDelayTable } from './route-delay-table';
 import { ThresholdControls } from './threshold-controls';
@@ -35,10 +35,10 @@ const buttonClass =
   'rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
 
 export function DelayBoard() {
-  const live = useLiveSnapshot();
+  const live = useLiveFeed();
   // A paused board keeps one snapshot so numbers can be read (or compared) without them moving.
   const [paused, setPaused] = useState<LiveSnapshot | null>(null);
-  const snapshot = paused ?? live.snapshot;
+  const snapshot = paused ?? live.snapshot ?? null;
 
   const configured: DelayThresholds = snapshot?.thresholds ?? DEFAULT_DELAY_THRESHOLDS;
   const [adjusted, setAdjusted] = useState<DelayThresholds | null>(null);
@@ -59,8 +59,8 @@ export function DelayBoard() {
   const bins = useMemo(() => delayHistogram(trips, thresholds), [trips, thresholds]);
   const worstTrips = useMemo(() => mostDelayedTrips(trips, MOST_DELAYED_COUNT), [trips]);
 
-  const ageS = paused ? heldDataAgeS(live.ageS, live.snapshot?.health.lastSuccessAt ?? null, paused.health.lastSuccessAt) : live.ageS;
-  const trouble = feedTrouble(snapshot?.health ?? null, !paused && live.fetchFailed, ageS);
+  const liveAgeS = live.snapshot && live.now ? dataAgeS(live.snapshot.health, live.now) : null;
+  const ageS = paused ? heldDataAgeS(liveAgeS, live.snapshot?.health.lastSuccessAt ?? null, paused.health.lastSuccessAt) : liveAgeS;
   const routeName = routeOptions.find((o) => o.key === route)?.label;
   const filterText = `route: ${routeName ?? 'all'}; direction: ${direction || 'all'}`;
 
@@ -114,7 +114,8 @@ export function DelayBoard() {
         </div>
       </header>
 
-      <FeedNotice trouble={trouble} />
+      {/* The banners tell the feed's state now, paused or not. */}
+      <HealthBanners health={live.snapshot?.health ?? null} link={live.link} now={live.now} />
 
       <section aria-label="Filters and thresholds" className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
         <label className="flex items-center gap-2">

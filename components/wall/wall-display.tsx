@@ -1,12 +1,12 @@
 'use client';
 import { useEffect, useMemo } from 'react';
 import { FleetMap } from '@/components/map/fleet-map';
-import { FeedNotice } from '@/components/delays/feed-notice';
-import { useLiveSnapshot } from '@/components/delays/live-data';
+import { dataAgeS, healthBanners } from '@/lib/client/health-status';
+import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useNow } from '@/lib/client/use-now';
-import { feedTrouble } from '@/lib/stats/feed-trouble';
 import { PanelBoundary } from './panel-boundary';
 import { useRedeployReload } from './redeploy-watch';
+import { WallBanner } from './wall-banner';
 import type { WallOptions } from './wall-options';
 import { WallClock, WallFigures, WallTitle } from './wall-panels';
 import { wallView } from './wall-view';
@@ -22,7 +22,9 @@ export interface WallDisplayProps {
 
 /** The wall: no controls, everything from the URL; each panel survives on its own. */
 export function WallDisplay({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryMs = 15_000 }: WallDisplayProps) {
-  const { snapshot, ageS, fetchFailed } = useLiveSnapshot();
+  const feed = useLiveFeed();
+  const snapshot = feed.snapshot ?? null;
+  // The browser's clock for the clock on screen and the rotation; the server's (feed.now) for data ages.
   const now = useNow();
   const { routes, rotateS, theme } = options;
 
@@ -34,8 +36,9 @@ export function WallDisplay({ options, staleAfterS, styleUrl, styleUrlDark, pane
     [snapshot, routes, rotateS, slot],
   );
 
-  const trouble = feedTrouble(snapshot?.health ?? null, fetchFailed, ageS);
-  useRedeployReload(() => trouble === null);
+  const ageS = snapshot && feed.now ? dataAgeS(snapshot.health, feed.now) : null;
+  const banners = healthBanners(snapshot?.health ?? null, feed.link, feed.now);
+  useRedeployReload(() => banners.length === 0);
   useDocumentTheme(theme);
 
   const currentRouteId = view?.current?.routeId ?? null;
@@ -63,7 +66,7 @@ export function WallDisplay({ options, staleAfterS, styleUrl, styleUrlDark, pane
           <PanelBoundary name="Title" retryAfterMs={panelRetryMs}>
             <WallTitle view={view} requested={routes} />
           </PanelBoundary>
-          <FeedNotice trouble={trouble} size="wall" />
+          <WallBanner banners={banners} />
         </div>
         {options.problems.length > 0 && (
           <ul aria-label="Ignored options" className="absolute bottom-4 left-6 rounded bg-white/80 px-3 py-2 text-lg text-slate-600 dark:bg-slate-900/80 dark:text-slate-300">
