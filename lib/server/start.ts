@@ -1,7 +1,7 @@
 import 'server-only';
 import { validateConfigAtStartup } from '@/lib/config';
 import { ensureFeedStarted } from '@/lib/fleet';
-import { isUpstreamConfigured, useEmbeddedUpstream } from '@/lib/partner';
+import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
 
 /**
@@ -12,7 +12,7 @@ export async function startServer() {
   validateConfigAtStartup();
   if (!isUpstreamConfigured()) {
     const sim = await startEmbeddedSimulator();
-    useEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
+    registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
     console.info(JSON.stringify({ msg: 'embedded simulator started', baseUrl: sim.baseUrl }));
   }
   ensureFeedStarted();
