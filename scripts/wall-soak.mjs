@@ -1,0 +1,136 @@
+// Soak run of the wall display: `node scripts/wall-soak.mjs [--minutes 20] [--speed 72] [--warmup 60]
+// [--buses N] [--path "/wall?rotate=30"]`. Starts the simulator (fast clock: a simulated day in ~20 real minutes
+// at the defaults) and the built app (e2e/support/stack.ts), opens the wall in Chromium and records, after
+// forced garbage collection, the JS heap, DOM nodes and event listeners after a warm-up, every minute, and at
+// the end. Prints the figures and the growth; not part of `npm test` (it measures, it does not judge).
+// Builds into .next-soak when stale (FLEETMAP_SOAK_DIST picks another build directory).
+import { tsImport } from 'tsx/esm/api';
+import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './find-chromium.mjs';
+import { buildIfStale } from './next-build.mjs';
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const opts = { minutes: 20, speed: 72, warmup: 60, buses: undefined, path: '/wall' };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    const value = argv[++i];
+    if (!(name in opts) || value === undefined) throw new UsageError(`Unknown or incomplete option ${argv[i - 1]}. Options: --minutes, --speed, --warmup, --buses, --path.`);
+    if (name === 'path') {
+      if (!value.startsWith('/wall')) throw new UsageError('--path must start with /wall');
+      opts.path = value;
+    } else {
+      const n = Number(value);
+      if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, got ${JSON.stringify(value)}`);
+      opts[name] = n;
+    }
+  }
+  if (opts.warmup >= opts.minutes * 60) throw new UsageError('--warmup (seconds) must be shorter than --minutes');
+  return opts;
+}
+
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(2);
+const pct = (a, b) => `${(((b - a) / a) * 100).toFixed(1)}%`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Heap after forced collection, and the renderer's DOM counters. */
+async function measure(cdp, page) {
+  for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
+  const heap = await cdp.send('Runtime.getHeapUsage');
+  const dom = await cdp.send('Memory.getDOMCounters');
+  const buses = await page.evaluate(() => {
+    const map = window.__fleetmap?.map;
+    if (!map) return null;
+    const layers = ['fleet-bus-circles', 'fleet-bus-clusters'].filter((id) => map.getLayer(id));
+    let n = 0;
+    for (const f of map.queryRenderedFeatures({ layers })) n += f.properties?.point_count ?? 1;
+    return n;
+  });
+  const placeholders = await page.getByText('will be back shortly').count();
+  return { at: Date.now(), usedHeap: heap.usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners, documents: dom.documents, buses, placeholders };
+}
+
+/** Least-squares slope of heap over time, in MB per hour: less at the mercy of one GC than two end points. */
+function slopeMbPerHour(samples) {
+  const n = samples.length;
+  if (n < 3) return null;
+  const xs = samples.map((s) => (s.at - samples[0].at) / 3_600_000);
+  const ys = samples.map((s) => s.usedHeap / 1024 / 1024);
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  const num = xs.reduce((s, x, i) => s + (x - mx) * (ys[i] - my), 0);
+  const den = xs.reduce((s, x) => s + (x - mx) ** 2, 0);
+  return den ? num / den : null;
+}
+
+async function simClock(stack) {
+  try {
+    const res = await fetch(`${stack.simAdminUrl}/__admin/clock`);
+    const body = await res.json();
+    const ms = Number(body.now ?? body.simNow ?? body.time ?? NaN);
+    return Number.isFinite(ms) ? ms : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  // Its own build by default, so the e2e build (made with a canary key) is never replaced by one without.
+  const distDir = process.env.FLEETMAP_SOAK_DIST || '.next-soak';
+  buildIfStale({ distDir, env: { PARTNER_API_BASE_URL: 'http://127.0.0.1:9/api/v1/partner' } });
+  const { startStack } = await tsImport('../e2e/support/stack.ts', import.meta.url);
+
+  console.log(`wall soak: ${opts.minutes} min real at SIM_SPEED ${opts.speed} (≈ ${((opts.minutes * opts.speed) / 60).toFixed(1)} simulated hours), warm-up ${opts.warmup} s, ${opts.path}`);
+  const stack = await startStack({ simSpeed: opts.speed, buses: opts.buses, distDir });
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: findChromium({ install: false }), args: [...CHROMIUM_ARGS, '--enable-precise-memory-info'] });
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    const consoleErrors = [];
+    let loads = 0;
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+    page.on('load', () => loads++);
+    await page.goto(`${stack.appUrl}${opts.path}`);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.enable');
+
+    const started = Date.now();
+    const simStart = await simClock(stack);
+    await sleep(opts.warmup * 1000);
+    const baseline = await measure(cdp, page);
+    const samples = [baseline];
+    const line = (s) =>
+      `  t=${((s.at - started) / 60_000).toFixed(1).padStart(5)} min  heap ${mb(s.usedHeap).padStart(7)} MB  nodes ${String(s.nodes).padStart(5)}  listeners ${String(s.listeners).padStart(4)}  buses ${String(s.buses ?? '-').padStart(4)}${s.placeholders ? `  placeholders ${s.placeholders}` : ''}`;
+    console.log(`after warm-up:\n${line(baseline)}`);
+    const end = started + opts.minutes * 60_000;
+    while (Date.now() < end) {
+      await sleep(Math.min(60_000, end - Date.now()));
+      const s = await measure(cdp, page);
+      samples.push(s);
+      console.log(line(s));
+    }
+    const last = samples[samples.length - 1];
+    const simEnd = await simClock(stack);
+    const slope = slopeMbPerHour(samples);
+    console.log('\nresult');
+    console.log(`  real time        ${((last.at - started) / 60_000).toFixed(1)} min${simStart !== null && simEnd !== null ? `, simulated ${((simEnd - simStart) / 3_600_000).toFixed(1)} h` : ''}`);
+    console.log(`  JS heap (GC'd)   ${mb(baseline.usedHeap)} MB -> ${mb(last.usedHeap)} MB  (${pct(baseline.usedHeap, last.usedHeap)})`);
+    console.log(`  heap trend       ${slope === null ? 'n/a' : `${slope.toFixed(2)} MB/h`} over ${samples.length} samples`);
+    console.log(`  DOM nodes        ${baseline.nodes} -> ${last.nodes}  (${pct(baseline.nodes, last.nodes)})`);
+    console.log(`  JS listeners     ${baseline.listeners} -> ${last.listeners}  (${pct(baseline.listeners, last.listeners)})`);
+    console.log(`  documents        ${baseline.documents} -> ${last.documents}`);
+    console.log(`  buses drawn      ${baseline.buses} -> ${last.buses}`);
+    console.log(`  page loads       ${loads}   console errors ${consoleErrors.length}${consoleErrors.length ? `: ${consoleErrors.slice(0, 3).join(' | ')}` : ''}`);
+  } finally {
+    await browser?.close();
+    await stack.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof UsageError ? err.message : (err?.stack ?? err));
+  process.exit(1);
+});
