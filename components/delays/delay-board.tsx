@@ -44,15 +44,23 @@ export function DelayBoard() {
   const [adjusted, setAdjusted] = useState<DelayThresholds | null>(null);
   const thresholds = adjusted ?? configured;
 
-  const [route, setRoute] = useState(ALL);
+  // The chosen route keeps its label, so the filter still reads right while that route has no active trip.
+  const [route, setRoute] = useState<{ key: string; label: string } | null>(null);
   const [direction, setDirection] = useState(ALL);
   const [sortKey, setSortKey] = useState<RouteSortKey>('worstMin');
   const [sortDir, setSortDir] = useState<SortDirection>('desc');
 
   const allTrips = useMemo(() => (snapshot ? activeTrips(snapshot) : []), [snapshot]);
-  const routeOptions = useMemo(() => routeDelayRows(allTrips, thresholds).map((r) => ({ key: r.key, label: r.routeName && r.routeName !== r.label ? `${r.label} — ${r.routeName}` : r.label })), [allTrips, thresholds]);
-  const directions = useMemo(() => tripDirections(allTrips), [allTrips]);
-  const filter = useMemo(() => ({ routeKeys: route ? [route] : [], direction: direction || null }), [route, direction]);
+  const routeOptions = useMemo(() => {
+    const options = routeDelayRows(allTrips, thresholds).map((r) => ({ key: r.key, label: r.routeName && r.routeName !== r.label ? `${r.label} — ${r.routeName}` : r.label }));
+    if (route && !options.some((o) => o.key === route.key)) options.push({ key: route.key, label: `${route.label} (no active trips)` });
+    return options;
+  }, [allTrips, thresholds, route]);
+  const directions = useMemo(() => {
+    const list = tripDirections(allTrips);
+    return direction && !list.includes(direction) ? [...list, direction] : list;
+  }, [allTrips, direction]);
+  const filter = useMemo(() => ({ routeKeys: route ? [route.key] : [], direction: direction || null }), [route, direction]);
   const trips = useMemo(() => filterTrips(allTrips, filter), [allTrips, filter]);
   const rows = useMemo(() => sortRouteRows(routeDelayRows(trips, thresholds), sortKey, sortDir), [trips, thresholds, sortKey, sortDir]);
   const totals = useMemo(() => delayFigures(trips, thresholds), [trips, thresholds]);
@@ -61,8 +69,7 @@ export function DelayBoard() {
 
   const liveAgeS = live.snapshot && live.now ? dataAgeS(live.snapshot.health, live.now) : null;
   const ageS = paused ? heldDataAgeS(liveAgeS, live.snapshot?.health.lastSuccessAt ?? null, paused.health.lastSuccessAt) : liveAgeS;
-  const routeName = routeOptions.find((o) => o.key === route)?.label;
-  const filterText = `route: ${routeName ?? 'all'}; direction: ${direction || 'all'}`;
+  const filterText = `route: ${route?.label ?? 'all'}; direction: ${direction || 'all'}`;
 
   const onSort = (key: RouteSortKey) => {
     if (key === sortKey) setSortDir(sortDir === 'asc' ? 'desc' : 'asc');
@@ -120,7 +127,11 @@ export function DelayBoard() {
       <section aria-label="Filters and thresholds" className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
         <label className="flex items-center gap-2">
           <span className="text-slate-600 dark:text-slate-300">Route</span>
-          <select className={selectClass} value={route} onChange={(e) => setRoute(e.target.value)}>
+          <select
+            className={selectClass}
+            value={route?.key ?? ALL}
+            onChange={(e) => setRoute(routeOptions.find((o) => o.key === e.target.value) ?? null)}
+          >
             <option value={ALL}>All routes</option>
             {routeOptions.map((o) => (
               <option key={o.key} value={o.key}>
