@@ -1,0 +1,109 @@
+// Time in the simulator: a sim clock running `speed` times real time from `startAt`, and the local wall
+// clock of an IANA zone, which is how the API writes every timestamp (`YYYY-MM-DD HH:MM:SS`, no zone).
+
+export const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+export interface LocalDay {
+  /** Local calendar day as days since 1970-01-01. */
+  day: number;
+  /** Seconds since local midnight. */
+  secOfDay: number;
+}
+
+export class ZoneTime {
+  private readonly formatter: Intl.DateTimeFormat;
+  private readonly offsets = new Map<number, number>();
+
+  constructor(readonly timeZone: string) {
+    if (!isValidTimeZone(timeZone)) throw new Error(`Unknown time zone "${timeZone}" (expected an IANA name such as America/New_York)`);
+    // hourCycle h23: with hour12:false some ICU versions print midnight as 24.
+    this.formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+  }
+
+  /** Local time minus UTC, in ms. Cached per UTC hour: zone transitions happen on whole hours. */
+  offsetMs(epochMs: number): number {
+    const bucket = Math.floor(epochMs / HOUR_MS);
+    let offset = this.offsets.get(bucket);
+    if (offset === undefined) {
+      const parts: Record<string, number> = {};
+      for (const p of this.formatter.formatToParts(new Date(bucket * HOUR_MS))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+      const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+      offset = asUtc - bucket * HOUR_MS;
+      if (this.offsets.size > 50_000) this.offsets.clear();
+      this.offsets.set(bucket, offset);
+    }
+    return offset;
+  }
+
+  /** `YYYY-MM-DD HH:MM:SS` in this zone. */
+  format(epochMs: number): string {
+    const d = new Date(Math.floor(epochMs / 1000) * 1000 + this.offsetMs(epochMs));
+    return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
+  }
+
+  localDay(epochMs: number): LocalDay {
+    const local = epochMs + this.offsetMs(epochMs);
+    const day = Math.floor(local / DAY_MS);
+    return { day, secOfDay: Math.floor((local - day * DAY_MS) / 1000) };
+  }
+
+  /**
+   * Epoch ms of "noon minus 12 hours" on a local day: the GTFS reference point, so schedule times in
+   * seconds after it stay on the wall clock except across the night of a DST change.
+   */
+  dayBaseMs(day: number): number {
+    const noonLocal = day * DAY_MS + 12 * HOUR_MS;
+    const offset = this.offsetMs(noonLocal - this.offsetMs(noonLocal));
+    return noonLocal - offset - 12 * HOUR_MS;
+  }
+}
+
+export function formatDay(day: number): string {
+  const d = new Date(day * DAY_MS);
+  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekdayOf(day: number): number {
+  return (((day + 4) % 7) + 7) % 7;
+}
+
+export interface SimClock {
+  /** Sim time, epoch ms. */
+  now(): number;
+  /** The real clock the sim runs on (injectable for tests), epoch ms. */
+  realNow(): number;
+  readonly speed: number;
+  readonly startAt: number;
+}
+
+export function createSimClock(opts: { startAt: number; speed: number; realNow: () => number }): SimClock {
+  const realStart = opts.realNow();
+  return {
+    now: () => opts.startAt + (opts.realNow() - realStart) * opts.speed,
+    realNow: opts.realNow,
+    speed: opts.speed,
+    startAt: opts.startAt,
+  };
+}
