@@ -43,6 +43,8 @@ export interface FleetMapProps {
   fitToVehicles?: boolean;
   initialView?: MapView | null;
   onViewChange?: (view: MapView) => void;
+  /** The MapLibre instance once created (null when it goes away), for one-off camera moves. */
+  onMapReady?: (map: MapLibreMap | null) => void;
   className?: string;
 }
 
@@ -116,11 +118,13 @@ export function FleetMap(props: FleetMapProps) {
       created.on('style.load', () => setStyleGen((g) => g + 1));
       window.__fleetmap = { map: created };
       setMap(created);
+      latest.current.onMapReady?.(created);
     });
     return () => {
       cancelled = true;
       if (created) {
         if (window.__fleetmap?.map === created) delete window.__fleetmap;
+        latest.current.onMapReady?.(null);
         created.remove();
       }
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from './live-snapshot-factory';
-import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, routeOptions, sortTrips, tripRows, type TripRow } from './trip-rows';
+import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, resolveSelection, routeOptions, sortTrips, tripRows, type TripRow } from './trip-rows';
 
 const ctx = { now: T0, staleAfterS: 120 };
 
@@ -79,5 +79,19 @@ describe('options', () => {
   });
   it('offers the directions seen', () => {
     expect(directionOptions(rows)).toEqual(['inbound', 'outbound']);
+  });
+});
+
+describe('resolveSelection', () => {
+  const rows = tripRows(snapshot);
+  it('follows a trip link to its bus', () => {
+    expect(resolveSelection({ tripId: 12, busId: null }, rows)).toMatchObject({ tripId: 12, busId: 2 });
+  });
+  it('shows the current trip of a linked bus, or none for an idle bus', () => {
+    expect(resolveSelection({ tripId: null, busId: 1 }, rows)).toMatchObject({ tripId: 11, busId: 1 });
+    expect(resolveSelection({ tripId: null, busId: 3 }, rows)).toMatchObject({ tripId: null, busId: 3, row: null });
+  });
+  it('keeps a finished trip and its bus', () => {
+    expect(resolveSelection({ tripId: 999, busId: 2 }, rows)).toEqual({ tripId: 999, busId: 2, row: null });
   });
 });

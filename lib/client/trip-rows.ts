@@ -177,3 +177,26 @@ export function routeOptions(rows: readonly TripRow[]): RouteOption[] {
 export function directionOptions(rows: readonly TripRow[]): string[] {
   return [...new Set(rows.flatMap((r) => (r.direction ? [r.direction] : [])))].sort(collator.compare);
 }
+
+export interface Selection {
+  tripId: number | null;
+  busId: number | null;
+  row: TripRow | null;
+}
+
+/**
+ * What a (possibly deep-linked) selection points at now. A trip link follows the trip to whichever bus
+ * runs it; a bus link shows that bus's current trip. A trip no longer active keeps its id (the panel says
+ * it finished) and the bus named alongside it.
+ */
+export function resolveSelection(sel: { tripId: number | null; busId: number | null }, rows: readonly TripRow[]): Selection {
+  if (sel.tripId !== null) {
+    const row = rows.find((r) => r.tripId === sel.tripId) ?? null;
+    return { tripId: sel.tripId, busId: row?.busId ?? sel.busId, row };
+  }
+  if (sel.busId !== null) {
+    const row = rows.find((r) => r.busId === sel.busId) ?? null;
+    return { tripId: row?.tripId ?? null, busId: sel.busId, row };
+  }
+  return { tripId: null, busId: null, row: null };
+}
