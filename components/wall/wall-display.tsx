@@ -6,6 +6,7 @@ import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useNow } from '@/lib/client/use-now';
 import { PanelBoundary } from './panel-boundary';
 import { useRedeployReload } from './redeploy-watch';
+import { useRotationFit } from './use-rotation-fit';
 import { WallBanner } from './wall-banner';
 import type { WallOptions } from './wall-options';
 import { WallClock, WallFigures, WallTitle } from './wall-panels';
@@ -44,6 +45,7 @@ export function WallDisplay({ options, staleAfterS, styleUrl, styleUrlDark, pane
   const currentRouteId = view?.current?.routeId ?? null;
   const overlay = useMemo(() => (currentRouteId !== null ? { routeId: currentRouteId } : null), [currentRouteId]);
   const vehicles = useMemo(() => view?.vehicles ?? [], [view]);
+  useRotationFit(view?.current?.key ?? null, vehicles);
 
   return (
     <div data-theme={theme} className="fixed inset-0 grid grid-cols-[1fr_30rem] bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-50">
