@@ -230,8 +230,8 @@ export function handlePartner(ctx: PartnerContext, req: PartnerRequest): Partner
     effectivePlan: faults.downgradedKeys.includes(presented) ? ('standard' as const) : apiKey.plan,
     effectiveScopes: apiKey.scopes.filter((s) => !removed.includes(s)),
   };
-  if (ep.scope && !effective.effectiveScopes.includes(ep.scope)) return errorAnswer(new ApiFailure(403, `This key lacks the scope ${ep.scope}`), meta, op, masked);
   if (ep.business && effective.effectivePlan !== 'business') return errorAnswer(new ApiFailure(403, 'Bus locations need the API Business plan'), meta, op, masked);
+  if (ep.scope && !effective.effectiveScopes.includes(ep.scope)) return errorAnswer(new ApiFailure(403, `This key lacks the scope ${ep.scope}`), meta, op, masked);
 
   let data: unknown;
   try {

@@ -317,7 +317,7 @@ export function buildDaySchedule(ctx: ScheduleContext, day: number, baseMs: numb
     const d0 = clampDelay(Math.max(jitter, propagated), maxDelay);
     const h = ((hour % 24) + 24) % 24;
     const du = u(SALT.delayDrift);
-    const driftShare = peak ? 0.06 + 0.14 * du : h >= 10 && h < 16 ? -0.02 + 0.08 * du : h >= 19 && h < 23 ? -0.05 + 0.06 * du : h >= 6 && h < 7 ? -0.03 + 0.06 * du : -0.08 + 0.05 * du;
+    const driftShare = peak ? 0.02 + 0.1 * du : h >= 10 && h < 16 ? -0.02 + 0.07 * du : h >= 19 && h < 23 ? -0.03 + 0.05 * du : h >= 6 && h < 7 ? -0.02 + 0.05 * du : -0.04 + 0.05 * du;
     const drift = Math.round(T * driftShare);
     let incP = 0;
     let incW = 0;
