@@ -53,7 +53,7 @@ async function call(r: Running, path: string, key: string | null = BUSINESS, ini
 async function ok<T extends z.ZodType>(r: Running, path: string, dataSchema: T, key = BUSINESS): Promise<z.infer<T>> {
   const { status, body, text } = await call(r, path, key);
   expect(status, text).toBe(200);
-  return successEnvelope(dataSchema).parse(body).data;
+  return (successEnvelope(dataSchema).parse(body) as { data: z.infer<T> }).data;
 }
 
 async function fails(r: Running, path: string, status: number, key: string | null = BUSINESS, init: RequestInit = {}) {
