@@ -149,6 +149,8 @@ export class Feed {
   private readonly stopsCache: OnDemandCache<RouteStops>;
   private stopsVersion = 0;
   private network: { key: string; value: NetworkResponse } | null = null;
+  /** Buses a viewer just started watching, not located since: served before anything else. */
+  private readonly newWatches = new Set<number>();
   private slotCount = 0;
   private fixes = 0;
 
@@ -238,6 +240,8 @@ export class Feed {
   private pickJob(now: number): Job | null {
     if (now >= this.nextStatusAt) return { kind: 'status' };
     if (this.authProblem || !this.status) return null;
+    const watched = this.takeNewWatch(now);
+    if (watched) return { kind: 'busLocation', track: watched };
     for (const kind of ['activeTrips', 'listBuses', 'listRoutes'] as const) {
       if (this.can(kind, now) && now >= this.nextListAt[kind]) return { kind };
     }
@@ -248,6 +252,17 @@ export class Feed {
       if (track) return { kind: 'busLocation', track };
     }
     return stops !== null ? { kind: 'routeStops', routeId: stops } : null;
+  }
+
+  private takeNewWatch(now: number): BusTrack | null {
+    if (!this.can('busLocation', now)) return null;
+    for (const busId of this.newWatches) {
+      const t = this.tracks.get(busId);
+      if (t?.inFlight) continue;
+      this.newWatches.delete(busId);
+      if (t && (t.fetchedAt === null || t.fetchedAt < t.watchedSince)) return t;
+    }
+    return null;
   }
 
   private schedulerTiming() {
@@ -286,17 +301,20 @@ export class Feed {
         case 'routeStops':
           this.stopsAttemptAt.set(job.routeId, now);
           return await this.refreshStops(job.routeId);
-        case 'busLocation': {
-          job.track.inFlight = true;
-          const p: Promise<void> = this.refreshLocation(job.track).finally(() => this.inflight.delete(p));
-          this.inflight.add(p);
-          return;
-        }
+        case 'busLocation':
+          return this.startLocation(job.track);
       }
     } catch (e) {
       if (!(e instanceof PartnerError)) throw e;
       // Already recorded by call(); the next slot carries on.
     }
+  }
+
+  /** Location requests run alongside the next slots (up to maxInFlight); the pacer already spaced their start. */
+  private startLocation(track: BusTrack): void {
+    track.inFlight = true;
+    const p: Promise<void> = this.refreshLocation(track).finally(() => this.inflight.delete(p));
+    this.inflight.add(p);
   }
 
   private listIntervalMs(kind: ListKind): number {
@@ -370,7 +388,13 @@ export class Feed {
         first = false;
         return;
       }
-      await this.budget.acquire(kind, 'poll', { signal: this.abort.signal });
+      // A viewer who just opened a bus must not wait for a long walk to finish.
+      let watched: BusTrack | null = null;
+      const signal = this.abort.signal;
+      while (this.newWatches.size > 0 && (await this.budget.acquire(() => ((watched = this.takeNewWatch(this.clock.now())) ? 'busLocation' : null), 'poll', { signal }))) {
+        this.startLocation(watched!);
+      }
+      await this.budget.acquire(kind, 'poll', { signal });
     };
   }
 
@@ -533,7 +557,10 @@ export class Feed {
     const t = this.tracks.get(busId);
     if (!t) return false;
     const now = this.clock.now();
-    if (t.watchedUntil <= now) t.watchedSince = now;
+    if (t.watchedUntil <= now) {
+      t.watchedSince = now;
+      this.newWatches.add(busId);
+    }
     t.watchedUntil = now + this.config.feed.watchTtlMs;
     return true;
   }

@@ -93,7 +93,8 @@ export class LocationScheduler {
   private lastWasWatched = false;
 
   pick(tracks: Iterable<BusTrack>, now: number, timing: SchedulerTiming): BusTrack | null {
-    const parkedDueAt = timing.parkedFloorMs - Math.min(timing.parkedFloorMs / 2, 4 * timing.slotMs);
+    // The lead covers a list walk or a few watched buses taking the slots just before the floor.
+    const parkedDueAt = timing.parkedFloorMs - Math.min(timing.parkedFloorMs / 4, 30 * timing.slotMs);
     let watched: BusTrack | null = null;
     let unseenOnTrip: BusTrack | null = null;
     let parked: BusTrack | null = null;

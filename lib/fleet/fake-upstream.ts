@@ -1,0 +1,198 @@
+import type { Bus, BusLocation, Paged, PartnerStatus, Route, RouteStops, Trip } from '@/lib/model';
+import { PartnerError, type PageRequest, type PartnerClient, type PartnerOperation, type PartnerResponse, type TimeRule } from '@/lib/partner';
+import type { Clock } from './clock';
+
+// A scripted upstream for unit tests: a fleet on a fake clock, a fixed-window rate limiter like a real
+// server's, a log of every request, and switches for 401s, 429 storms and timezone offsets.
+
+export interface FakeCall {
+  at: number;
+  op: PartnerOperation;
+  id: number | null;
+  status: number;
+}
+
+export interface FakeUpstreamOptions {
+  clock: Clock;
+  buses: number;
+  /** Buses 1..onTrip run an active trip. */
+  onTrip: number;
+  limit: number;
+  level?: 'business' | 'standard';
+  scopes?: string[];
+  latencyMs?: number;
+  /** Offset (minutes) of the wall clock the upstream writes its times in. */
+  wallOffsetMin?: number;
+  routes?: number;
+}
+
+const ALL_SCOPES = ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'];
+
+export class FakeUpstream {
+  readonly calls: FakeCall[] = [];
+  revoked = false;
+  /** While now < stormUntil every request answers 429 with this Retry-After. */
+  stormUntil = 0;
+  stormRetryAfterS = 5;
+  private windowStart: number;
+  private windowCount = 0;
+  private readonly o: Required<FakeUpstreamOptions>;
+
+  constructor(opts: FakeUpstreamOptions) {
+    this.o = { level: 'business', scopes: ALL_SCOPES, latencyMs: 50, wallOffsetMin: 0, routes: 10, ...opts };
+    this.windowStart = opts.clock.now();
+  }
+
+  get clock(): Clock {
+    return this.o.clock;
+  }
+
+  /** Bus speed in km/h: a spread from parked-in-traffic to express, so the sqrt weighting matters. */
+  speedOf(busId: number): number {
+    return busId > this.o.onTrip ? 0 : [4, 12, 25, 45][busId % 4]!;
+  }
+
+  count(op?: PartnerOperation, from = Number.NEGATIVE_INFINITY): number {
+    return this.calls.filter((c) => (!op || c.op === op) && c.at >= from).length;
+  }
+
+  /** Largest number of requests sent in any 60 s window [t, t + 60 s). */
+  maxInAnyMinute(): number {
+    const times = this.calls.map((c) => c.at).sort((a, b) => a - b);
+    let best = 0;
+    let j = 0;
+    for (let i = 0; i < times.length; i++) {
+      while (times[i]! - times[j]! >= 60_000) j++;
+      best = Math.max(best, i - j + 1);
+    }
+    return best;
+  }
+
+  client(timeRule: () => TimeRule): PartnerClient {
+    const page = <T>(all: T[], p: PageRequest = {}): Paged<T> => {
+      const perPage = p.perPage ?? 25;
+      const n = p.page ?? 1;
+      return { items: all.slice((n - 1) * perPage, n * perPage), page: n, perPage, total: all.length, totalPages: Math.max(1, Math.ceil(all.length / perPage)) };
+    };
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    return {
+      status: () => this.answer('status', null, (): PartnerStatus => ({
+        plan: this.o.level === 'business' ? 'API Business' : 'API Standard',
+        level: this.o.level,
+        scopes: this.o.scopes,
+        rateLimitPerMinute: this.o.limit,
+      })),
+      listBuses: (p) => this.answer('listBuses', null, () => page(ids(this.o.buses).map((id) => this.bus(id, timeRule())), p)),
+      listRoutes: (p) => this.answer('listRoutes', null, () => page(ids(this.o.routes).map((id) => this.route(id)), p)),
+      routeStops: (id) => this.answer('routeStops', id, () => this.stops(id)),
+      activeTrips: (p) => this.answer('activeTrips', null, () => page(ids(this.o.onTrip).map((id) => this.trip(id, timeRule())), p)),
+      trip: (id) => this.answer('trip', id, () => this.trip(id, timeRule())),
+      busLocation: (id) => this.answer('busLocation', id, () => this.location(id, timeRule())),
+    };
+  }
+
+  private async answer<T>(op: PartnerOperation, id: number | null, make: () => T): Promise<PartnerResponse<T>> {
+    const at = this.clock.now();
+    if (at - this.windowStart >= 60_000) {
+      this.windowStart += Math.floor((at - this.windowStart) / 60_000) * 60_000;
+      this.windowCount = 0;
+    }
+    this.windowCount++;
+    const path = id === null ? `/${op}` : `/${op}/${id}`;
+    const fail = (status: number, retryAfterS: number | null = null) => {
+      this.calls.push({ at, op, id, status });
+      return new PartnerError({ kind: 'http', status, message: `HTTP ${status}`, operation: op, path, retryAfterS, correlationId: `corr-${this.calls.length}` });
+    };
+    if (this.o.latencyMs > 0) await this.clock.sleep(this.o.latencyMs);
+    if (this.revoked) throw fail(401);
+    if (at < this.stormUntil) throw fail(429, this.stormRetryAfterS);
+    if (this.windowCount > this.o.limit) throw fail(429, Math.ceil((this.windowStart + 60_000 - at) / 1000));
+    if (op === 'busLocation' && (this.o.level !== 'business' || !this.o.scopes.includes('gps:read'))) throw fail(403);
+    if ((op === 'trip' || op === 'busLocation') && id! > this.o.buses * 2) throw fail(404);
+    this.calls.push({ at, op, id, status: 200 });
+    const resetAt = this.windowStart + 60_000;
+    return { data: make(), rateLimit: { limit: this.o.limit, remaining: Math.max(0, this.o.limit - this.windowCount), resetAt, resetAtRaw: resetAt }, requestId: null, scope: null, status: 200 };
+  }
+
+  /** An instant as the client would parse the upstream's wall-clock text under the rule. */
+  private asParsed(instant: number, rule: TimeRule): number {
+    const wallAsUtc = instant + this.o.wallOffsetMin * 60_000;
+    return rule.kind === 'offset' ? wallAsUtc - rule.minutes * 60_000 : instant;
+  }
+
+  private bus(id: number, rule: TimeRule): Bus {
+    return {
+      id,
+      plateNumber: `P-${id}`,
+      internalCode: `B${id}`,
+      busName: `Bus ${id}`,
+      seatsCount: 40,
+      brand: null,
+      model: null,
+      year: null,
+      currentStatus: 'available',
+      status: 'active',
+      currentRouteId: null,
+      lastGpsAt: this.asParsed(this.clock.now() - 20_000, rule),
+    };
+  }
+
+  private route(id: number): Route {
+    return { id, name: `Route ${id}`, code: `R${id}`, startName: null, endName: null, distanceEstimate: null, durationEstimate: null, status: 'active' };
+  }
+
+  private stops(routeId: number): RouteStops {
+    const stops = [3, 1, 2].map((order) => ({
+      id: routeId * 100 + order,
+      routeId,
+      stopName: `Stop ${order}`,
+      stopOrder: order,
+      latitude: 40.7 + order / 100,
+      longitude: -74 + routeId / 100,
+      isStart: order === 1,
+      isEnd: order === 3,
+      status: null,
+    }));
+    return { route: { id: routeId, name: `Route ${routeId}`, code: `R${routeId}` }, stops };
+  }
+
+  private trip(id: number, rule: TimeRule): Trip {
+    const start = this.asParsed(this.clock.now() - 10 * 60_000, rule);
+    return {
+      id,
+      routeId: (id % this.o.routes) + 1,
+      busId: id <= this.o.onTrip ? id : null,
+      tripDate: '2026-01-15',
+      direction: 'outbound',
+      tripType: null,
+      serviceKind: null,
+      plannedDepartureAt: start,
+      plannedArrivalAt: start + 3_600_000,
+      actualDepartureAt: start,
+      actualArrivalAt: null,
+      status: 'started',
+      delayMinutes: id % 9,
+      routeName: null,
+      routeCode: null,
+      plateNumber: `P-${id}`,
+      busName: `Bus ${id}`,
+    };
+  }
+
+  private location(id: number, rule: TimeRule): BusLocation {
+    const now = this.clock.now();
+    const km = (this.speedOf(id) * (now - Date.UTC(2026, 0, 15))) / 3_600_000;
+    return {
+      busId: id,
+      plateNumber: `P-${id}`,
+      internalCode: `B${id}`,
+      busName: `Bus ${id}`,
+      latitude: 40.7 + (id % 50) / 1000 + km / 111,
+      longitude: -74 + Math.floor(id / 50) / 1000,
+      lastGpsAt: this.asParsed(now - 3_000, rule),
+      speedKmh: this.speedOf(id),
+      heading: 0,
+      accuracy: 5,
+    };
+  }
+}
