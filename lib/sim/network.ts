@@ -107,11 +107,51 @@ function prepareDirection(d: NetworkData['routes'][number]['directions'][number]
     headsign: d.headsign,
     line,
     stops: d.stops.map((s) => ({ name: s.name, lon: s.lon, lat: s.lat })),
-    offsetS,
+    offsetS: paceOffsets(offsetS, distM),
     distM,
     durationS: Math.max(60, offsetS[offsetS.length - 1]!),
     tripsPerHour: d.tripsPerHour.slice(),
   };
+}
+
+/** Fastest a bus is planned to go between stops (m/s, ~45 km/h), and the least time it spends at a stop. */
+const MAX_PLANNED_SPEED_MS = 12.5;
+const MIN_STOP_S = 10;
+
+/**
+ * GTFS times are often coarse at the ends of a route (several stops in the same minute), which would make a
+ * bus jump hundreds of metres between fixes. Keep the trip's total time, but give every segment at least the
+ * time it needs at MAX_PLANNED_SPEED_MS, taking it proportionally from the segments that have slack.
+ */
+export function paceOffsets(offsetS: Int32Array, distM: Float64Array): Int32Array {
+  const n = offsetS.length;
+  const total = offsetS[n - 1]!;
+  const interval = Array.from({ length: n - 1 }, (_, i) => offsetS[i + 1]! - offsetS[i]!);
+  const needed = interval.map((_, i) => (distM[i + 1]! - distM[i]!) / MAX_PLANNED_SPEED_MS + (i > 0 ? MIN_STOP_S : 0));
+  const sumNeeded = needed.reduce((a, b) => a + b, 0);
+  let paced: number[];
+  if (sumNeeded >= total) {
+    paced = needed.map((m) => (m * total) / sumNeeded);
+  } else {
+    // Find the share f of the original times such that sum(max(needed, f * interval)) == total.
+    let lo = 0;
+    let hi = 1;
+    for (let it = 0; it < 50; it++) {
+      const f = (lo + hi) / 2;
+      const sum = interval.reduce((acc, x, i) => acc + Math.max(needed[i]!, f * x), 0);
+      if (sum > total) hi = f;
+      else lo = f;
+    }
+    paced = interval.map((x, i) => Math.max(needed[i]!, lo * x));
+  }
+  const out = new Int32Array(n);
+  let acc = 0;
+  for (let i = 1; i < n; i++) {
+    acc += paced[i - 1]!;
+    out[i] = Math.min(total, Math.round(acc));
+  }
+  out[n - 1] = total;
+  return out;
 }
 
 /** Validates a network object and prepares it. Throws with the path of the first problems on bad data. */

@@ -1,7 +1,7 @@
 import { DAY_MS, ZoneTime, weekdayOf } from './clock';
 import type { Fleet, SimBus } from './fleet';
 import { bearingDeg, distanceM, normalizeHeading, offsetLonLat, pointAlong } from './geo';
-import { deadheadS, type SimNetwork, type SimStop } from './network';
+import { deadheadS, type SimNetwork } from './network';
 import { SALT, unit } from './random';
 import {
   MAX_DELAY_S,
@@ -45,6 +45,12 @@ export interface TripState {
   delayMinutes: number | null;
   actualDepartureMs: number | null;
   actualArrivalMs: number | null;
+}
+
+interface Pose {
+  lon: number;
+  lat: number;
+  heading: number;
 }
 
 export interface TripRef {
@@ -247,18 +253,18 @@ export class World {
     return pointAlong(this.net.routes[bus.routeIndex]!.directions[0]!.line, 0).heading;
   }
 
-  private tripEnd(s: DaySchedule, k: number): { at: SimStop & { heading: number }; atMs: number } {
+  private tripEnd(s: DaySchedule, k: number): { at: Pose; atMs: number } {
     const d = this.net.routes[s.route[k]!]!.directions[s.dir[k]!]!;
     const last = s.lastStop[k]!;
     const stop = d.stops[last]!;
     return {
-      at: { ...stop, heading: pointAlong(d.line, Math.max(0, d.distM[last]! - 1)).heading },
+      at: { lon: stop.lon, lat: stop.lat, heading: pointAlong(d.line, Math.max(0, d.distM[last]! - 1)).heading },
       atMs: s.baseMs + (s.arrS[k]! + s.dEnd[k]!) * 1000,
     };
   }
 
   /** Where the bus's last trip of an earlier service day ended (looking back a few days, e.g. over a weekend). */
-  private lastEndBefore(bus: SimBus, day: number): { at: SimStop & { heading: number }; atMs: number } | null {
+  private lastEndBefore(bus: SimBus, day: number): { at: Pose; atMs: number } | null {
     for (let d = day - 1; d >= day - 3; d--) {
       const s = this.schedule(d);
       const a = s.blockStart[bus.id]!;

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ZoneTime, createSimClock, formatDay, weekdayOf } from './clock';
+
+describe('ZoneTime', () => {
+  const ny = new ZoneTime('America/New_York');
+
+  it('writes local wall-clock time without a zone marker, across DST', () => {
+    expect(ny.format(Date.parse('2026-01-15T13:05:09Z'))).toBe('2026-01-15 08:05:09');
+    expect(ny.format(Date.parse('2026-07-15T13:05:09Z'))).toBe('2026-07-15 09:05:09');
+    // 8 March 2026: clocks jump from 02:00 EST to 03:00 EDT.
+    expect(ny.format(Date.parse('2026-03-08T06:59:59Z'))).toBe('2026-03-08 01:59:59');
+    expect(ny.format(Date.parse('2026-03-08T07:00:00Z'))).toBe('2026-03-08 03:00:00');
+    expect(new ZoneTime('Asia/Kolkata').format(Date.parse('2026-01-15T00:00:00Z'))).toBe('2026-01-15 05:30:00');
+  });
+
+  it('finds the local day and the GTFS reference point of a day', () => {
+    const t = Date.parse('2026-03-04T04:30:00Z'); // 23:30 on 3 March in New York
+    const { day, secOfDay } = ny.localDay(t);
+    expect(formatDay(day)).toBe('2026-03-03');
+    expect(secOfDay).toBe(23.5 * 3600);
+    expect(ny.dayBaseMs(day)).toBe(Date.parse('2026-03-03T05:00:00Z'));
+    expect(weekdayOf(day)).toBe(2); // Tuesday
+  });
+
+  it('refuses an unknown zone', () => {
+    expect(() => new ZoneTime('Mars/Olympus')).toThrow(/IANA/);
+  });
+});
+
+describe('sim clock', () => {
+  it('runs speed times faster than the real clock, from the start time', () => {
+    let real = 1_000_000;
+    const clock = createSimClock({ startAt: 5_000, speed: 60, realNow: () => real });
+    expect(clock.now()).toBe(5_000);
+    real += 1_000;
+    expect(clock.now()).toBe(65_000);
+  });
+});
