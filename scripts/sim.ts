@@ -38,6 +38,8 @@ async function main() {
   if (runner.exitAfterS !== null) setTimeout(() => void stop(`SIM_EXIT_AFTER_S=${runner.exitAfterS}`), runner.exitAfterS * 1000).unref();
   if (runner.exitWithParent) {
     const parent = process.ppid;
+    // Adopted by init already: the parent died before we got here.
+    if (parent === 1) void stop('parent process exited before start');
     // When the parent dies the process is re-parented, so ppid changes; signal 0 confirms it is gone.
     setInterval(() => {
       let alive = process.ppid === parent;

@@ -52,7 +52,7 @@ const envSchema = z.object({
 });
 
 const runnerSchema = z.object({
-  SIM_PORT: intIn('SIM_PORT', 1, 65_535).optional(),
+  SIM_PORT: intIn('SIM_PORT', 0, 65_535).optional(),
   SIM_EXIT_AFTER_S: intIn('SIM_EXIT_AFTER_S', 1, 31_536_000).optional(),
   SIM_EXIT_WITH_PARENT: flag('SIM_EXIT_WITH_PARENT').optional(),
 });
