@@ -2,7 +2,7 @@
 // The dispatcher's screen: the live map, the list of active trips, the panel of the selected trip, and an
 // honest account of how old and how healthy the data is. All view state sits in the URL.
 import Link from 'next/link';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { FleetMap, type MapView } from '@/components/map/fleet-map';
 import { HealthBanners, StatusBar } from '@/components/status';
@@ -25,6 +25,7 @@ export interface DispatcherViewProps {
 }
 
 const VIEW_WRITE_DEBOUNCE_MS = 400;
+const PANEL_WIDTH_PX = 340;
 
 export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: DispatcherViewProps) {
   const [url, updateUrl] = useDispatcherUrl();
@@ -32,7 +33,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const [follow, setFollow] = useState(false);
   const [sheetOpen, setSheetOpen] = useState(true);
   const searchRef = useRef<HTMLInputElement>(null);
-  const mapRef = useRef<MapLibreMap | null>(null);
+  const [map, setMap] = useState<MapLibreMap | null>(null);
 
   // The URL names the bus for deep links; selections made here always write both trip and bus.
   const feed = useLiveFeed(url.busId);
@@ -80,9 +81,16 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const [initialView] = useState(url.view);
 
   const recentre = useCallback(() => {
-    if (vehicle?.lat == null || vehicle.lon == null) return;
-    mapRef.current?.easeTo({ center: [vehicle.lon, vehicle.lat], zoom: Math.max(mapRef.current.getZoom(), 15) });
-  }, [vehicle]);
+    if (!map || vehicle?.lat == null || vehicle.lon == null) return;
+    map.easeTo({ center: [vehicle.lon, vehicle.lat], zoom: Math.max(map.getZoom(), 15) });
+  }, [map, vehicle]);
+
+  // On wide screens the panel floats over the map's right side: centre (follow, fits) in the part left visible.
+  useEffect(() => {
+    if (!map) return;
+    const wide = window.matchMedia('(min-width: 768px)').matches;
+    map.setPadding({ top: 0, bottom: 0, left: 0, right: hasSelection && wide ? PANEL_WIDTH_PX + 16 : 0 });
+  }, [map, hasSelection]);
 
   useDispatcherKeys({
     focusSearch: () => searchRef.current?.focus(),
@@ -218,9 +226,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
                 onFollowChange={setFollow}
                 initialView={initialView}
                 onViewChange={onViewChange}
-                onMapReady={(m) => {
-                  mapRef.current = m;
-                }}
+                onMapReady={setMap}
               />
             ) : (
               <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{link.fetchFailed ? 'The live data is unavailable.' : 'Loading the map…'}</div>

@@ -1,9 +1,11 @@
 'use client';
 import type { Ref } from 'react';
 import type { DelayClass } from '@/lib/model';
-import { DELAY_LABELS, type Theme } from '@/lib/client/delay-palette';
+import type { Theme } from '@/lib/client/delay-palette';
 import { DELAY_CLASSES, type ClassCounts, type RouteOption, type SortKey, type TripFilters as Filters } from '@/lib/client/trip-rows';
 import { DelayDot } from './delay-badge';
+
+const CHIP_LABELS: Record<DelayClass, string> = { late: 'Late', 'on-time': 'On time', early: 'Early', unknown: 'Unknown' };
 
 const control =
   'h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100';
@@ -47,7 +49,7 @@ export function TripFilters({ filters, sort, counts, routes, directions, shown, 
           /
         </kbd>
       </div>
-      <div className="flex flex-wrap gap-1.5" role="group" aria-label="Filter by delay class">
+      <div className="flex flex-wrap gap-1" role="group" aria-label="Filter by delay class">
         {DELAY_CLASSES.map((c) => {
           const on = filters.delayClasses.includes(c);
           return (
@@ -56,14 +58,14 @@ export function TripFilters({ filters, sort, counts, routes, directions, shown, 
               type="button"
               aria-pressed={on}
               onClick={() => toggleClass(c)}
-              className={`inline-flex h-7 items-center gap-1.5 rounded-full border px-2.5 text-xs font-medium tabular-nums focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 ${
+              className={`inline-flex h-7 items-center gap-1.5 rounded-full border px-2 text-xs font-medium tabular-nums focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 ${
                 on
                   ? 'border-slate-800 bg-slate-800 text-white dark:border-slate-200 dark:bg-slate-200 dark:text-slate-900'
                   : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
               }`}
             >
               <DelayDot cls={c} theme={theme} />
-              {DELAY_LABELS[c]} <span className="font-semibold">{counts[c]}</span>
+              {CHIP_LABELS[c]} <span className="font-semibold">{counts[c]}</span>
             </button>
           );
         })}
@@ -95,9 +97,9 @@ export function TripFilters({ filters, sort, counts, routes, directions, shown, 
           Sort by
         </label>
         <select id="trip-sort" className={control} value={sort} onChange={(e) => onChange({ sort: e.target.value as SortKey })}>
-          <option value="delay">Sort: delay (latest first)</option>
-          <option value="route">Sort: route</option>
-          <option value="age">Sort: position age (oldest first)</option>
+          <option value="delay">Latest first</option>
+          <option value="route">By route</option>
+          <option value="age">Oldest position first</option>
         </select>
         <label className="flex h-8 items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
           <input type="checkbox" checked={filters.staleOnly} onChange={(e) => set({ staleOnly: e.target.checked })} className="size-4 accent-blue-700" />

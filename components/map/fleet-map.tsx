@@ -45,6 +45,7 @@ export interface FleetMapProps {
   onViewChange?: (view: MapView) => void;
   /** The MapLibre instance once created (null when it goes away), for one-off camera moves. */
   onMapReady?: (map: MapLibreMap | null) => void;
+  /** Positions and sizes the map (e.g. `absolute inset-0`); defaults to `relative h-full w-full`. */
   className?: string;
 }
 
@@ -241,7 +242,7 @@ export function FleetMap(props: FleetMapProps) {
   const showFollowButton = interactive && props.onFollowChange && selectedBusId !== null && followed !== null && !follow;
 
   return (
-    <div className={`relative overflow-hidden ${className ?? ''}`}>
+    <div className={`overflow-hidden ${className ?? 'relative h-full w-full'}`}>
       {/* Inline position: MapLibre's own `.maplibregl-map { position: relative }` would beat a utility class. */}
       <div ref={containerRef} style={{ position: 'absolute', inset: 0 }} aria-label="Live map of the fleet" role="region" />
       {hover && <MapTooltip hover={hover} vehicle={hover.kind === 'bus' ? vehicleById.get(hover.busId) : undefined} now={now} staleAfterS={staleAfterS} />}

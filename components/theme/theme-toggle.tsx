@@ -18,7 +18,7 @@ export function ThemeToggle({ className }: { className?: string }) {
         </svg>
       ) : (
         <svg viewBox="0 0 20 20" className="size-4" aria-hidden fill="currentColor">
-          <path d="M17.3 13.4A7.5 7.5 0 0 1 6.6 2.7a7.5 7.5 0 1 0 10.7 10.7Z" />
+          <path d="M7.5 2.2a.75.75 0 0 1 .2.8 6.5 6.5 0 0 0 9.3 7.6.75.75 0 0 1 1 .9A8 8 0 1 1 6.7 2a.75.75 0 0 1 .8.2Z" />
         </svg>
       )}
     </button>

@@ -27,13 +27,17 @@ describe('dispatcher URL state', () => {
   });
 
   it('drops what it cannot read instead of failing', () => {
-    const s = parse('trip=abc&bus=-4&route=99999999999&sort=fastest&delay=late,bogus&z=40&lng=-73&lat=40');
+    const s = parse('trip=abc&bus=-4&route=99999999999999999&sort=fastest&delay=late,bogus&z=40&lng=-73&lat=40');
     expect(s.tripId).toBeNull();
     expect(s.busId).toBeNull();
     expect(s.routeId).toBeNull();
     expect(s.sort).toBe('delay');
     expect(s.filters.delayClasses).toEqual(['late']);
     expect(s.view).toBeNull();
+  });
+
+  it('keeps ids beyond 32 bits (the spec sets no maximum)', () => {
+    expect(parse('trip=2517002476').tripId).toBe(2517002476);
   });
 
   it('needs all three of lng, lat and z for a view', () => {

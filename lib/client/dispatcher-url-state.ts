@@ -17,12 +17,11 @@ export const DEFAULT_SORT: SortKey = 'delay';
 
 export const EMPTY_URL_STATE: DispatcherUrlState = { tripId: null, busId: null, routeId: null, filters: NO_FILTERS, sort: DEFAULT_SORT, view: null };
 
-const MAX_ID = 2 ** 31 - 1;
-
+// The spec bounds ids below (minimum 1) but not above; any safe integer is kept.
 function positiveId(v: string | null): number | null {
-  if (v === null || !/^[1-9]\d{0,9}$/.test(v)) return null;
+  if (v === null || !/^[1-9]\d{0,15}$/.test(v)) return null;
   const n = Number(v);
-  return n <= MAX_ID ? n : null;
+  return Number.isSafeInteger(n) ? n : null;
 }
 
 function finiteIn(v: string | null, min: number, max: number): number | null {

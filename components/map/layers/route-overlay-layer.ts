@@ -44,7 +44,7 @@ function overlayLayersFor(theme: Theme): LayerSpecification[] {
     type: 'circle',
     source: ROUTE_OVERLAY_SOURCE_ID,
     filter: ['==', ['get', 'role'], 'stop'],
-    paint: { 'circle-radius': 3.5, 'circle-color': ground, 'circle-stroke-color': accent, 'circle-stroke-width': 2 },
+    paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 11, 2, 15, 4], 'circle-color': ground, 'circle-stroke-color': accent, 'circle-stroke-width': ['interpolate', ['linear'], ['zoom'], 11, 1.25, 15, 2] },
   };
   // Start: a solid disc; end: a thick ring. Told apart by shape as well as by the legend in the panel.
   const ends: CircleLayerSpecification = {
