@@ -7,13 +7,16 @@ import type { StoredSnapshot } from './snapshot-store';
 
 // What the thin route handlers in app/api share: id parsing, error bodies, ETag handling. No Next.js here.
 
-const MAX_ID = 2 ** 31 - 1;
+// The spec bounds ids only below (integer, minimum 1), and real ones outgrow 32 bits: the simulator's trip
+// ids are day-numbered (about 2.5·10^9 in 2026). The ceiling is therefore the largest integer JSON numbers
+// carry exactly, the same one lib/partner's wire schemas accept.
+const MAX_ID = Number.MAX_SAFE_INTEGER;
 
-/** A positive integer id as it appears in a path or query: no sign, no leading zero, at most 2^31−1. */
+/** A positive integer id as it appears in a path or query: no sign, no leading zero, at most 2^53−1. */
 export function idSchema(what: string) {
   return z
     .string({ error: `${what} is required` })
-    .regex(/^[1-9][0-9]{0,9}$/, `${what} must be a positive whole number`)
+    .regex(/^[1-9][0-9]{0,15}$/, `${what} must be a positive whole number`)
     .transform(Number)
     .refine((n) => n <= MAX_ID, `${what} must be at most ${MAX_ID}`);
 }

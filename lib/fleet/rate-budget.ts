@@ -87,7 +87,10 @@ export class RateBudget {
   }
 
   setLimit(limit: number): void {
-    if (Number.isInteger(limit) && limit > 0) this.upstreamLimit = limit;
+    if (!Number.isInteger(limit) || limit <= 0 || limit === this.upstreamLimit) return;
+    this.upstreamLimit = limit;
+    // The slot already promised was spaced for the old limit (at first, the slow default).
+    this.nextPollAt = this.lastPollAt + this.pollIntervalMs();
   }
 
   private effectiveLimit(): number {

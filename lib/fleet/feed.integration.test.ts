@@ -1,0 +1,231 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppConfig } from '@/lib/config';
+import type { LiveSnapshot } from '@/lib/model';
+import { createPartnerClient, offsetMinutesAt } from '@/lib/partner';
+import { createSimulator, DEMO_BUSINESS_KEY, DEMO_STANDARD_KEY, type Simulator, type StatsSnapshot } from '@/lib/sim';
+import { GET as getLive } from '@/app/api/live/route';
+import { GET as getStatus } from '@/app/api/status/route';
+import { GET as getTrip } from '@/app/api/trips/[id]/route';
+import { GET as getRoutes } from '@/app/api/routes/route';
+import { GET as getRouteStops } from '@/app/api/routes/[id]/stops/route';
+import { GET as getBuses } from '@/app/api/buses/route';
+import { GET as getNetwork } from '@/app/api/network/route';
+import { Feed } from './feed';
+import { ensureFeedStarted, stopFeed } from './index';
+
+// The real client and the feed against the simulator over HTTP. The simulator runs 10× faster than real
+// time with a high limit so that minutes of polling fit in seconds.
+
+const FEED: AppConfig = {
+  feed: { budgetShare: 0.8, tripsIntervalMs: 5_000, busesIntervalMs: 30_000, routesIntervalMs: 60_000, parkedFloorMs: 60_000, watchTtlMs: 30_000 },
+  delay: { lateMin: 5, earlyMin: 1 },
+  staleAfterS: 120,
+  mapStyleUrl: null,
+  mapStyleUrlDark: null,
+};
+
+interface Running {
+  sim: Simulator;
+  origin: string;
+  baseUrl: string;
+}
+
+const started: Simulator[] = [];
+
+async function startSim(rateLimit = 3000): Promise<Running> {
+  const sim = createSimulator({ seed: 7, buses: 120, speed: 10, rateLimit, admin: true });
+  started.push(sim);
+  const { baseUrl } = await sim.listen(0, '127.0.0.1');
+  return { sim, baseUrl, origin: new URL(baseUrl).origin };
+}
+
+async function admin<T>(run: Running, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${run.origin}/__admin/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.ok).toBe(true);
+  return (await res.json()) as T;
+}
+
+function feedFor(run: Running, apiKey: string, logs: string[] = []) {
+  const feed = new Feed({
+    config: FEED,
+    timezone: null,
+    client: (timeRule) => createPartnerClient({ baseUrl: run.baseUrl, apiKey, timeRule, timeoutMs: 5_000 }),
+    log: (line) => logs.push(JSON.stringify(line)),
+  });
+  feed.start();
+  return feed;
+}
+
+async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterAll(async () => {
+  await Promise.all(started.map((s) => s.close()));
+});
+
+describe('the app routes over the feed singleton (business key)', () => {
+  let run: Running;
+
+  beforeAll(async () => {
+    run = await startSim();
+    process.env.PARTNER_API_BASE_URL = run.baseUrl;
+    process.env.PARTNER_API_KEY = DEMO_BUSINESS_KEY;
+    process.env.FEED_TRIPS_INTERVAL_S = '5';
+  });
+
+  afterAll(async () => {
+    await stopFeed();
+    delete process.env.PARTNER_API_BASE_URL;
+    delete process.env.PARTNER_API_KEY;
+    delete process.env.FEED_TRIPS_INTERVAL_S;
+  });
+
+  it('shows positioned buses with trips soon after start, with ETag/304, inferred timezone and measured freshness', async () => {
+    const t0 = Date.now();
+    const live = async () => (await (await getLive(new Request('http://app/api/live'))).json()) as LiveSnapshot;
+    const first = await until('positioned buses on trips', live, (s) => s.vehicles.filter((v) => v.lat !== null && v.trip !== null).length >= 5);
+    const firstAfterMs = Date.now() - t0;
+    expect(first.health.capabilities.locations).toBe(true);
+    expect(ensureFeedStarted()).toBe(ensureFeedStarted());
+
+    const res = await getLive(new Request('http://app/api/live'));
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-\d+"$/);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const again = await getLive(new Request('http://app/api/live', { headers: { 'if-none-match': etag } }));
+    // Same snapshot within the second it is kept: 304; a later one has a new version and comes in full.
+    expect([304, 200]).toContain(again.status);
+    if (again.status === 304) expect(await again.text()).toBe('');
+    await sleep(1_100);
+    const later = await getLive(new Request('http://app/api/live', { headers: { 'if-none-match': etag } }));
+    expect(later.status).toBe(200);
+    expect(later.headers.get('etag')).not.toBe(etag);
+
+    // Let the feed run so ages settle, then read the figures.
+    await sleep(8_000);
+    const s = await live();
+    const tz = s.health.timezone;
+    expect(tz.source).toBe('inferred');
+    expect(tz.offsetMinutes).toBe(offsetMinutesAt({ kind: 'zone', zone: 'America/New_York' }, Date.now()));
+    const f = s.health.freshness;
+    expect(f.trackedBuses).toBeGreaterThan(0);
+    expect(f.meanAgeS).not.toBeNull();
+    console.info(
+      `simulator: ${s.vehicles.length} buses, ${f.trackedBuses} on trips, first positioned trips after ${firstAfterMs} ms; ` +
+        `mean age ${f.meanAgeS!.toFixed(2)} s, p95 ${f.p95AgeS!.toFixed(2)} s, bound ${f.boundS!.toFixed(2)} s, ratio ${(f.meanAgeS! / f.boundS!).toFixed(2)}; ` +
+        `budget ${s.health.budget.usedLastMinute}/${s.health.budget.limit} in the last minute ${JSON.stringify(s.health.budget.byKind)}`,
+    );
+    expect(f.meanAgeS! / f.boundS!).toBeLessThan(3);
+    expect(s.health.budget.usedLastMinute).toBeLessThanOrEqual(s.health.budget.limit!);
+
+    const status = await getStatus();
+    expect(((await status.json()) as { state: string }).state).toMatch(/^(ok|degraded)$/);
+  });
+
+  it('answers bad ids with 400 and no upstream request, and serves trips, routes, stops, buses and the network', async () => {
+    const before = await admin<StatsSnapshot>(run, 'stats');
+    for (const bad of ['0', 'abc', '-1', '1.5', '01', '1e3', '9007199254740992', '12345678901234567', ' 1', '']) {
+      const r = await getTrip(new Request(`http://app/api/trips/${bad}`), { params: Promise.resolve({ id: bad }) });
+      expect(r.status).toBe(400);
+      const body = (await r.json()) as { error: { status: number; message: string } };
+      expect(body.error.status).toBe(400);
+      expect(body.error.message).toMatch(/Trip id/);
+      expect((await getRouteStops(new Request('http://app/x'), { params: Promise.resolve({ id: bad }) })).status).toBe(400);
+    }
+    expect((await getLive(new Request('http://app/api/live?watch=abc'))).status).toBe(400);
+    expect((await getLive(new Request('http://app/api/live?watch=0'))).status).toBe(400);
+    const after = await admin<StatsSnapshot>(run, 'stats');
+    expect(after.byOperation.trip ?? 0).toBe(before.byOperation.trip ?? 0);
+    expect(after.byOperation.routeStops ?? 0).toBe(before.byOperation.routeStops ?? 0);
+
+    const snapshot = (await (await getLive(new Request('http://app/api/live'))).json()) as LiveSnapshot;
+    const tripId = snapshot.vehicles.find((v) => v.trip)!.trip!.tripId;
+    const trip = await getTrip(new Request('http://app/x'), { params: Promise.resolve({ id: String(tripId) }) });
+    expect(trip.status).toBe(200);
+    expect(((await trip.json()) as { trip: { id: number } }).trip.id).toBe(tripId);
+    const missing = await getTrip(new Request('http://app/x'), { params: Promise.resolve({ id: '2000000000' }) });
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toBe('Trip 2000000000 was not found upstream.');
+
+    const routes = (await (await getRoutes()).json()) as { routes: { id: number }[]; fetchedAt: number };
+    expect(routes.routes.length).toBeGreaterThan(0);
+    const stops = await getRouteStops(new Request('http://app/x'), { params: Promise.resolve({ id: String(routes.routes[0]!.id) }) });
+    expect(stops.status).toBe(200);
+    expect(((await stops.json()) as { stops: unknown[] }).stops.length).toBeGreaterThan(1);
+    const buses = (await (await getBuses()).json()) as { buses: unknown[] };
+    expect(buses.buses).toHaveLength(120);
+    const network = (await (await getNetwork()).json()) as { features: { geometry: { type: string } }[]; pendingRoutes: number };
+    expect(network.features.some((f) => f.geometry.type === 'LineString')).toBe(true);
+    expect(network.pendingRoutes).toBeLessThan(routes.routes.length);
+  });
+});
+
+describe('the feed against the simulator with other keys and faults', () => {
+  let feed: Feed | null = null;
+  afterEach(async () => {
+    await feed?.stop();
+    feed = null;
+  });
+
+  it('with the standard key reports capabilities without locations and sends no location request', async () => {
+    const run = await startSim();
+    feed = feedFor(run, DEMO_STANDARD_KEY);
+    const s = await until('trips listed', () => feed!.liveSnapshot().snapshot, (x) => x.unpositionedTrips.length > 0 && x.health.level !== null);
+    await sleep(2_000);
+    const stats = await admin<StatsSnapshot>(run, 'stats');
+    expect(s.health.level).toBe('standard');
+    expect(s.health.capabilities.locations).toBe(false);
+    expect(s.health.capabilities.trips).toBe(true);
+    expect(stats.byOperation.busLocation ?? 0).toBe(0);
+    expect(stats.byStatus['403'] ?? 0).toBe(0);
+    expect(s.vehicles.every((v) => v.lat === null)).toBe(true);
+  });
+
+  it('turns unauthorized when the key is revoked and keeps serving the last data with its age', async () => {
+    const run = await startSim();
+    const logs: string[] = [];
+    feed = feedFor(run, DEMO_BUSINESS_KEY, logs);
+    await until('positions', () => feed!.liveSnapshot().snapshot, (x) => x.vehicles.filter((v) => v.lat !== null).length >= 20);
+    await admin(run, 'faults', { revokedKeys: [DEMO_BUSINESS_KEY] });
+    const s = await until('unauthorized', () => feed!.liveSnapshot().snapshot, (x) => x.health.state === 'unauthorized');
+    expect(s.vehicles.filter((v) => v.lat !== null).length).toBeGreaterThanOrEqual(20);
+    expect(s.health.lastError?.status).toBe(401);
+    expect(s.health.message).toMatch(/401/);
+    await sleep(1_500);
+    const aged = feed.liveSnapshot().snapshot;
+    const newest = Math.max(...aged.vehicles.map((v) => v.fetchedAt ?? 0));
+    // Nothing new arrives: the newest fix only gets older against the snapshot time.
+    expect(aged.generatedAt - newest).toBeGreaterThan(1_000);
+    expect(logs.some((l) => l.includes('"status":401'))).toBe(true);
+    expect(logs.join('\n')).not.toContain(DEMO_BUSINESS_KEY);
+  });
+
+  it('turns rate-limited in a 429 storm and sends nothing before Retry-After', async () => {
+    const run = await startSim();
+    feed = feedFor(run, DEMO_BUSINESS_KEY);
+    await until('positions', () => feed!.liveSnapshot().snapshot, (x) => x.vehicles.some((v) => v.lat !== null));
+    await admin(run, 'faults', { storm429: { retryAfterS: 3 } });
+    const health = await until('rate-limited', () => feed!.health(), (h) => h.state === 'rate-limited' && h.budget.pausedUntil !== null);
+    // Requests already on the wire when the first 429 came back may still land; give them a moment.
+    await sleep(100);
+    const atStart = await admin<StatsSnapshot>(run, 'stats');
+    await sleep(Math.max(0, health.budget.pausedUntil! - Date.now() - 150));
+    const beforeRetry = await admin<StatsSnapshot>(run, 'stats');
+    expect(beforeRetry.total).toBe(atStart.total);
+    await admin(run, 'faults', { storm429: null });
+    await until('recovered', () => feed!.health(), (h) => h.state === 'ok' || h.state === 'degraded', 15_000);
+  });
+});
