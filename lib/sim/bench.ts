@@ -38,7 +38,7 @@ async function latency(buses: number | undefined) {
       for (let p = 2; p <= pages; p++) await get(`/trips/active?per_page=100&page=${p}`);
       walks.push(performance.now() - t);
     }
-    console.log(
+    console.info(
       `${String(n).padStart(6)} buses: created in ${fmt(created)}; location p50 ${fmt(pct(loc, 0.5))} p95 ${fmt(pct(loc, 0.95))}; ` +
         `/trips/active all ${pages} pages p50 ${fmt(pct(walks, 0.5))} (max ${fmt(Math.max(...walks))})`,
     );
@@ -50,7 +50,7 @@ async function latency(buses: number | undefined) {
 async function main() {
   let now = day(0);
   const sim = createSimulator({ startAt: now, now: () => now });
-  console.log(`default fleet: ${sim.plan.totalBuses} buses (${sim.plan.workBuses} on ${sim.world.net.routes.length} routes, ${sim.plan.spareBuses} spares)`);
+  console.info(`default fleet: ${sim.plan.totalBuses} buses (${sim.plan.workBuses} on ${sim.world.net.routes.length} routes, ${sim.plan.spareBuses} spares)`);
   const rows: string[] = [];
   for (const h of [3.5, 6, 8, 12, 17.5, 22]) {
     now = day(h);
@@ -58,7 +58,7 @@ async function main() {
     const delayed = active.filter((ref) => sim.world.tripStatus(ref, sim.now()).status === 'delayed').length;
     rows.push(`${String(h).padStart(4)}h ${String(active.length).padStart(4)} active (${delayed} delayed)`);
   }
-  console.log(`weekday active trips by local hour:\n  ${rows.join('\n  ')}`);
+  console.info(`weekday active trips by local hour:\n  ${rows.join('\n  ')}`);
   await sim.close();
   for (const n of [500, 10_000]) await latency(n);
 }

@@ -56,30 +56,26 @@ const LOOP_SHAPE: LonLat[] = [
 ];
 const LOOP_STOPS = ['SOUTH FERRY', 'BROADWAY/RECTOR ST', 'CHURCH ST/FULTON ST', 'CITY HALL', 'WATER ST/WALL ST', 'SOUTH FERRY'];
 
+/** A two-way route: direction 1 runs the same street back, a minute slower. */
+function twoWayRoute(routeId: string, shortName: string, longName: string, color: string, shape: LonLat[], stops: string[], durationS: number) {
+  return {
+    routeId,
+    shortName,
+    longName,
+    color,
+    directions: [
+      direction(0, stops[stops.length - 1]!, shape, stops, durationS, DAY),
+      direction(1, stops[0]!, [...shape].reverse(), [...stops].reverse(), durationS + 60, DAY),
+    ],
+  };
+}
+
 export const fixtureNetwork: NetworkData = {
   source: 'fixture: made-up routes on real Manhattan streets',
   bbox: [-74.02, 40.7, -73.94, 40.79],
   routes: [
-    {
-      routeId: 'F42',
-      shortName: 'F42',
-      longName: 'W 42 St Pier - United Nations',
-      color: 'EE352E',
-      directions: [
-        direction(0, 'UNITED NATIONS', W42, W42_STOPS, 1500, DAY),
-        direction(1, 'W 42 ST PIER', [...W42].reverse(), [...W42_STOPS].reverse(), 1560, DAY),
-      ],
-    },
-    {
-      routeId: 'F86+',
-      shortName: 'F86-SBS',
-      longName: 'West Side - Yorkville',
-      color: '00AEEF',
-      directions: [
-        direction(0, 'YORKVILLE', W86, W86_STOPS, 1380, DAY),
-        direction(1, 'WEST SIDE', [...W86].reverse(), [...W86_STOPS].reverse(), 1440, DAY),
-      ],
-    },
+    twoWayRoute('F42', 'F42', 'W 42 St Pier - United Nations', 'EE352E', W42, W42_STOPS, 1500),
+    twoWayRoute('F86+', 'F86-SBS', 'West Side - Yorkville', '00AEEF', W86, W86_STOPS, 1380),
     {
       routeId: 'FLOOP',
       shortName: 'FLOOP',
