@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { readAppConfig, validateConfigAtStartup } from './config';
+
+describe('readAppConfig', () => {
+  it('gives the documented defaults for an empty environment (blank counts as unset)', () => {
+    const r = readAppConfig({ FEED_BUDGET_SHARE: '  ' });
+    expect(r).toEqual({
+      ok: true,
+      config: {
+        feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 300_000, watchTtlMs: 30_000 },
+        delay: { lateMin: 5, earlyMin: 1 },
+        staleAfterS: 120,
+        mapStyleUrl: null,
+        mapStyleUrlDark: null,
+      },
+    });
+  });
+
+  it('reads every variable', () => {
+    const r = readAppConfig({
+      FEED_BUDGET_SHARE: '0.5',
+      FEED_TRIPS_INTERVAL_S: '20',
+      FEED_BUSES_INTERVAL_S: '60',
+      FEED_ROUTES_INTERVAL_S: '900',
+      FEED_PARKED_FLOOR_S: '120',
+      FEED_WATCH_TTL_S: '45',
+      DELAY_LATE_MIN: '3',
+      DELAY_EARLY_MIN: '2',
+      STALE_AFTER_S: '90',
+      MAP_STYLE_URL: 'https://tiles.example.org/light.json',
+      MAP_STYLE_URL_DARK: 'http://127.0.0.1:8080/dark.json',
+    });
+    expect(r.ok && r.config).toEqual({
+      feed: { budgetShare: 0.5, tripsIntervalMs: 20_000, busesIntervalMs: 60_000, routesIntervalMs: 900_000, parkedFloorMs: 120_000, watchTtlMs: 45_000 },
+      delay: { lateMin: 3, earlyMin: 2 },
+      staleAfterS: 90,
+      mapStyleUrl: 'https://tiles.example.org/light.json',
+      mapStyleUrlDark: 'http://127.0.0.1:8080/dark.json',
+    });
+  });
+
+  it('names each bad variable', () => {
+    const r = readAppConfig({ FEED_BUDGET_SHARE: '1.5', FEED_TRIPS_INTERVAL_S: 'soon', DELAY_LATE_MIN: '2.5', MAP_STYLE_URL: 'file:///etc/passwd' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toEqual([
+      'FEED_BUDGET_SHARE must be between 0.1 and 1',
+      'FEED_TRIPS_INTERVAL_S must be a number',
+      'DELAY_LATE_MIN must be a whole number',
+      'MAP_STYLE_URL must be an http(s) URL',
+    ]);
+  });
+});
+
+describe('validateConfigAtStartup', () => {
+  it('throws one error listing the app and the partner problems, one per line', () => {
+    expect(() => validateConfigAtStartup({ FEED_BUDGET_SHARE: '0', PARTNER_API_KEY: 'k' })).toThrowError(
+      /Invalid configuration:\n {2}- FEED_BUDGET_SHARE must be between 0.1 and 1\n {2}- PARTNER_API_KEY is set but PARTNER_API_BASE_URL is not/,
+    );
+  });
+
+  it('passes a valid environment', () => {
+    expect(() => validateConfigAtStartup({ PARTNER_API_BASE_URL: 'https://p.example.org/api/v1/partner', PARTNER_API_KEY: 'k' })).not.toThrow();
+  });
+});
