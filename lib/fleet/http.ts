@@ -58,3 +58,15 @@ export function snapshotResponse(request: Request, stored: StoredSnapshot): Resp
   if (etagMatches(request.headers.get('if-none-match'), stored.etag)) return new Response(null, { status: 304, headers });
   return new Response(stored.body, { headers: { ...headers, 'Content-Type': 'application/json' } });
 }
+
+/**
+ * GET handler of a `[id]` route answered on demand: a bad id is a 400 before anything else runs (and costs
+ * no upstream request); otherwise the answer or its typed failure.
+ */
+export function onDemandById<T>(what: string, answer: (id: number) => Promise<Answer<T>>, body: (value: T, fetchedAt: number) => unknown) {
+  return async (_request: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> => {
+    const id = parseId((await ctx.params).id, what);
+    if (!id.ok) return id.response;
+    return answerResponse(await answer(id.value), body);
+  };
+}
