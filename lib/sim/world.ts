@@ -345,23 +345,6 @@ export class World {
       accuracyM,
     };
   }
-
-  /** The bus's trip (running, or late at the terminal) at `tMs`, if any. */
-  currentTrip(bus: SimBus, tMs: number): TripRef | null {
-    if (bus.routeIndex < 0 || bus.condition !== 'active') return null;
-    const s = this.schedule(this.serviceDayOf(tMs));
-    const rel = (tMs - s.baseMs) / 1000;
-    const a = s.blockStart[bus.id]!;
-    const b = s.blockStart[bus.id + 1]!;
-    let found: TripRef | null = null;
-    for (let i = a; i < b; i++) {
-      const k = s.blockTrips[i]!;
-      if (s.depS[k]! > rel - MIN_DELAY_S) break;
-      const st = this.tripStatus({ s, k }, tMs).status;
-      if (st === 'started' || st === 'delayed') found = { s, k };
-    }
-    return found;
-  }
 }
 
 /** First index in [from, to) whose value is >= x (values sorted ascending). */
