@@ -1,6 +1,6 @@
 // `npm run sim`: the Partner API v1 simulator on its own, on SIM_PORT (default 4010) at 127.0.0.1.
 // SIM_EXIT_AFTER_S stops it after N seconds; SIM_EXIT_WITH_PARENT=1 stops it when its parent process dies.
-import { PLAN_NAMES, createSimulator, simOptionsFromEnv, simRunnerFromEnv } from '../lib/sim/index';
+import { PLAN_NAMES, createSimulator, maskKey, simOptionsFromEnv, simRunnerFromEnv } from '../lib/sim/index';
 
 async function main() {
   let options;
@@ -19,8 +19,10 @@ async function main() {
   console.log(`  sim time ${clock.local} (${clock.timezone}), speed x${clock.speed}, seed ${options.seed}`);
   console.log(`  ${sim.plan.totalBuses} buses (${sim.plan.workBuses} on routes, ${sim.plan.spareBuses} spare), ${sim.world.net.routes.length} routes`);
   console.log('  keys (send as Authorization: Bearer <key>):');
+  // The demo keys are public; keys from SIM_KEYS are secrets and only their first characters are shown.
+  const customKeys = Boolean(process.env.SIM_KEYS?.trim());
   for (const k of sim.keys) {
-    const shown = options.keys === undefined || k.key.startsWith('demo-') ? k.key : `${k.key.slice(0, 4)}…`;
+    const shown = customKeys ? maskKey(k.key) : k.key;
     console.log(`    ${shown}  ${PLAN_NAMES[k.plan]}  ${k.limitPerMinute}/min  ${k.scopes.join(' ')}`);
   }
   console.log(`  admin: ${sim.admin ? `on (${baseUrl.replace(/\/api\/v1\/partner$/, '')}/__admin/...)` : 'off (set SIM_ADMIN=1)'}`);
