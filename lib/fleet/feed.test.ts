@@ -213,7 +213,9 @@ describe('Feed reactions', () => {
     expect(snapshot.health.timezone).toEqual({ zone: 'UTC+02:00', source: 'inferred', offsetMinutes: 120 });
     const now = clock.now();
     for (const v of snapshot.vehicles) {
-      expect(Math.abs(now - v.gpsAt!)).toBeLessThan(MINUTE);
+      // The fake's fixes are 3 s old when fetched; read under the wrong offset they would be 2 h off.
+      expect(v.fetchedAt! - v.gpsAt!).toBeGreaterThanOrEqual(3_000);
+      expect(v.fetchedAt! - v.gpsAt!).toBeLessThan(4_000);
       if (v.trip) expect(Math.abs(now - 10 * MINUTE - v.trip.plannedDepartureAt!)).toBeLessThan(2 * MINUTE);
     }
   });

@@ -8,6 +8,7 @@ import {
   type Capabilities,
   type Health,
   type LiveSnapshot,
+  type Paged,
   type PartnerStatus,
   type Route,
   type RouteStops,
@@ -116,7 +117,8 @@ export class Feed {
   private readonly config: AppConfig;
   private readonly clock: Clock;
   private readonly tz: FeedTimezone;
-  private readonly client: PartnerClient;
+  private readonly makeClient: FeedOptions['client'];
+  private clientInstance: PartnerClient | null = null;
   private readonly store: SnapshotStore;
   private readonly log: (line: Record<string, unknown>) => void;
   private readonly maxInFlight: number;
@@ -166,7 +168,7 @@ export class Feed {
     this.clock = opts.clock ?? systemClock;
     this.budget = new RateBudget({ clock: this.clock, share: opts.config.feed.budgetShare, random: opts.random });
     this.tz = new FeedTimezone(opts.timezone);
-    this.client = opts.client(this.tz.rule);
+    this.makeClient = opts.client;
     this.store = opts.store ?? new MemorySnapshotStore();
     this.log = opts.log ?? ((line) => console.warn(JSON.stringify(line)));
     this.maxInFlight = opts.maxInFlight ?? 4;
@@ -323,10 +325,26 @@ export class Feed {
     return Math.max(configured, (this.listPages[kind] * this.budget.pollIntervalMs()) / LIST_SLOT_SHARE[kind]);
   }
 
+  /**
+   * The client is built on first use: a route handler may start the feed before the embedded upstream is
+   * registered, and that must show as an unreachable upstream, not as a crash.
+   */
+  private client(op: PartnerOperation): PartnerClient {
+    if (!this.clientInstance) {
+      try {
+        this.clientInstance = this.makeClient(this.tz.rule);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : 'The upstream client could not be built.';
+        throw new PartnerError({ kind: 'network', message, operation: op, path: '' });
+      }
+    }
+    return this.clientInstance;
+  }
+
   /** Every upstream request goes through here: health, budget feedback and the error log in one place. */
-  private async call<T>(op: PartnerOperation, send: () => Promise<PartnerResponse<T>>): Promise<PartnerResponse<T>> {
+  private async call<T>(op: PartnerOperation, send: (client: PartnerClient) => Promise<PartnerResponse<T>>): Promise<PartnerResponse<T>> {
     try {
-      const res = await send();
+      const res = await send(this.client(op));
       this.budget.noteResponse({ rateLimit: res.rateLimit, error: null });
       this.lastSuccessAt = this.clock.now();
       this.consecutiveFailures = 0;
@@ -352,11 +370,6 @@ export class Feed {
       this.deniedUntil.set(op, now + STATUS_RECHECK_MS);
       this.nextStatusAt = Math.min(this.nextStatusAt, now + Math.min(AUTH_RECHECK_MAX_MS, AUTH_RECHECK_BASE_MS * 2 ** this.authFailures++));
     }
-    this.markChanged();
-  }
-
-  private markChanged(): void {
-    this.snapshotBuiltAt = Number.NEGATIVE_INFINITY;
   }
 
   private async refreshStatus(): Promise<void> {
@@ -364,7 +377,7 @@ export class Feed {
     this.nextStatusAt = now + Math.min(STATUS_RETRY_MAX_MS, STATUS_RETRY_BASE_MS * 2 ** this.statusFailures);
     let res: PartnerResponse<PartnerStatus>;
     try {
-      res = await this.call('status', () => this.client.status());
+      res = await this.call('status', (c) => c.status());
     } catch (e) {
       this.statusFailures++;
       throw e;
@@ -377,7 +390,6 @@ export class Feed {
     this.capabilities = capabilitiesOf(res.data);
     this.budget.setLimit(res.data.rateLimitPerMinute);
     this.nextStatusAt = this.clock.now() + STATUS_RECHECK_MS;
-    this.markChanged();
   }
 
   /** The slot already granted pays for the first page; each further page waits for its own. */
@@ -398,26 +410,25 @@ export class Feed {
     };
   }
 
-  private async walk<T>(kind: ListKind, page: (p: PageRequest) => Promise<PartnerResponse<{ items: T[]; page: number; perPage: number; total: number; totalPages: number }>>) {
+  private async walk<T>(kind: ListKind, page: (c: PartnerClient, p: PageRequest) => Promise<PartnerResponse<Paged<T>>>) {
     const gen = this.tz.generation;
-    const r = await walkPages((p) => this.call(kind, () => page(p)), { beforePage: this.pagePacer(kind) });
+    const r = await walkPages((p) => this.call(kind, (c) => page(c, p)), { beforePage: this.pagePacer(kind) });
     this.listPages[kind] = Math.max(1, r.responses.length);
     return { items: r.items, shift: this.tz.shiftSince(gen) };
   }
 
   private async refreshList(kind: ListKind): Promise<void> {
     if (kind === 'activeTrips') {
-      const { items, shift } = await this.walk(kind, (p) => this.client.activeTrips(p));
+      const { items, shift } = await this.walk(kind, (c, p) => c.activeTrips(p));
       this.applyTrips(shift ? items.map((t) => shiftTripTimes(t, shift)) : items);
     } else if (kind === 'listBuses') {
-      const { items, shift } = await this.walk(kind, (p) => this.client.listBuses(p));
+      const { items, shift } = await this.walk(kind, (c, p) => c.listBuses(p));
       this.applyBuses(shift ? items.map((b) => shiftBusTimes(b, shift)) : items);
     } else {
-      const { items } = await this.walk(kind, (p) => this.client.listRoutes(p));
+      const { items } = await this.walk(kind, (c, p) => c.listRoutes(p));
       this.routes = dedupeById(items).sort((a, b) => a.id - b.id);
       this.routesFetchedAt = this.clock.now();
     }
-    this.markChanged();
   }
 
   private track(busId: number): BusTrack {
@@ -490,11 +501,10 @@ export class Feed {
     this.indexTrips();
     for (const t of this.tracks.values()) if (t.gpsAt !== null) t.gpsAt += shift;
     this.tripCache.clear();
-    this.markChanged();
   }
 
   private async refreshStops(routeId: number): Promise<void> {
-    const res = await this.call('routeStops', () => this.client.routeStops(routeId));
+    const res = await this.call('routeStops', (c) => c.routeStops(routeId));
     this.stopsCache.put(String(routeId), res.data, this.clock.now());
     this.stopsVersion++;
   }
@@ -502,7 +512,7 @@ export class Feed {
   private async refreshLocation(track: BusTrack): Promise<void> {
     const gen = this.tz.generation;
     try {
-      const { data: loc } = await this.call('busLocation', () => this.client.busLocation(track.busId));
+      const { data: loc } = await this.call('busLocation', (c) => c.busLocation(track.busId));
       const now = this.clock.now();
       const gpsAt = loc.lastGpsAt === null ? null : loc.lastGpsAt + this.tz.shiftSince(gen);
       const placed = loc.latitude !== null && loc.longitude !== null;
@@ -546,7 +556,6 @@ export class Feed {
       if (e.status === 404) track.fetchedAt = this.clock.now();
     } finally {
       track.inFlight = false;
-      this.markChanged();
     }
   }
 
@@ -571,10 +580,9 @@ export class Feed {
     const stored = this.store.read();
     if (stored && now - this.snapshotBuiltAt < SNAPSHOT_MIN_INTERVAL_MS) return stored;
     this.snapshotBuiltAt = now;
-    const content = this.snapshotContent === '' || stored === null ? null : stored;
     const parts = this.buildSnapshotParts(now);
     const json = JSON.stringify(parts);
-    if (content && json === this.snapshotContent) return content;
+    if (stored && json === this.snapshotContent) return stored;
     this.snapshotContent = json;
     this.version++;
     const snapshot: LiveSnapshot = { generatedAt: now, version: this.version, ...parts };
@@ -698,7 +706,7 @@ export class Feed {
     return null;
   }
 
-  private async demand<T>(op: PartnerOperation, what: string, send: () => Promise<PartnerResponse<T>>): Promise<T> {
+  private async demand<T>(op: PartnerOperation, what: string, send: (client: PartnerClient) => Promise<PartnerResponse<T>>): Promise<T> {
     const refused = this.notReady(op, what);
     if (refused) throw new UnavailableError(refused);
     await this.budget.acquire(op, 'demand', { maxWaitMs: DEMAND_MAX_WAIT_MS, signal: this.abort.signal });
@@ -712,13 +720,13 @@ export class Feed {
       const listed = this.trips.find((t) => t.id === id);
       if (listed) return { ok: true, value: listed, fetchedAt: this.tripsFetchedAt };
     }
-    return this.tripCache.get(String(id), () => this.demand('trip', 'trips (trips:read)', () => this.client.trip(id)), `Trip ${id} was not found upstream.`);
+    return this.tripCache.get(String(id), () => this.demand('trip', 'trips (trips:read)', (c) => c.trip(id)), `Trip ${id} was not found upstream.`);
   }
 
   async routeStops(routeId: number): Promise<Answer<RouteStops>> {
     const answer = await this.stopsCache.get(
       String(routeId),
-      () => this.demand('routeStops', 'route stops (stops:read)', () => this.client.routeStops(routeId)),
+      () => this.demand('routeStops', 'route stops (stops:read)', (c) => c.routeStops(routeId)),
       `Route ${routeId} was not found upstream.`,
     );
     if (answer.ok) this.stopsVersion++;
