@@ -1,19 +1,30 @@
 'use client';
-// FleetMap fits to its buses on the first data and then only every few minutes; a rotating wall shows a new
-// route every N seconds and must frame it at once. FleetMap has no prop for that yet, so the wall frames the
-// map through the handle FleetMap publishes (window.__fleetmap.map).
+// FleetMap fits to its buses on the first data and then only every few minutes. A wall must do better: the
+// first data after a start holds only the few buses located so far, and a rotation shows a new route every
+// N seconds. So the wall frames again when the route changes, or when a bus it should show is out of view
+// (at most every few seconds). FleetMap has no prop for this yet; the wall reaches the map through the
+// handle FleetMap publishes (window.__fleetmap.map).
 import { useEffect, useRef } from 'react';
 import type { Vehicle } from '@/lib/model';
 import { hasPosition, pointsBounds } from '@/lib/client/bus-features';
 
-export function useRotationFit(routeKey: string | null, vehicles: readonly Vehicle[]) {
-  const framed = useRef<string | null>(null);
+const MIN_REFRAME_MS = 10_000;
+
+export function useWallFraming(frameKey: string, vehicles: readonly Vehicle[]) {
+  const last = useRef<{ key: string; at: number } | null>(null);
   useEffect(() => {
-    if (routeKey === null || framed.current === routeKey) return;
     const map = window.__fleetmap?.map;
-    const bounds = pointsBounds(vehicles.filter(hasPosition).map((v) => ({ position: [v.lon, v.lat] as const })));
+    const located = vehicles.filter(hasPosition);
+    const bounds = pointsBounds(located.map((v) => ({ position: [v.lon, v.lat] as const })));
     if (!map || !bounds) return;
-    framed.current = routeKey;
-    map.fitBounds(bounds, { padding: 96, maxZoom: 15, duration: 1200 });
-  }, [routeKey, vehicles]);
+    const now = Date.now();
+    const keyChanged = last.current?.key !== frameKey;
+    if (!keyChanged) {
+      if (now - last.current!.at < MIN_REFRAME_MS || map.isMoving()) return;
+      const view = map.getBounds();
+      if (located.every((v) => view.contains([v.lon, v.lat]))) return;
+    }
+    last.current = { key: frameKey, at: now };
+    map.fitBounds(bounds, { padding: 96, maxZoom: 15, duration: keyChanged ? 0 : 1200 });
+  }, [frameKey, vehicles]);
 }

@@ -6,7 +6,7 @@ import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useNow } from '@/lib/client/use-now';
 import { PanelBoundary } from './panel-boundary';
 import { useRedeployReload } from './redeploy-watch';
-import { useRotationFit } from './use-rotation-fit';
+import { useWallFraming } from './use-wall-framing';
 import { WallBanner } from './wall-banner';
 import type { WallOptions } from './wall-options';
 import { WallClock, WallFigures, WallTitle } from './wall-panels';
@@ -45,7 +45,7 @@ export function WallDisplay({ options, staleAfterS, styleUrl, styleUrlDark, pane
   const currentRouteId = view?.current?.routeId ?? null;
   const overlay = useMemo(() => (currentRouteId !== null ? { routeId: currentRouteId } : null), [currentRouteId]);
   const vehicles = useMemo(() => view?.vehicles ?? [], [view]);
-  useRotationFit(view?.current?.key ?? null, vehicles);
+  useWallFraming(view?.current?.key ?? 'all', vehicles);
 
   return (
     <div data-theme={theme} className="fixed inset-0 grid grid-cols-[1fr_30rem] bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-50">
@@ -68,7 +68,7 @@ export function WallDisplay({ options, staleAfterS, styleUrl, styleUrlDark, pane
           <PanelBoundary name="Title" retryAfterMs={panelRetryMs}>
             <WallTitle view={view} requested={routes} />
           </PanelBoundary>
-          <WallBanner banners={banners} />
+          <WallBanner banners={banners} ageS={ageS} />
         </div>
         {options.problems.length > 0 && (
           <ul aria-label="Ignored options" className="absolute bottom-4 left-6 rounded bg-white/80 px-3 py-2 text-lg text-slate-600 dark:bg-slate-900/80 dark:text-slate-300">
