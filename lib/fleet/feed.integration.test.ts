@@ -160,6 +160,17 @@ describe('the app routes over the feed singleton (business key)', () => {
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { message: string } }).error.message).toBe('Trip 2000000000 was not found upstream.');
 
+    // 100 viewers at once: the snapshot costs nothing upstream, one unknown trip costs one request.
+    const beforeCrowd = await admin<StatsSnapshot>(run, 'stats');
+    const crowd = await Promise.all([
+      ...Array.from({ length: 100 }, () => getLive(new Request('http://app/api/live?watch=1'))),
+      ...Array.from({ length: 100 }, () => getTrip(new Request('http://app/x'), { params: Promise.resolve({ id: '2000000001' }) })),
+    ]);
+    const afterCrowd = await admin<StatsSnapshot>(run, 'stats');
+    expect(crowd.slice(0, 100).every((r) => r.status === 200)).toBe(true);
+    expect(crowd.slice(100).every((r) => r.status === 404)).toBe(true);
+    expect((afterCrowd.byOperation.trip ?? 0) - (beforeCrowd.byOperation.trip ?? 0)).toBe(1);
+
     const routes = (await (await getRoutes()).json()) as { routes: { id: number }[]; fetchedAt: number };
     expect(routes.routes.length).toBeGreaterThan(0);
     const stops = await getRouteStops(new Request('http://app/x'), { params: Promise.resolve({ id: String(routes.routes[0]!.id) }) });

@@ -50,3 +50,17 @@ describe('LocationScheduler', () => {
     expect(s.pick([lapsed, other], NOW, timing)).toBe(other);
   });
 });
+
+describe('LocationScheduler with a large parked fleet', () => {
+  it('gives parked buses at most every other slot while buses on trips wait', () => {
+    const s = new LocationScheduler();
+    const onTrip = [track(1, { fetchedAt: NOW - 30_000 }), track(2, { fetchedAt: NOW - 20_000 })];
+    const parked = [track(3, { onTrip: false, fetchedAt: null }), track(4, { onTrip: false, fetchedAt: null })];
+    const picks = [0, 1, 2, 3].map(() => {
+      const t = s.pick([...onTrip, ...parked], NOW, timing)!;
+      t.fetchedAt = NOW;
+      return t.busId;
+    });
+    expect(picks).toEqual([3, 1, 4, 2]);
+  });
+});

@@ -5,7 +5,8 @@ import 'server-only';
 //     refresh; oldest first. At most every other slot, so a crowd of watchers cannot starve the fleet.
 //  2. buses on an active trip never located yet: the map is missing them entirely.
 //  3. buses without an active trip never located, or whose age reached their floor (FEED_PARKED_FLOOR_S,
-//     minus a lead of a few slots so the queue drains before the floor is crossed); oldest first.
+//     minus a lead of a few slots so the queue drains before the floor is crossed); oldest first. At most
+//     every other slot while buses on trips wait, so a large parked fleet at start-up cannot freeze them.
 //  4. buses on an active trip, by expected position error: error ≈ speed × age, and polling at a rate
 //     ∝ sqrt(speed) minimises the mean error for a fixed budget, which picking the largest sqrt(v)·age²
 //     achieves. Speed has a floor so stopped buses on a trip are still seen.
@@ -91,6 +92,7 @@ export interface SchedulerTiming {
 
 export class LocationScheduler {
   private lastWasWatched = false;
+  private lastWasParked = false;
 
   pick(tracks: Iterable<BusTrack>, now: number, timing: SchedulerTiming): BusTrack | null {
     // The lead covers a list walk or a few watched buses taking the slots just before the floor.
@@ -135,9 +137,10 @@ export class LocationScheduler {
       }
     }
 
-    const rest = unseenOnTrip ?? parked ?? onTrip ?? other;
-    const choice = watched && (!this.lastWasWatched || !rest) ? watched : rest;
+    const fleet = unseenOnTrip ?? (parked && (!this.lastWasParked || !onTrip) ? parked : null) ?? onTrip ?? other;
+    const choice = watched && (!this.lastWasWatched || !fleet) ? watched : fleet;
     this.lastWasWatched = choice !== null && choice === watched;
+    if (choice !== watched) this.lastWasParked = choice !== null && choice === parked;
     return choice;
   }
 }
