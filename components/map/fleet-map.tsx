@@ -82,8 +82,13 @@ export function FleetMap(props: FleetMapProps) {
   } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
-  const [styleGen, setStyleGen] = useState(0);
+  // Which style finished loading last, and how many loads so far. Layers are added only while the loaded
+  // style is the one the props ask for: during a theme switch the old style is going and the new one not
+  // ready, and adding to it would throw.
+  const [loaded, setLoaded] = useState({ gen: 0, key: '' });
   const [hover, setHover] = useState<MapHover | null>(null);
+  const currentKey = styleKey(theme, styleUrl, styleUrlDark);
+  const styleGen = loaded.key === currentKey ? loaded.gen : 0;
   const handle: MapHandle = useMemo(() => ({ map, styleGen }), [map, styleGen]);
 
   // Latest props for event handlers registered once per map.
@@ -116,7 +121,7 @@ export function FleetMap(props: FleetMapProps) {
       created.touchZoomRotate.disableRotation();
       if (p.interactive ?? true) created.addControl(new maplibre.NavigationControl({ showCompass: false }), 'bottom-right');
       appliedStyle.current = styleKey(p.theme, p.styleUrl, p.styleUrlDark);
-      created.on('style.load', () => setStyleGen((g) => g + 1));
+      created.on('style.load', () => setLoaded((l) => ({ gen: l.gen + 1, key: appliedStyle.current })));
       window.__fleetmap = { map: created };
       setMap(created);
       latest.current.onMapReady?.(created);
@@ -134,12 +139,10 @@ export function FleetMap(props: FleetMapProps) {
   // A new theme or style URL replaces the whole style; diff:false makes it a clean reload, after which
   // every layer re-adds itself (styleGen).
   useEffect(() => {
-    if (!map) return;
-    const key = styleKey(theme, styleUrl, styleUrlDark);
-    if (key === appliedStyle.current) return;
-    appliedStyle.current = key;
+    if (!map || currentKey === appliedStyle.current) return;
+    appliedStyle.current = currentKey;
     map.setStyle(resolveMapStyle({ theme, origin: window.location.origin, styleUrl, styleUrlDark }), { diff: false });
-  }, [map, theme, styleUrl, styleUrlDark]);
+  }, [map, currentKey, theme, styleUrl, styleUrlDark]);
 
   const { now } = useServerNow(generatedAt);
   const staleBeat = Math.ceil(now / STALE_BEAT_MS) * STALE_BEAT_MS;
