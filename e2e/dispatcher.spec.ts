@@ -251,7 +251,7 @@ test('a revoked key shows the unauthorized banner while buses stay on the map wi
     const banner = page.locator('[data-banner="unauthorized"]');
     await expect(banner).toBeVisible({ timeout: 30_000 });
     await expect(banner).toHaveAttribute('role', 'alert');
-    await expect(banner).toContainText(/keep the last data received \(.* ago\)/);
+    await expect(banner).toContainText(/Showing the last data received \((.* ago|just now)\)/);
     // The feed keeps its last positions: the map still shows every one of them.
     expect(latest(received)!.health.state).toBe('unauthorized');
     await expectMapMatchesSnapshot(page, received);

@@ -48,47 +48,50 @@ export function dataAgeS(health: Health, now: EpochMs): number | null {
 
 function lastDataClause(link: ClientLink, health: Health | null, now: EpochMs): string {
   const age = health ? dataAgeS(health, now) : null;
-  return age === null && link.sinceLastSnapshotS === null
-    ? 'No data has been received yet.'
-    : `The map and list keep the last data received (${formatAgo(age ?? link.sinceLastSnapshotS)}), with the true age of every bus.`;
+  const since = age ?? link.sinceLastSnapshotS;
+  return since === null ? 'No data has been received yet.' : `Showing the last data received (${formatAgo(since)}), every bus with its true age.`;
+}
+
+/** The server's own sentence when it sent one, else ours. */
+function say(health: Health, fallback: string): string {
+  return health.message ?? fallback;
 }
 
 export function healthBanners(health: Health | null, link: ClientLink, now: EpochMs): Banner[] {
   const banners: Banner[] = [];
-  const keeps = lastDataClause(link, health, now);
+  const shown = lastDataClause(link, health, now);
   if (!link.online) {
-    banners.push({ id: 'offline', tone: 'error', title: 'This browser is offline', body: `${keeps} Updates resume by themselves when the network is back.` });
+    banners.push({ id: 'offline', tone: 'error', title: 'This browser is offline', body: `${shown} Updates resume by themselves when the network is back.` });
   } else if (link.fetchFailed) {
     banners.push({
       id: 'server',
       tone: 'error',
       title: 'Cannot reach the Fleetmap server',
-      body: `${link.fetchErrorMessage ? `${link.fetchErrorMessage}. ` : ''}${keeps} Retrying every few seconds.`,
+      body: `${link.fetchErrorMessage ? `${link.fetchErrorMessage}. ` : ''}${shown} Retrying every few seconds.`,
     });
   }
   if (!health) return banners;
-  const detail = health.message ? `${health.message} ` : '';
   switch (health.state) {
     case 'unauthorized':
-      banners.push({ id: 'unauthorized', tone: 'error', title: 'The Partner API rejected the integration key (401)', body: `${detail}${keeps} An administrator must configure a valid key.` });
+      banners.push({ id: 'unauthorized', tone: 'error', title: 'The Partner API rejected the integration key (401)', body: `${say(health, 'An administrator must configure a valid key.')} ${shown}` });
       break;
     case 'forbidden':
-      banners.push({ id: 'forbidden', tone: 'error', title: 'The Partner API denied access (403)', body: `${detail}The key's plan or scopes do not allow this. ${keeps}` });
+      banners.push({ id: 'forbidden', tone: 'error', title: 'The Partner API denied access (403)', body: `${say(health, "The key's plan or scopes do not allow this.")} ${shown}` });
       break;
     case 'rate-limited': {
       const until = health.budget.pausedUntil;
       const when = until !== null ? `Requests resume at ${formatClock(until, true)} (in ${formatDuration(Math.max(0, (until - now) / 1000))}).` : 'Requests resume when the limit resets.';
-      banners.push({ id: 'rate-limited', tone: 'warning', title: 'Partner API rate limit reached', body: `${detail}${when} ${keeps}` });
+      banners.push({ id: 'rate-limited', tone: 'warning', title: 'Partner API rate limit reached', body: `${when} ${shown}` });
       break;
     }
     case 'unreachable':
-      banners.push({ id: 'unreachable', tone: 'error', title: 'The Partner API is not answering', body: `${detail}${keeps} Retrying automatically.` });
+      banners.push({ id: 'unreachable', tone: 'error', title: 'The Partner API is not answering', body: `${say(health, 'Retrying automatically.')} ${shown}` });
       break;
     case 'degraded':
-      banners.push({ id: 'degraded', tone: 'warning', title: 'Partner API partly failing', body: `${detail}Some data may be older than usual.` });
+      banners.push({ id: 'degraded', tone: 'warning', title: 'Partner API partly failing', body: say(health, 'Some data may be older than usual.') });
       break;
     case 'starting':
-      banners.push({ id: 'starting', tone: 'info', title: 'Connecting to the Partner API', body: detail || 'The first data arrives within a few seconds.' });
+      banners.push({ id: 'starting', tone: 'info', title: 'Connecting to the Partner API', body: say(health, 'The first data arrives within a few seconds.') });
       break;
     case 'ok':
       break;
