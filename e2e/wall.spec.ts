@@ -98,7 +98,7 @@ test('?routes= limits buses and figures to those routes; bad options are named, 
 
   await page.goto(`/wall?routes=${encodeURIComponent(code)}&theme=light&rotate=abc`);
   await expect(page.locator('[data-theme="light"]').first()).toBeVisible();
-  await expect(page.getByRole('heading', { name: `Routes ${code}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Route ${code}` })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Ignored options' })).toContainText('Ignored rotate="abc"');
 
   // The figures are those of this route alone (within the few seconds between two reads of the feed).

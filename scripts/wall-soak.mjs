@@ -4,7 +4,7 @@
 // forced garbage collection, the JS heap, DOM nodes and event listeners after a warm-up, every minute, and at
 // the end. Prints the figures and the growth; not part of `npm test` (it measures, it does not judge).
 // Builds into .next-soak when stale (FLEETMAP_SOAK_DIST picks another build directory).
-import { tsImport } from 'tsx/esm/api';
+import { require as tsxRequire } from 'tsx/cjs/api';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './find-chromium.mjs';
 import { buildIfStale } from './next-build.mjs';
@@ -80,7 +80,8 @@ async function main() {
   // Its own build by default, so the e2e build (made with a canary key) is never replaced by one without.
   const distDir = process.env.FLEETMAP_SOAK_DIST || '.next-soak';
   buildIfStale({ distDir, env: { PARTNER_API_BASE_URL: 'http://127.0.0.1:9/api/v1/partner' } });
-  const { startStack } = await tsImport('../e2e/support/stack.ts', import.meta.url);
+  // stack.ts is CommonJS TypeScript that locates the repo by its own __dirname: load it as such.
+  const { startStack } = tsxRequire('../e2e/support/stack.ts', import.meta.url);
 
   console.log(`wall soak: ${opts.minutes} min real at SIM_SPEED ${opts.speed} (≈ ${((opts.minutes * opts.speed) / 60).toFixed(1)} simulated hours), warm-up ${opts.warmup} s, ${opts.path}`);
   const stack = await startStack({ simSpeed: opts.speed, buses: opts.buses, distDir });

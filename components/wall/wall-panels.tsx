@@ -5,16 +5,20 @@ import type { DelayFigures } from '@/lib/stats/delay-stats';
 import { formatShare } from '@/lib/stats/delay-table';
 import { DELAY_COLORS, type Theme } from '@/lib/client/delay-palette';
 import { formatAgo, formatDelay } from '@/lib/client/location-age';
-import type { WallView } from './wall-view';
+import type { WallRoute, WallView } from './wall-view';
 
 export function WallTitle({ view, requested }: { view: WallView | null; requested: readonly string[] }) {
+  const plural = (n: number) => `${n} route${n === 1 ? '' : 's'} with active trips`;
+  const nameOf = (r: WallRoute) => (r.name && r.name !== r.label ? r.name : null);
   let title = 'Whole network';
-  let detail = view ? `${view.routes.length} routes with active trips` : '';
+  let detail = view ? plural(view.routes.length) : '';
   if (view?.current) {
     title = `Route ${view.current.label}`;
-    detail = [view.current.name !== view.current.label ? view.current.name : null, `${view.rotation!.index + 1} of ${view.rotation!.count}`]
-      .filter(Boolean)
-      .join(' · ');
+    detail = [nameOf(view.current), `${view.rotation!.index + 1} of ${view.rotation!.count}`].filter(Boolean).join(' · ');
+  } else if (requested.length === 1) {
+    const only = view?.routes.length === 1 ? view.routes[0]! : null;
+    title = `Route ${only?.label ?? requested[0]}`;
+    detail = (only && nameOf(only)) ?? '';
   } else if (requested.length) {
     title = `Routes ${requested.join(', ')}`;
   }
@@ -88,7 +92,10 @@ export function WallFigures({ figures, worst, theme }: { figures: DelayFigures; 
           <ol className="mt-2 flex flex-col gap-1">
             {worst.map((t) => (
               <li key={t.tripId} className="flex items-baseline justify-between gap-4 text-4xl font-semibold tabular-nums">
-                <span>{routeLabel(t)}</span>
+                <span className="truncate">
+                  {routeLabel(t)}
+                  {t.direction && <span className="ml-3 text-xl font-normal text-slate-500 dark:text-slate-400">{t.direction}</span>}
+                </span>
                 <span style={{ color: (t.delayMinutes ?? 0) > 0 ? colors.late : undefined }}>{formatDelay(t.delayMinutes)}</span>
               </li>
             ))}
