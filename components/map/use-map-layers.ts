@@ -2,7 +2,7 @@
 // The two effects every map layer file uses: one adds its source and layers (and removes them, layers
 // first), the other only pushes new data. Both re-run when the style is replaced (styleGen), because
 // setStyle drops everything that was added at run time.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { LayerSpecification, SourceSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 
@@ -40,11 +40,33 @@ export function useSourceAndLayers(
   }, [map, styleGen, sourceId, source, layers, beforeId, prepare]);
 }
 
+/**
+ * Pushes data into a GeoJSON source with back-pressure: while the worker is still indexing the previous
+ * data (re-clustering 10,000 buses takes a good part of a second on a slow machine), newer data waits and
+ * only the latest is sent. Glides then run at the pace the worker sustains instead of piling up work.
+ */
 export function useGeoJsonData({ map, styleGen }: MapHandle, sourceId: string, data: GeoJSON.GeoJSON | null) {
+  // The source being updated, so a source replaced by a style change is never left waiting on the old one.
+  const inFlight = useRef<GeoJSONSource | null>(null);
+  const pending = useRef<{ source: GeoJSONSource; data: GeoJSON.GeoJSON } | null>(null);
   useEffect(() => {
     if (!map || styleGen === 0 || !data) return;
     const source = map.getSource<GeoJSONSource>(sourceId);
-    // A rejected setData (the map removed mid-update) is not an error worth surfacing.
-    void source?.setData(data).catch(() => undefined);
+    if (!source) return;
+    const send = (s: GeoJSONSource, d: GeoJSON.GeoJSON) => {
+      inFlight.current = s;
+      // A rejected setData (the map removed mid-update) is not an error worth surfacing.
+      void s
+        .setData(d)
+        .catch(() => undefined)
+        .finally(() => {
+          if (inFlight.current === s) inFlight.current = null;
+          const next = pending.current;
+          pending.current = null;
+          if (next && map.getSource(sourceId) === next.source) send(next.source, next.data);
+        });
+    };
+    if (inFlight.current === source) pending.current = { source, data };
+    else send(source, data);
   }, [map, styleGen, sourceId, data]);
 }

@@ -29,6 +29,19 @@ describe('planGlides', () => {
   });
 });
 
+describe('planGlides with a large fleet', () => {
+  it('skips gliding when more buses move than the worker can re-cluster per frame', () => {
+    const drawn = new Map<number, LngLat>();
+    const targets = new Map<number, LngLat>();
+    for (let i = 0; i < 5; i++) {
+      drawn.set(i, at(-73.98, 40.75));
+      targets.set(i, at(-73.9799, 40.75));
+    }
+    expect(planGlides(drawn, targets, 500, 5)).toHaveLength(5);
+    expect(planGlides(drawn, targets, 500, 4)).toEqual([]);
+  });
+});
+
 describe('positionsAt', () => {
   const targets = new Map<number, LngLat>([
     [1, at(1, 1)],

@@ -6,6 +6,13 @@ export const GLIDE_MS = 1_000;
 /** A jump this long is a new fix after a gap or a teleport, not motion: it is drawn at once. */
 export const MAX_GLIDE_M = 500;
 
+/**
+ * Above this many moving buses a glide is skipped: every frame re-clusters the whole source in the worker,
+ * and measured in headless Chromium (software GL, 2 shared cores) 10,000 buses sustained ~2 updates/s —
+ * no longer a glide, just extra work. The buses then jump, as they would without motion.
+ */
+export const MAX_GLIDING_BUSES = 3_000;
+
 export interface Glide {
   busId: number;
   from: LngLat;
@@ -22,8 +29,8 @@ export function distanceM(a: LngLat, b: LngLat): number {
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** The buses that should glide: drawn before, moved, and not further than maxJumpM. */
-export function planGlides(drawn: ReadonlyMap<number, LngLat>, targets: ReadonlyMap<number, LngLat>, maxJumpM = MAX_GLIDE_M): Glide[] {
+/** The buses that should glide: drawn before, moved, and not further than maxJumpM; none if too many. */
+export function planGlides(drawn: ReadonlyMap<number, LngLat>, targets: ReadonlyMap<number, LngLat>, maxJumpM = MAX_GLIDE_M, maxGliding = MAX_GLIDING_BUSES): Glide[] {
   const glides: Glide[] = [];
   for (const [busId, to] of targets) {
     const from = drawn.get(busId);
@@ -31,7 +38,7 @@ export function planGlides(drawn: ReadonlyMap<number, LngLat>, targets: Readonly
     if (distanceM(from, to) > maxJumpM) continue;
     glides.push({ busId, from, to });
   }
-  return glides;
+  return glides.length > maxGliding ? [] : glides;
 }
 
 /** Ease-out: most of the movement early, so a bus never looks like it lags its fix. */
