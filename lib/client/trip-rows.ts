@@ -1,25 +1,26 @@
 // The dispatcher's list of active trips: vehicles on a trip plus trips without a usable position, with
 // search, filters, sort and per-class counts. Pure, so the list and its tests share one implementation.
-import type { DelayClass, EpochMs, LiveSnapshot } from '@/lib/model';
+import type { DelayClass, EpochMs, LiveSnapshot, VehicleTrip } from '@/lib/model';
 import { hasPosition } from './bus-features';
 import { isStaleAge, locationAgeS } from './location-age';
 
-export interface TripRow {
-  tripId: number;
+/** One active trip as the list shows it: the trip's live fields plus its bus and where the bus is. */
+export interface TripRow
+  extends Pick<VehicleTrip, 'tripId' | 'routeId' | 'routeCode' | 'routeName' | 'direction' | 'status' | 'delayMinutes' | 'delayClass'> {
   busId: number | null;
   plateNumber: string | null;
   busName: string | null;
   internalCode: string | null;
-  routeId: number | null;
-  routeCode: string | null;
-  routeName: string | null;
-  direction: string | null;
-  status: string | null;
-  delayMinutes: number | null;
-  delayClass: DelayClass;
   /** The bus has a drawable position on the map. */
   positioned: boolean;
   gpsAt: EpochMs | null;
+}
+
+type RowBus = Pick<TripRow, 'busId' | 'plateNumber' | 'busName' | 'internalCode' | 'positioned' | 'gpsAt'>;
+
+function tripRow(t: VehicleTrip, bus: RowBus): TripRow {
+  const { tripId, routeId, routeCode, routeName, direction, status, delayMinutes, delayClass } = t;
+  return { tripId, routeId, routeCode, routeName, direction, status, delayMinutes, delayClass, ...bus };
 }
 
 export function tripRows(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips'>): TripRow[] {
@@ -28,43 +29,13 @@ export function tripRows(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositioned
   for (const v of snapshot.vehicles) {
     if (!v.trip || seen.has(v.trip.tripId)) continue;
     seen.add(v.trip.tripId);
-    const t = v.trip;
-    rows.push({
-      tripId: t.tripId,
-      busId: v.busId,
-      plateNumber: v.plateNumber,
-      busName: v.busName,
-      internalCode: v.internalCode,
-      routeId: t.routeId,
-      routeCode: t.routeCode,
-      routeName: t.routeName,
-      direction: t.direction,
-      status: t.status,
-      delayMinutes: t.delayMinutes,
-      delayClass: t.delayClass,
-      positioned: hasPosition(v),
-      gpsAt: hasPosition(v) ? v.gpsAt : null,
-    });
+    const positioned = hasPosition(v);
+    rows.push(tripRow(v.trip, { busId: v.busId, plateNumber: v.plateNumber, busName: v.busName, internalCode: v.internalCode, positioned, gpsAt: positioned ? v.gpsAt : null }));
   }
   for (const t of snapshot.unpositionedTrips) {
     if (seen.has(t.tripId)) continue;
     seen.add(t.tripId);
-    rows.push({
-      tripId: t.tripId,
-      busId: t.busId,
-      plateNumber: t.plateNumber,
-      busName: t.busName,
-      internalCode: null,
-      routeId: t.routeId,
-      routeCode: t.routeCode,
-      routeName: t.routeName,
-      direction: t.direction,
-      status: t.status,
-      delayMinutes: t.delayMinutes,
-      delayClass: t.delayClass,
-      positioned: false,
-      gpsAt: null,
-    });
+    rows.push(tripRow(t, { busId: t.busId, plateNumber: t.plateNumber, busName: t.busName, internalCode: null, positioned: false, gpsAt: null }));
   }
   return rows;
 }

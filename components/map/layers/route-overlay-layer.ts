@@ -23,22 +23,15 @@ const overlaySource: GeoJSONSourceSpecification = { type: 'geojson', data: { typ
 function overlayLayersFor(theme: Theme): LayerSpecification[] {
   const accent = ROUTE_ACCENT[theme];
   const ground = theme === 'dark' ? '#0b1220' : '#ffffff';
-  const casing: LineLayerSpecification = {
-    id: ROUTE_OVERLAY_CASING_LAYER_ID,
+  // A light casing under the coloured line keeps the route readable over the network's own lines.
+  const line = (id: string, color: string, width: number, opacity: number): LineLayerSpecification => ({
+    id,
     type: 'line',
     source: ROUTE_OVERLAY_SOURCE_ID,
     filter: ['==', ['get', 'kind'], 'line'],
     layout: { 'line-join': 'round', 'line-cap': 'round' },
-    paint: { 'line-color': ground, 'line-width': 7, 'line-opacity': 0.8 },
-  };
-  const line: LineLayerSpecification = {
-    id: ROUTE_OVERLAY_LINE_LAYER_ID,
-    type: 'line',
-    source: ROUTE_OVERLAY_SOURCE_ID,
-    filter: ['==', ['get', 'kind'], 'line'],
-    layout: { 'line-join': 'round', 'line-cap': 'round' },
-    paint: { 'line-color': accent, 'line-width': 4 },
-  };
+    paint: { 'line-color': color, 'line-width': width, 'line-opacity': opacity },
+  });
   const stops: CircleLayerSpecification = {
     id: ROUTE_OVERLAY_STOPS_LAYER_ID,
     type: 'circle',
@@ -59,7 +52,7 @@ function overlayLayersFor(theme: Theme): LayerSpecification[] {
       'circle-stroke-width': ['case', ['==', ['get', 'role'], 'start'], 2, 4],
     },
   };
-  return [casing, line, stops, ends];
+  return [line(ROUTE_OVERLAY_CASING_LAYER_ID, ground, 7, 0.8), line(ROUTE_OVERLAY_LINE_LAYER_ID, accent, 4, 1), stops, ends];
 }
 
 export const ROUTE_OVERLAY_LAYERS: Record<Theme, LayerSpecification[]> = { light: overlayLayersFor('light'), dark: overlayLayersFor('dark') };
