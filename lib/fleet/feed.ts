@@ -67,6 +67,8 @@ const LIST_SLOT_SHARE: Record<ListKind, number> = { activeTrips: 0.3, listBuses:
 /** Background stops loading takes every Nth slot while routes lack stops. */
 const STOPS_EVERY_N_SLOTS = 6;
 const STOPS_RETRY_MS = 60_000;
+/** Stops change far less often than the route list: reload each route's stops every few route refreshes. */
+const STOPS_REFRESH_ROUTE_INTERVALS = 6;
 const DEMAND_MAX_WAIT_MS = 5_000;
 const SNAPSHOT_MIN_INTERVAL_MS = 1_000;
 const UNREACHABLE_AFTER_FAILURES = 3;
@@ -272,7 +274,7 @@ export class Feed {
     return { parkedFloorMs: this.config.feed.parkedFloorMs, watchRefreshMs: Math.max(WATCH_REFRESH_MIN_MS, 2 * slotMs), slotMs };
   }
 
-  /** A route whose stops are missing (first) or older than the routes interval, not tried in the last minute. */
+  /** A route whose stops are missing (first) or due for a reload, not tried in the last minute. */
   private stopsTarget(now: number): number | null {
     if (!this.can('routeStops', now) || this.routes.length === 0) return null;
     let best: number | null = null;
@@ -280,7 +282,7 @@ export class Feed {
     for (const r of this.routes) {
       if (now - (this.stopsAttemptAt.get(r.id) ?? Number.NEGATIVE_INFINITY) < STOPS_RETRY_MS) continue;
       const at = this.stopsCache.peek(String(r.id))?.fetchedAt ?? Number.NEGATIVE_INFINITY;
-      if (now - at < this.config.feed.routesIntervalMs) continue;
+      if (now - at < STOPS_REFRESH_ROUTE_INTERVALS * this.config.feed.routesIntervalMs) continue;
       if (at < bestAt) {
         best = r.id;
         bestAt = at;
