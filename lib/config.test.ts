@@ -7,7 +7,7 @@ describe('readAppConfig', () => {
     expect(r).toEqual({
       ok: true,
       config: {
-        feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 300_000, watchTtlMs: 30_000 },
+        feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 1_800_000, watchTtlMs: 30_000 },
         delay: { lateMin: 5, earlyMin: 1 },
         staleAfterS: 120,
         mapStyleUrl: null,
