@@ -52,10 +52,15 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const health = snapshot?.health ?? null;
   const listOnly = health !== null && lacksLocations(health);
 
-  const selectRow = useCallback((row: TripRow) => {
-    setFollow(false);
-    updateUrl({ tripId: row.tripId, busId: row.busId });
-  }, [updateUrl]);
+  const selectRow = useCallback(
+    (row: TripRow) => {
+      setFollow(false);
+      // On a phone the sheet makes way for the map and the panel (the sheet state does not apply on wider screens).
+      setSheetOpen(false);
+      updateUrl({ tripId: row.tripId, busId: row.busId });
+    },
+    [updateUrl],
+  );
   const selectBus = useCallback(
     (busId: number | null) => {
       setFollow(false);
@@ -143,13 +148,20 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
         <div className="flex items-center gap-3">
           <h1 className="text-base font-semibold tracking-tight">Fleetmap</h1>
           <nav aria-label="Views" className="flex gap-3 text-sm text-slate-600 dark:text-slate-300">
-            <span aria-current="page" className="font-medium text-slate-900 dark:text-white">Dispatch</span>
-            <Link href="/delays" className="hover:underline">Delays</Link>
-            <Link href="/wall" className="hover:underline">Wall</Link>
+            <span aria-current="page" className="font-medium text-slate-900 dark:text-white">
+              Dispatch
+            </span>
+            <Link href="/delays" className="hover:underline">
+              Delays
+            </Link>
+            <Link href="/wall" className="hover:underline">
+              Wall
+            </Link>
           </nav>
         </div>
-        {health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} className="min-w-0 flex-1" />}
-        <ThemeToggle className="ml-auto" />
+        {/* Phones: the status gets its own row under the title; wider screens: one line. */}
+        <ThemeToggle className="ml-auto md:order-last" />
+        {health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} className="order-last w-full md:order-none md:w-auto md:min-w-0 md:flex-1" />}
       </header>
 
       <HealthBanners health={health} link={link} now={now} className="px-3 pt-2 empty:hidden" />
@@ -231,7 +243,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
             ) : (
               <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{link.fetchFailed ? 'The live data is unavailable.' : 'Loading the map…'}</div>
             )}
-            {panel && <div className="absolute inset-x-2 top-2 z-20 max-h-[45%] md:inset-x-auto md:top-3 md:right-3 md:bottom-3 md:max-h-none md:w-[340px]">{panel}</div>}
+            {panel && <div className="absolute inset-x-2 top-2 z-20 flex max-h-[45%] flex-col md:inset-x-auto md:top-3 md:right-3 md:bottom-3 md:max-h-none md:w-[340px]">{panel}</div>}
           </section>
         )}
       </main>

@@ -69,7 +69,7 @@ export function TripPanel(p: TripPanelProps) {
   const title = tripId !== null ? `${routeCode ?? 'Trip'} ${routeName ?? ''}`.trim() : (vehicle?.plateNumber ?? vehicle?.busName ?? 'Bus');
 
   return (
-    <section aria-labelledby="trip-panel-title" className="flex max-h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white/97 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900/97">
+    <section aria-labelledby="trip-panel-title" className="flex max-h-full min-h-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white/97 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900/97">
       <header className="flex items-start gap-2 border-b border-slate-200 px-3 py-2.5 dark:border-slate-700">
         <div className="min-w-0 flex-1">
           <h2 id="trip-panel-title" className="flex items-center gap-2 text-base font-semibold">
