@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.mjs';
+import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.cjs';
 
 const executablePath: string = findChromium({ install: false });
 

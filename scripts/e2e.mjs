@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findChromium } from './find-chromium.mjs';
+import chromium from './find-chromium.cjs';
+
+const { findChromium } = chromium;
 import { buildIfStale, ROOT } from './next-build.mjs';
 
 const DIST = process.env.FLEETMAP_E2E_DIST || '.next-e2e';
