@@ -120,3 +120,19 @@ test('?routes= limits buses and figures to those routes; bad options are named, 
   expect(new Set(labels)).toEqual(new Set([code]));
   await page.screenshot({ path: 'e2e/artifacts/wall-route-light.png' });
 });
+
+test.describe('a snapshot the wall cannot read', () => {
+  // React reports an error its boundary caught; that report is the expected trace of this test.
+  test.use({ allowedConsoleErrors: [/vehicles|not iterable|is not a function|Cannot read properties/] });
+
+  test('gives a quiet placeholder, never an error page or a blank screen, and carries on when data is good again', async ({ page }) => {
+    await page.goto('/wall');
+    await expect(tileValue(page, 'Active trips')).toHaveText(/^\d+$/, { timeout: 60_000 });
+    await page.route('**/api/live*', (route) => route.fulfill({ json: { version: -1, vehicles: 'not a list' } }));
+    await expect(page.getByText('will be back shortly')).toBeVisible({ timeout: 20_000 });
+    await page.screenshot({ path: 'e2e/artifacts/wall-placeholder.png' });
+    await page.unroute('**/api/live*');
+    await expect(tileValue(page, 'Active trips')).toHaveText(/^\d+$/, { timeout: 45_000 });
+    await expect(page.getByText('will be back shortly')).toHaveCount(0);
+  });
+});

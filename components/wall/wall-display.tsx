@@ -21,8 +21,21 @@ export interface WallDisplayProps {
   panelRetryMs?: number;
 }
 
-/** The wall: no controls, everything from the URL; each panel survives on its own. */
-export function WallDisplay({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryMs = 15_000 }: WallDisplayProps) {
+/**
+ * The wall: no controls, everything from the URL; each panel survives on its own, and the whole survives a
+ * snapshot it cannot read (a quiet placeholder, then a fresh start).
+ */
+export function WallDisplay(props: WallDisplayProps) {
+  return (
+    <PanelBoundary name="The wall" retryAfterMs={props.panelRetryMs ?? DEFAULT_RETRY_MS} className="fixed inset-0 bg-slate-950 text-2xl">
+      <WallContent {...props} />
+    </PanelBoundary>
+  );
+}
+
+const DEFAULT_RETRY_MS = 15_000;
+
+function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryMs = DEFAULT_RETRY_MS }: WallDisplayProps) {
   const feed = useLiveFeed();
   const snapshot = feed.snapshot ?? null;
   // The browser's clock for the clock on screen and the rotation; the server's (feed.now) for data ages.
