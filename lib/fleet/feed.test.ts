@@ -180,7 +180,7 @@ describe('Feed reactions', () => {
     expect(snapshot.vehicles.filter((v) => v.trip !== null)).toHaveLength(20);
   });
 
-  it('turns unauthorized on a 401, keeps serving the last data with its age, re-checks slowly and recovers', async () => {
+  it('turns unauthorized on a 401, keeps serving the last data with its age, re-checks once per trips interval and recovers', async () => {
     const { clock, upstream, feed, logs } = setup({ buses: 40, onTrip: 30, limit: 600 });
     await clock.advance(MINUTE);
     const located = feed.liveSnapshot().snapshot.vehicles.filter((v) => v.lat !== null).length;
@@ -192,10 +192,14 @@ describe('Feed reactions', () => {
     expect(during.vehicles.filter((v) => v.lat !== null)).toHaveLength(40);
     const sentWhileRevoked = upstream.count(undefined, clock.now());
     await clock.advance(2 * MINUTE);
-    // Only /status re-checks, backing off: 10 s, 20 s, 40 s, 80 s …
+    // Only /status re-checks, backing off from 10 s up to one trips interval (15 s) and no further, so a
+    // restored key is back within one polling interval.
     const rechecks = upstream.calls.filter((c) => c.at >= clock.now() - 2 * MINUTE);
     expect(rechecks.every((c) => c.op === 'status')).toBe(true);
-    expect(rechecks.length).toBeLessThanOrEqual(4);
+    const gaps = rechecks.slice(1).map((c, i) => c.at - rechecks[i]!.at);
+    expect(gaps.length).toBeGreaterThanOrEqual(6);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(10_000);
+    for (const gap of gaps) expect(gap).toBeLessThanOrEqual(15_000 + 1_000);
     expect(sentWhileRevoked).toBe(0);
     upstream.revoked = false;
     await clock.advance(3 * MINUTE);

@@ -57,7 +57,9 @@ export interface FeedOptions {
 }
 
 const STATUS_RECHECK_MS = 5 * 60_000;
-/** After a 401/403 the key is re-checked slowly, doubling from here, so a restored key recovers by itself. */
+// No wait after a failure (backoff, key re-check, /status retry) outlasts one trips interval: whatever the
+// fault, the feed is back within one polling interval of the upstream's return. Retry-After alone may be longer.
+/** After a 401/403 the key is re-checked, doubling from here up to one trips interval, so a restored key recovers by itself. */
 const AUTH_RECHECK_BASE_MS = 10_000;
 const AUTH_RECHECK_MAX_MS = 5 * 60_000;
 const STATUS_RETRY_BASE_MS = 2_000;
@@ -132,6 +134,8 @@ export class Feed {
 
   private status: PartnerStatus | null = null;
   private capabilities: Capabilities = NO_CAPABILITIES;
+  /** Every capability /status has granted since start. */
+  private readonly everHad: Capabilities = { ...NO_CAPABILITIES };
   private readonly deniedUntil = new Map<PartnerOperation, number>();
   private nextStatusAt = 0;
   private statusFailures = 0;
@@ -168,7 +172,12 @@ export class Feed {
   constructor(opts: FeedOptions) {
     this.config = opts.config;
     this.clock = opts.clock ?? systemClock;
-    this.budget = new RateBudget({ clock: this.clock, share: opts.config.feed.budgetShare, random: opts.random });
+    this.budget = new RateBudget({
+      clock: this.clock,
+      share: opts.config.feed.budgetShare,
+      random: opts.random,
+      maxBackoffMs: opts.config.feed.tripsIntervalMs,
+    });
     this.tz = new FeedTimezone(opts.timezone);
     this.makeClient = opts.client;
     this.store = opts.store ?? new MemorySnapshotStore();
@@ -366,17 +375,21 @@ export class Feed {
     if (e.kind === 'timeout' || e.kind === 'network' || (e.status !== null && e.status >= 500)) this.consecutiveFailures++;
     if (e.status === 401 || (e.status === 403 && op === 'status')) {
       this.authProblem = e.status === 401 ? 'unauthorized' : 'forbidden';
-      this.nextStatusAt = now + Math.min(AUTH_RECHECK_MAX_MS, AUTH_RECHECK_BASE_MS * 2 ** this.authFailures++);
+      this.nextStatusAt = now + this.authRecheckMs();
     } else if (e.status === 403) {
       // The key lost this scope or plan: stop asking until /status says otherwise.
       this.deniedUntil.set(op, now + STATUS_RECHECK_MS);
-      this.nextStatusAt = Math.min(this.nextStatusAt, now + Math.min(AUTH_RECHECK_MAX_MS, AUTH_RECHECK_BASE_MS * 2 ** this.authFailures++));
+      this.nextStatusAt = Math.min(this.nextStatusAt, now + this.authRecheckMs());
     }
+  }
+
+  private authRecheckMs(): number {
+    return Math.min(AUTH_RECHECK_MAX_MS, this.config.feed.tripsIntervalMs, AUTH_RECHECK_BASE_MS * 2 ** this.authFailures++);
   }
 
   private async refreshStatus(): Promise<void> {
     const now = this.clock.now();
-    this.nextStatusAt = now + Math.min(STATUS_RETRY_MAX_MS, STATUS_RETRY_BASE_MS * 2 ** this.statusFailures);
+    this.nextStatusAt = now + Math.min(STATUS_RETRY_MAX_MS, this.config.feed.tripsIntervalMs, STATUS_RETRY_BASE_MS * 2 ** this.statusFailures);
     let res: PartnerResponse<PartnerStatus>;
     try {
       res = await this.call('status', (c) => c.status());
@@ -391,7 +404,14 @@ export class Feed {
     this.status = res.data;
     this.capabilities = capabilitiesOf(res.data);
     this.budget.setLimit(res.data.rateLimitPerMinute);
-    this.nextStatusAt = this.clock.now() + STATUS_RECHECK_MS;
+    // A capability the key had and lost (plan downgraded, scope removed) is likely being put right: re-check at
+    // the polling pace so its return shows within one interval. A key that never had it is re-checked rarely.
+    let lost = false;
+    for (const k of Object.keys(this.capabilities) as (keyof Capabilities)[]) {
+      if (this.everHad[k] && !this.capabilities[k]) lost = true;
+      this.everHad[k] ||= this.capabilities[k];
+    }
+    this.nextStatusAt = this.clock.now() + (lost ? Math.min(STATUS_RECHECK_MS, this.config.feed.tripsIntervalMs) : STATUS_RECHECK_MS);
   }
 
   /** The slot already granted pays for the first page; each further page waits for its own. */

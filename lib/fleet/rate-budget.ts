@@ -10,7 +10,7 @@ import type { Clock } from './clock';
 // - meta.rate_limit slows the poller when `remaining` is low for the time left to `reset_at` (someone else
 //   may be spending the same key), and holds every lane when nothing is left;
 // - a 429 pauses every lane until Retry-After; 5xx, timeouts and network errors back the poller off
-//   exponentially with jitter (capped at 60 s), reset by the next answer.
+//   exponentially with jitter (capped at maxBackoffMs, 60 s by default), reset by the next answer.
 
 export type Lane = 'poll' | 'demand';
 
@@ -66,6 +66,7 @@ export class RateBudget {
   private readonly clock: Clock;
   readonly share: number;
   private readonly random: () => number;
+  private readonly maxBackoffMs: number;
   private sends: Send[] = [];
   private upstreamLimit: number | null = null;
   private nextPollAt = 0;
@@ -76,10 +77,11 @@ export class RateBudget {
   private count429 = 0;
   private upstream: { remaining: number; resetAt: number; sentSince: number } | null = null;
 
-  constructor(opts: { clock: Clock; share: number; random?: () => number }) {
+  constructor(opts: { clock: Clock; share: number; random?: () => number; maxBackoffMs?: number }) {
     this.clock = opts.clock;
     this.share = opts.share;
     this.random = opts.random ?? Math.random;
+    this.maxBackoffMs = opts.maxBackoffMs ?? MAX_BACKOFF_MS;
   }
 
   get limit(): number | null {
@@ -184,7 +186,7 @@ export class RateBudget {
       this.pausedUntilMs = Math.max(this.pausedUntilMs, now + (err.retryAfterS ?? DEFAULT_RETRY_AFTER_S) * 1000);
     } else if (isRetryableFailure(err)) {
       this.failures++;
-      const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (this.failures - 1));
+      const ceiling = Math.min(this.maxBackoffMs, BASE_BACKOFF_MS * 2 ** (this.failures - 1));
       // Equal jitter: at least half the step, so a fleet of retries never lines up again.
       this.backoffUntil = now + ceiling / 2 + this.random() * (ceiling / 2);
     } else {
