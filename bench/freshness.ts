@@ -1,0 +1,239 @@
+// Benchmarks 2 and 3: how fresh and how right the positions are for the same budget. Fleetmap (the app, its
+// own key) and the round-robin peer (in this process, its own key with the same limit) poll ONE simulator at
+// the same time, so both see the same buses at the same moments. Every few seconds the true positions
+// (/__admin/truth) are compared with what each contender holds for every bus on an active trip.
+// Then a viewer watches one bus (/api/live?watch=<id> every 5 s) and that bus's age is sampled every second.
+import { randomBytes } from 'node:crypto';
+import { RoundRobinPoller } from './round-robin';
+import { readLive, startBenchStack, waitForLive, type BenchStack, type TruthBus } from './support/app-stack';
+import type { Benchmark, Figure } from './support/report';
+import { distanceM, max, mean, percentile, sleep } from './support/stats';
+import { startViewers } from './support/viewers';
+
+const BUSES = 500;
+const RATE_LIMIT = 300;
+/** Fleetmap's defaults (FEED_BUDGET_SHARE, FEED_TRIPS_INTERVAL_S), given to the peer as well. */
+const SHARE = 0.8;
+const TRIPS_INTERVAL_MS = 15_000;
+const SAMPLE_MS = 5_000;
+const WATCH_POLL_MS = 5_000;
+
+interface Held {
+  lat: number | null;
+  lon: number | null;
+  fetchedAt: number | null;
+}
+
+interface Tally {
+  ages: number[];
+  errors: number[];
+  /** Bus-samples on a trip for which the contender had no position at all. */
+  missing: number;
+}
+
+const tally = (): Tally => ({ ages: [], errors: [], missing: 0 });
+
+/**
+ * Where a contender's location requests went: fixes that appeared between two samples, split by whether the
+ * bus was on a trip (truth). Explains an age gap: budget spent on buses off trips is not spent on those on one.
+ */
+class Spend {
+  onTrip = 0;
+  offTrip = 0;
+  private readonly seen = new Map<number, number>();
+  private first = true;
+
+  observe(fixes: Iterable<[number, number | null]>, onTrip: ReadonlySet<number>): void {
+    for (const [busId, fetchedAt] of fixes) {
+      if (fetchedAt === null || this.seen.get(busId) === fetchedAt) continue;
+      this.seen.set(busId, fetchedAt);
+      if (this.first) continue;
+      if (onTrip.has(busId)) this.onTrip++;
+      else this.offTrip++;
+    }
+    this.first = false;
+  }
+
+  shareOnTrip(): number | null {
+    const total = this.onTrip + this.offTrip;
+    return total === 0 ? null : (100 * this.onTrip) / total;
+  }
+}
+
+function record(t: Tally, held: Held | undefined, truth: TruthBus, at: number): void {
+  if (!held || held.lat === null || held.lon === null || held.fetchedAt === null) {
+    t.missing++;
+    return;
+  }
+  t.ages.push((at - held.fetchedAt) / 1000);
+  t.errors.push(distanceM(held.lat, held.lon, truth.lat, truth.lon));
+}
+
+function summary(t: Tally) {
+  return {
+    meanAgeS: mean(t.ages),
+    p95AgeS: percentile(t.ages, 0.95),
+    meanErrorM: mean(t.errors),
+    p95ErrorM: percentile(t.errors, 0.95),
+    busSamples: t.ages.length,
+    missing: t.missing,
+  };
+}
+
+export const freshness: Benchmark = {
+  name: 'freshness',
+  title: '2–3. Freshness, watched bus',
+  needsApp: true,
+  async run(ctx) {
+    const warmupS = ctx.quick ? 75 : 150;
+    // A full run covers one whole cycle of the parked-bus floor (FEED_PARKED_FLOOR_S, 300 s by default).
+    const measureS = ctx.quick ? 60 : 300;
+    const watchS = ctx.quick ? 30 : 60;
+    const peerKey = `rrob-${randomBytes(8).toString('hex')}`;
+    const bench = await startBenchStack({ buses: BUSES, rateLimit: RATE_LIMIT, peerKeys: [{ key: peerKey, limitPerMinute: RATE_LIMIT }] });
+    const peer = new RoundRobinPoller({ baseUrl: bench.simBaseUrl, apiKey: peerKey, limitPerMinute: RATE_LIMIT, share: SHARE, tripsIntervalMs: TRIPS_INTERVAL_MS });
+    try {
+      peer.start();
+      ctx.log(`  warm-up ${warmupS} s (both contenders locate the fleet), then ${measureS} s of samples every ${SAMPLE_MS / 1000} s`);
+      await sleep(warmupS * 1000);
+      await waitForLive(bench.appUrl, 'positions flowing', (l) => l.health.state === 'ok' && l.vehicles.some((v) => v.lat !== null));
+
+      await bench.resetSimStats();
+      peer.takeCounts();
+      const started = Date.now();
+      const fleet = tally();
+      const rr = tally();
+      const onTripCounts: number[] = [];
+      const fleetSpend = new Spend();
+      const peerSpend = new Spend();
+      let lastHealth: unknown = null;
+      while (Date.now() - started < measureS * 1000) {
+        const tick = Date.now();
+        const [truth, live] = await Promise.all([bench.truth(), readLive(bench.appUrl)]);
+        const at = Date.now();
+        const vehicles = new Map(live.vehicles.map((v) => [v.busId, v]));
+        const onTrip = truth.buses.filter((b) => b.onTrip);
+        onTripCounts.push(onTrip.length);
+        const onTripIds = new Set(onTrip.map((b) => b.id));
+        fleetSpend.observe(live.vehicles.map((v) => [v.busId, v.fetchedAt]), onTripIds);
+        peerSpend.observe([...peer.fixes].map(([id, fix]) => [id, fix.fetchedAt]), onTripIds);
+        for (const b of onTrip) {
+          record(fleet, vehicles.get(b.id), b, at);
+          record(rr, peer.fixes.get(b.id), b, at);
+        }
+        lastHealth = live.health;
+        await sleep(Math.max(0, SAMPLE_MS - (Date.now() - tick)));
+      }
+      const minutes = (Date.now() - started) / 60_000;
+      const stats = await bench.simStats();
+      const peerCounts = peer.takeCounts();
+      const peerLocations = peerCounts.byOperation.busLocation ?? 0;
+      // Only the two contenders use the simulator: the app's share of each operation is the rest.
+      const fleetLocations = (stats.byOperation.busLocation ?? 0) - peerLocations;
+      const fleetPerMin = fleetLocations / minutes;
+      const peerPerMin = peerLocations / minutes;
+      const busesOnTrip = mean(onTripCounts) ?? 0;
+      // B/(2L): the mean age round robin reaches with L location requests a minute over B buses.
+      const boundS = (l: number) => (l > 0 ? (busesOnTrip / (2 * l)) * 60 : null);
+      const f = summary(fleet);
+      const p = summary(rr);
+      const fleetBound = boundS(fleetPerMin);
+      const peerBound = boundS(peerPerMin);
+
+      ctx.log(`  watched bus: ${watchS} s`);
+      const watched = await watchOneBus(bench, peer, watchS);
+
+      const figures: Figure[] = [
+        { metric: 'location age, mean', unit: 's', fleetmap: f.meanAgeS, peer: p.meanAgeS, better: 'lower' },
+        { metric: 'location age, p95', unit: 's', fleetmap: f.p95AgeS, peer: p.p95AgeS, better: 'lower' },
+        { metric: 'position error, mean', unit: 'm', fleetmap: f.meanErrorM, peer: p.meanErrorM, better: 'lower' },
+        { metric: 'position error, p95', unit: 'm', fleetmap: f.p95ErrorM, peer: p.p95ErrorM, better: 'lower' },
+        { metric: 'location requests/min sent', unit: '/min', fleetmap: fleetPerMin, peer: peerPerMin, better: 'higher' },
+        {
+          metric: 'mean age ÷ B/(2L) (L = own location rate)',
+          unit: '×',
+          fleetmap: f.meanAgeS !== null && fleetBound ? f.meanAgeS / fleetBound : null,
+          peer: p.meanAgeS !== null && peerBound ? p.meanAgeS / peerBound : null,
+          better: 'lower',
+        },
+        { metric: 'share of new fixes on buses on a trip', unit: '%', fleetmap: fleetSpend.shareOnTrip(), peer: peerSpend.shareOnTrip(), better: 'higher' },
+        { metric: 'on-trip bus-samples without a position', unit: '', fleetmap: f.missing, peer: p.missing, better: 'lower' },
+        { metric: 'watched bus: first fresh fix after watch', unit: 's', fleetmap: watched.fleetmap.firstFixS, peer: null, better: 'lower' },
+        { metric: 'watched bus: age, mean', unit: 's', fleetmap: watched.fleetmap.meanAgeS, peer: watched.peer.meanAgeS, better: 'lower' },
+        { metric: 'watched bus: age, max', unit: 's', fleetmap: watched.fleetmap.maxAgeS, peer: watched.peer.maxAgeS, better: 'lower' },
+      ];
+      return {
+        peer: 'round robin',
+        conditions:
+          `${BUSES} buses, SIM_SPEED 1, limit ${RATE_LIMIT}/min on each of two keys (one per contender, same simulator, run at the same time), ` +
+          `poller share ${SHARE}, warm-up ${warmupS} s, ${measureS} s of samples every ${SAMPLE_MS / 1000} s over every bus on an active trip (mean ${busesOnTrip.toFixed(0)}); ` +
+          `age = sample time − when the contender fetched the fix; error = distance to /__admin/truth; then one watched bus for ${watchS} s, sampled every second`,
+        figures,
+        details: {
+          buses: BUSES,
+          rateLimit: RATE_LIMIT,
+          share: SHARE,
+          warmupS,
+          measureS,
+          samples: onTripCounts.length,
+          busesOnTripMean: busesOnTrip,
+          fleetmap: { ...f, locationRequestsPerMin: fleetPerMin, boundS: fleetBound, newFixes: { onTrip: fleetSpend.onTrip, offTrip: fleetSpend.offTrip }, selfReportedHealth: lastHealth },
+          roundRobin: { ...p, locationRequestsPerMin: peerPerMin, boundS: peerBound, newFixes: { onTrip: peerSpend.onTrip, offTrip: peerSpend.offTrip }, requests: peerCounts },
+          boundAtFullShareS: boundS(SHARE * RATE_LIMIT),
+          simulator: stats,
+          watched,
+        },
+      };
+    } finally {
+      await peer.stop();
+      await bench.stop();
+    }
+  },
+};
+
+/** A bus on a trip that will not end during the watch, picked among those Fleetmap fetched longest ago. */
+async function pickBusToWatch(bench: BenchStack, watchS: number): Promise<number> {
+  const [truth, live] = await Promise.all([bench.truth(), readLive(bench.appUrl)]);
+  const onTrip = new Set(truth.buses.filter((b) => b.onTrip && b.gps === 'ok').map((b) => b.id));
+  const candidates = live.vehicles.filter(
+    (v) => onTrip.has(v.busId) && v.fetchedAt !== null && v.trip?.plannedArrivalAt != null && v.trip.plannedArrivalAt - truth.at > (watchS + 120) * 1000,
+  );
+  if (candidates.length === 0) throw new Error('No bus on a long enough trip to watch.');
+  candidates.sort((a, b) => a.fetchedAt! - b.fetchedAt!);
+  return candidates[0]!.busId;
+}
+
+async function watchOneBus(bench: BenchStack, peer: RoundRobinPoller, watchS: number) {
+  const busId = await pickBusToWatch(bench, watchS);
+  const watchStart = Date.now();
+  const viewer = startViewers(1, () => `${bench.appUrl}/api/live?watch=${busId}`, WATCH_POLL_MS);
+  const fleetAges: number[] = [];
+  const peerAges: number[] = [];
+  let firstFixAt: number | null = null;
+  try {
+    while (Date.now() - watchStart < watchS * 1000) {
+      const tick = Date.now();
+      const live = await readLive(bench.appUrl);
+      const at = Date.now();
+      const v = live.vehicles.find((x) => x.busId === busId);
+      if (v?.fetchedAt != null) {
+        if (firstFixAt === null && v.fetchedAt >= watchStart) firstFixAt = v.fetchedAt;
+        // The age while watched counts from the first fix the watch brought; before it, the age is the fleet's.
+        if (firstFixAt !== null) {
+          fleetAges.push((at - v.fetchedAt) / 1000);
+          const fix = peer.fixes.get(busId);
+          if (fix) peerAges.push((at - fix.fetchedAt) / 1000);
+        }
+      }
+      await sleep(Math.max(0, 1000 - (Date.now() - tick)));
+    }
+  } finally {
+    await viewer.stop();
+  }
+  return {
+    busId,
+    watchS,
+    fleetmap: { firstFixS: firstFixAt === null ? null : (firstFixAt - watchStart) / 1000, meanAgeS: mean(fleetAges), maxAgeS: max(fleetAges), samples: fleetAges.length },
+    peer: { meanAgeS: mean(peerAges), maxAgeS: max(peerAges), samples: peerAges.length },
+  };
+}

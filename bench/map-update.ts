@@ -1,0 +1,183 @@
+// Benchmark 5: the cost of one map update of 1,000, 5,000 and 10,000 buses in Chromium (SwiftShader WebGL),
+// Fleetmap's bus layers against one DOM marker per bus. The page (bench/map-page) is bundled here with
+// esbuild from the app's own layer and feature modules and served by this process with the offline basemap
+// from public/; nothing of it ships in the app. Main-thread time is the renderer main thread's task time
+// (CDP Performance.getMetrics TaskDuration) from the start of the update until the map is idle again (layers)
+// or two frames have been produced (markers, which never make the map re-render).
+import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
+import type { Benchmark, Figure } from './support/report';
+import { median } from './support/stats';
+
+const ROOT = join(__dirname, '..');
+const SIZES = [1_000, 5_000, 10_000];
+const VIEWPORT = { width: 1280, height: 800 };
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.geojson': 'application/geo+json',
+  '.json': 'application/json',
+  '.pbf': 'application/x-protobuf',
+};
+
+type Contender = 'layers' | 'markers';
+
+/** esbuild's CLI (installed with tsx): its JS API cannot find its binary when loaded through tsx's require. */
+function bundle(): Buffer {
+  const res = spawnSync(
+    join(ROOT, 'node_modules', '.bin', 'esbuild'),
+    [
+      join(__dirname, 'map-page', 'entry.ts'),
+      '--bundle',
+      '--format=iife',
+      '--platform=browser',
+      '--target=es2022',
+      '--minify',
+      '--log-level=error',
+      `--tsconfig=${join(ROOT, 'tsconfig.json')}`,
+      '--define:process.env.NODE_ENV="production"',
+    ],
+    { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (res.status !== 0) throw new Error(`bundling the bench page failed: ${res.stderr?.toString() || res.error?.message}`);
+  return res.stdout;
+}
+
+/** Serves the bench page, its bundle, MapLibre's worker and CSS, and the offline basemap files. */
+async function servePage(js: Buffer): Promise<{ url: string; close(): Promise<void> }> {
+  const maplibreDist = join(ROOT, 'node_modules', 'maplibre-gl', 'dist');
+  const fixed: Record<string, string> = {
+    '/': join(__dirname, 'map-page', 'index.html'),
+    '/maplibre-gl.css': join(maplibreDist, 'maplibre-gl.css'),
+    '/maplibre-gl-worker.mjs': join(maplibreDist, 'maplibre-gl-worker.mjs'),
+  };
+  const publicDir = join(ROOT, 'public');
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://bench.local').pathname);
+    const send = (status: number, body: Buffer | string, type = 'text/plain; charset=utf-8') => res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+    if (path === '/bundle.js') return send(200, js, CONTENT_TYPES['.js']);
+    // The bench draws buses, not the route network: the style's network source gets an empty collection.
+    if (path === '/api/network') return send(200, '{"type":"FeatureCollection","features":[]}', CONTENT_TYPES['.json']);
+    let file = fixed[path];
+    if (!file && (path.startsWith('/basemap/') || path.startsWith('/fonts/'))) {
+      const resolved = normalize(join(publicDir, path));
+      if (resolved.startsWith(publicDir + sep)) file = resolved;
+    }
+    if (!file) return send(404, 'not found');
+    readFile(file).then(
+      (body) => send(200, body, CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'),
+      () => send(404, 'not found'),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function taskSeconds(cdp: CDPSession): Promise<number> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  const m = metrics.find((x) => x.name === 'TaskDuration');
+  if (!m) throw new Error('Chromium reported no TaskDuration metric');
+  return m.value;
+}
+
+interface Measured {
+  firstDrawWallMs: number;
+  firstDrawMainMs: number;
+  updateWallMs: number[];
+  updateMainMs: number[];
+  updateDataMs: number[];
+  updateRenders: number[];
+  frameMs: number;
+  drawn: number;
+}
+
+async function measure(browser: Browser, url: string, contender: Contender, n: number, updates: number): Promise<Measured> {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  const page: Page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => window.__bench !== undefined);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const before = await taskSeconds(cdp);
+    const firstDrawWallMs = await page.evaluate(([c, size]) => window.__bench!.setup(c, size), [contender, n] as const);
+    // The first draw includes creating the map and its style; measured for context, not compared.
+    const firstDrawMainMs = (await taskSeconds(cdp)) - before;
+    // One untimed update lets the JIT and the tile pipeline warm up.
+    await page.evaluate(() => window.__bench!.update());
+    const updateWallMs: number[] = [];
+    const updateMainMs: number[] = [];
+    const updateDataMs: number[] = [];
+    const updateRenders: number[] = [];
+    for (let i = 0; i < updates; i++) {
+      const t0 = await taskSeconds(cdp);
+      const timing = await page.evaluate(() => window.__bench!.update());
+      updateMainMs.push(((await taskSeconds(cdp)) - t0) * 1000);
+      updateWallMs.push(timing.ms);
+      updateDataMs.push(timing.dataMs);
+      updateRenders.push(timing.renders);
+    }
+    const frameMs = await page.evaluate(() => window.__bench!.frameMs());
+    const drawn = await page.evaluate(() => window.__bench!.drawnCount());
+    if (errors.length) throw new Error(`the bench page failed: ${errors[0]}`);
+    return { firstDrawWallMs, firstDrawMainMs: firstDrawMainMs * 1000, updateWallMs, updateMainMs, updateDataMs, updateRenders, frameMs, drawn };
+  } finally {
+    await context.close();
+  }
+}
+
+export const mapUpdate: Benchmark = {
+  name: 'map-update',
+  title: '5. Map update',
+  needsApp: false,
+  async run(ctx) {
+    const updates = ctx.quick ? 3 : 7;
+    const page = await servePage(bundle());
+    let browser: Browser | null = null;
+    try {
+      browser = await chromium.launch({ executablePath: findChromium({ install: false }), args: CHROMIUM_ARGS });
+      const figures: Figure[] = [];
+      const runs: Record<string, unknown>[] = [];
+      for (const n of SIZES) {
+        const results = {} as Record<Contender, Measured>;
+        for (const contender of ['layers', 'markers'] as const) {
+          ctx.log(`  ${n} buses, ${contender === 'layers' ? 'Fleetmap bus layers' : 'DOM markers'}: ${updates} updates`);
+          results[contender] = await measure(browser, page.url, contender, n, updates);
+        }
+        const l = results.layers;
+        const m = results.markers;
+        runs.push({ buses: n, layers: l, markers: m });
+        figures.push(
+          { metric: `${n} buses: main-thread time per update (median)`, unit: 'ms', fleetmap: median(l.updateMainMs), peer: median(m.updateMainMs), better: 'lower' },
+          { metric: `${n} buses: update until drawn (median)`, unit: 'ms', fleetmap: median(l.updateWallMs), peer: median(m.updateWallMs), better: 'lower' },
+        );
+      }
+      return {
+        peer: 'DOM markers',
+        conditions: `Chromium ${VIEWPORT.width}×${VIEWPORT.height} headless, SwiftShader WebGL, zoom 13.2 over Manhattan (every bus drawn on its own), offline basemap, ${updates} timed updates after one warm-up, each moving every bus 10–40 m; layers: features built with lib/client/bus-features + setData until 'idle'; markers: setLngLat on each until two frames`,
+        figures,
+        details: { sizes: SIZES, viewport: VIEWPORT, updates, runs },
+      };
+    } finally {
+      await browser?.close();
+      await page.close();
+    }
+  },
+};

@@ -1,0 +1,100 @@
+// `npm run bench [-- --only <name>[,<name>]] [--quick]`: runs the benchmarks against the simulator, prints
+// one table and writes the figures. A full run writes bench/results/latest.json (meant to be committed);
+// --only or --quick runs write bench/results/partial.json.tmp, so a partial run never replaces a full one.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { apiLoad } from './api-load';
+import { firstBus } from './first-bus';
+import { freshness } from './freshness';
+import { BENCH_DIST_DIR } from './support/app-stack';
+import { mapUpdate } from './map-update';
+import { describeMachine } from './support/machine';
+import { renderTable, type BenchResult, type Benchmark } from './support/report';
+import { upstreamCost } from './upstream-cost';
+
+export const ROOT = join(__dirname, '..');
+const RESULTS_DIR = join(ROOT, 'bench', 'results');
+
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, apiLoad, mapUpdate, firstBus];
+
+export class UsageError extends Error {}
+
+export interface RunOptions {
+  only: string[] | null;
+  quick: boolean;
+}
+
+const USAGE = `usage: npm run bench [-- --only <name>[,<name>...]] [--quick]\nbenchmarks: ${BENCHMARKS.map((b) => b.name).join(', ')}`;
+
+export function parseArgs(argv: readonly string[]): RunOptions {
+  const opts: RunOptions = { only: null, quick: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--quick') opts.quick = true;
+    else if (arg === '--only' || arg.startsWith('--only=')) {
+      const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
+      if (!value) throw new UsageError(`--only needs a benchmark name.\n${USAGE}`);
+      const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+      const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n));
+      if (unknown.length) throw new UsageError(`Unknown benchmark ${unknown.join(', ')}.\n${USAGE}`);
+      opts.only = [...(opts.only ?? []), ...names];
+    } else if (arg === '--help' || arg === '-h') throw new UsageError(USAGE);
+    else throw new UsageError(`Unknown option ${arg}.\n${USAGE}`);
+  }
+  return opts;
+}
+
+export interface RunDeps {
+  /** Builds the app into the bench's build directory when the sources changed since the last build. */
+  buildApp(distDir: string): void;
+}
+
+export async function main(argv: readonly string[], deps: RunDeps): Promise<number> {
+  const opts = parseArgs(argv);
+  const selected = BENCHMARKS.filter((b) => opts.only === null || opts.only.includes(b.name));
+  const machine = describeMachine(ROOT);
+  const startedAt = new Date();
+  console.log(`Fleetmap benchmarks${opts.quick ? ' (quick)' : ''}: ${selected.map((b) => b.name).join(', ')}`);
+  console.log(`machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, node ${machine.node}, ${machine.chromium}, load ${machine.loadAverageAtStart}`);
+  if (selected.some((b) => b.needsApp)) {
+    deps.buildApp(BENCH_DIST_DIR);
+  }
+
+  const results: BenchResult[] = [];
+  const failures: { name: string; error: string }[] = [];
+  for (const b of selected) {
+    const t0 = Date.now();
+    console.log(`\n[${b.name}] ${b.title}`);
+    try {
+      const r = await b.run({ quick: opts.quick, log: (line) => console.log(line) });
+      const seconds = Math.round((Date.now() - t0) / 1000);
+      results.push({ name: b.name, title: b.title, seconds, ...r });
+      console.log(`  done in ${seconds} s; ${r.conditions}`);
+    } catch (e) {
+      const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      failures.push({ name: b.name, error });
+      console.error(`  FAILED: ${error}`);
+    }
+  }
+
+  const table = renderTable(results);
+  console.log(`\n${table}`);
+  for (const f of failures) console.log(`\n${f.name} FAILED (no figures): ${f.error.split('\n')[0]}`);
+
+  const full = opts.only === null && !opts.quick && failures.length === 0;
+  const file = join(RESULTS_DIR, full ? 'latest.json' : 'partial.json.tmp');
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const body = {
+    date: startedAt.toISOString(),
+    durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
+    command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
+    quick: opts.quick,
+    machine,
+    table,
+    results,
+    failures,
+  };
+  writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
+  console.log(`\nfigures written to ${file.slice(ROOT.length + 1)}${full ? '' : ' (a partial run; bench/results/latest.json holds the last full run)'}`);
+  return failures.length === 0 ? 0 : 1;
+}

@@ -1,0 +1,142 @@
+// The simulator + the built app for a benchmark, on the e2e stack (e2e/support/stack.ts), with extra
+// simulator keys for the peers so each contender spends its own per-key limit on the same simulated world.
+import { canaryKey, startStack, type Stack } from '../../e2e/support/stack';
+
+/**
+ * Sim time at start: a Wednesday early afternoon in New York, so every run sees the same timetable (about as
+ * busy as the simulator's day gets outside the rush) whatever the hour of the run.
+ */
+export const BENCH_SIM_START = '2026-03-04T13:00:00-05:00';
+export const BENCH_TIMEZONE = 'America/New_York';
+export const BENCH_DIST_DIR = '.next-bench';
+
+const ALL_SCOPES = ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'];
+
+export interface PeerKey {
+  /** At least 8 characters; the first four tell the contenders apart in /__admin/stats (keys are masked there). */
+  key: string;
+  limitPerMinute: number;
+}
+
+export interface BenchStackOptions {
+  buses?: number;
+  rateLimit: number;
+  peerKeys?: PeerKey[];
+  /** Extra environment for the app server (FEED_* knobs). */
+  env?: Record<string, string>;
+}
+
+export interface TruthBus {
+  id: number;
+  lat: number;
+  lon: number;
+  speedKmh: number;
+  onTrip: boolean;
+  gps: 'ok' | 'lost' | 'none';
+}
+
+export interface SimStatsSnapshot {
+  since: number;
+  total: number;
+  byOperation: Record<string, number>;
+  byKey: Record<string, number>;
+  byStatus: Record<string, number>;
+  rateLimited: number;
+}
+
+export interface BenchStack {
+  stack: Stack;
+  appUrl: string;
+  /** Partner API base URL of the simulator (ends in /api/v1/partner). */
+  simBaseUrl: string;
+  /** How the app's key shows in /__admin/stats. */
+  appKeyMask: string;
+  truth(): Promise<{ at: number; buses: TruthBus[] }>;
+  simStats(): Promise<SimStatsSnapshot>;
+  resetSimStats(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The simulator masks keys to their first four characters (lib/sim/keys.ts maskKey). */
+export function maskedKey(key: string): string {
+  return `${key.slice(0, 4)}…`;
+}
+
+export async function startBenchStack(opts: BenchStackOptions): Promise<BenchStack> {
+  const appKey = canaryKey();
+  const peers = opts.peerKeys ?? [];
+  const masks = new Set([maskedKey(appKey), ...peers.map((p) => maskedKey(p.key))]);
+  if (masks.size !== peers.length + 1) throw new Error('Bench keys must differ in their first four characters to be told apart in the simulator stats.');
+  const simKeys = [
+    { key: appKey, plan: 'business', scopes: ALL_SCOPES, limit_per_minute: opts.rateLimit },
+    ...peers.map((p) => ({ key: p.key, plan: 'business', scopes: ALL_SCOPES, limit_per_minute: p.limitPerMinute })),
+  ];
+  const stack = await startStack({
+    buses: opts.buses,
+    rateLimit: opts.rateLimit,
+    simSpeed: 1,
+    distDir: BENCH_DIST_DIR,
+    simEnv: { SIM_KEYS: JSON.stringify(simKeys), SIM_START_AT: BENCH_SIM_START, SIM_TIMEZONE: BENCH_TIMEZONE },
+    env: { PARTNER_TIMEZONE: BENCH_TIMEZONE, ...opts.env },
+  });
+  const admin = async <T>(path: string, method: 'GET' | 'POST' = 'GET'): Promise<T> => {
+    const res = await fetch(`${stack.simAdminUrl}/__admin/${path}`, {
+      method,
+      headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+      body: method === 'POST' ? '{}' : undefined,
+    });
+    if (!res.ok) throw new Error(`simulator admin ${path}: HTTP ${res.status}`);
+    return (await res.json()) as T;
+  };
+  return {
+    stack,
+    appUrl: stack.appUrl,
+    simBaseUrl: stack.simBaseUrl,
+    appKeyMask: maskedKey(appKey),
+    truth: () => admin('truth'),
+    simStats: () => admin('stats'),
+    resetSimStats: async () => void (await admin('stats/reset', 'POST')),
+    stop: () => stack.stop(),
+  };
+}
+
+/** Live snapshot fields the benchmarks read (a structural subset of lib/model LiveSnapshot). */
+export interface LiveVehicle {
+  busId: number;
+  lat: number | null;
+  lon: number | null;
+  fetchedAt: number | null;
+  trip: { tripId: number; plannedArrivalAt: number | null } | null;
+}
+
+export interface LiveBody {
+  generatedAt: number;
+  vehicles: LiveVehicle[];
+  health: {
+    state: string;
+    budget: { limit: number | null; usedLastMinute: number; byKind: Record<string, number>; rateLimited429: number };
+    freshness: { meanAgeS: number | null; p95AgeS: number | null; boundS: number | null; trackedBuses: number };
+  };
+}
+
+export async function readLive(appUrl: string, query = ''): Promise<LiveBody> {
+  const res = await fetch(`${appUrl}/api/live${query}`, { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`/api/live${query}: HTTP ${res.status}`);
+  return (await res.json()) as LiveBody;
+}
+
+/** Waits until the app's snapshot satisfies `ready` (the feed has warmed up), or fails after `timeoutMs`. */
+export async function waitForLive(appUrl: string, what: string, ready: (live: LiveBody) => boolean, timeoutMs = 180_000): Promise<LiveBody> {
+  const deadline = Date.now() + timeoutMs;
+  let last: LiveBody | null = null;
+  while (Date.now() < deadline) {
+    try {
+      last = await readLive(appUrl);
+      if (ready(last)) return last;
+    } catch {
+      // the feed may still be starting
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`The app did not reach "${what}" within ${timeoutMs / 1000} s (last state: ${last?.health.state ?? 'no answer'}, ${last?.vehicles.length ?? 0} vehicles).`);
+}
