@@ -372,7 +372,9 @@ export class Feed {
     this.log({ msg: 'upstream error', operation: e.operation, path: e.path, status: e.status, kind: e.kind, code: e.code, correlationId: e.correlationId });
     // A 404 names a missing thing, not trouble with the upstream.
     if (e.status !== 404) this.lastError = toUpstreamError(e, now);
-    if (e.kind === 'timeout' || e.kind === 'network' || (e.status !== null && e.status >= 500)) this.consecutiveFailures++;
+    // Unreadable answers count too: an upstream that only sends garbage gives no data, and 'degraded' would
+    // claim that data is still flowing.
+    if (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'contract' || (e.status !== null && e.status >= 500)) this.consecutiveFailures++;
     if (e.status === 401 || (e.status === 403 && op === 'status')) {
       this.authProblem = e.status === 401 ? 'unauthorized' : 'forbidden';
       this.nextStatusAt = now + this.authRecheckMs();
@@ -688,7 +690,7 @@ export class Feed {
       case 'rate-limited':
         return `The upstream rate limit was hit; every request is paused until the upstream's Retry-After passes.${kept}`;
       case 'unreachable':
-        return `The upstream API cannot be reached (${this.lastError?.message ?? 'no answer'}); retrying with backoff.${kept}`;
+        return `The upstream API ${this.lastError?.kind === 'contract' ? 'answers with data that cannot be read' : 'cannot be reached'} (${this.lastError?.message ?? 'no answer'}); retrying with backoff.${kept}`;
       case 'degraded':
         return `Some upstream requests failed ${Math.round((now - this.lastError!.at) / 1000)} s ago (${this.lastError!.message}); data is still flowing.`;
       case 'ok': {

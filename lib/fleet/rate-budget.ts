@@ -9,8 +9,8 @@ import type { Clock } from './clock';
 //   upstream's own fixed windows, whatever their edges);
 // - meta.rate_limit slows the poller when `remaining` is low for the time left to `reset_at` (someone else
 //   may be spending the same key), and holds every lane when nothing is left;
-// - a 429 pauses every lane until Retry-After; 5xx, timeouts and network errors back the poller off
-//   exponentially with jitter (capped at maxBackoffMs, 60 s by default), reset by the next answer.
+// - a 429 pauses every lane until Retry-After; 5xx, timeouts, network errors and unreadable answers back the
+//   poller off exponentially with jitter (capped at maxBackoffMs, 60 s by default), reset by the next answer.
 
 export type Lane = 'poll' | 'demand';
 
@@ -58,7 +58,8 @@ export class BudgetUnavailableError extends Error {
 
 export function isRetryableFailure(error: BudgetResponse['error']): boolean {
   if (!error) return false;
-  if (error.kind === 'timeout' || error.kind === 'network') return true;
+  // An answer we cannot read (not JSON, breaks the contract) is the upstream failing as much as a 500 is.
+  if (error.kind === 'timeout' || error.kind === 'network' || error.kind === 'contract') return true;
   return error.kind === 'http' && error.status !== null && error.status >= 500;
 }
 
