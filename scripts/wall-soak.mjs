@@ -67,8 +67,9 @@ function slopeMbPerHour(samples) {
 async function simClock(stack) {
   try {
     const res = await fetch(`${stack.simAdminUrl}/__admin/clock`);
-    const body = await res.json();
-    const ms = Number(body.now ?? body.simNow ?? body.time ?? NaN);
+    // `local` is the simulator's wall-clock time (`YYYY-MM-DD HH:MM:SS`); read naively, differences are exact.
+    const { local } = await res.json();
+    const ms = typeof local === 'string' ? Date.parse(`${local.replace(' ', 'T')}Z`) : NaN;
     return Number.isFinite(ms) ? ms : null;
   } catch {
     return null;

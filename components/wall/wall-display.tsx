@@ -1,9 +1,11 @@
 'use client';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { FleetMap } from '@/components/map/fleet-map';
 import { dataAgeS, healthBanners } from '@/lib/client/health-status';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useNow } from '@/lib/client/use-now';
+import { liveQuery } from '@/lib/client/queries';
 import { PanelBoundary } from './panel-boundary';
 import { useRedeployReload } from './redeploy-watch';
 import { useWallFraming } from './use-wall-framing';
@@ -26,6 +28,9 @@ export interface WallDisplayProps {
  * snapshot it cannot read (a quiet placeholder, then a fresh start).
  */
 export function WallDisplay(props: WallDisplayProps) {
+  // Keep polling while the content is down: a crashed subtree observes nothing, and without this a bad
+  // snapshot would stay in the cache for good. Nothing is read from the result, so this never re-renders.
+  useQuery(liveQuery());
   return (
     <PanelBoundary name="The wall" retryAfterMs={props.panelRetryMs ?? DEFAULT_RETRY_MS} className="fixed inset-0 bg-slate-950 text-2xl">
       <WallContent {...props} />
