@@ -1,0 +1,408 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Health, LiveSnapshot, UpstreamState } from '@/lib/model';
+import { createSimulator, DEMO_BUSINESS_KEY, type FaultsPatch, type Simulator } from '@/lib/sim';
+import { GET as getLive } from '@/app/api/live/route';
+import { GET as getStatus } from '@/app/api/status/route';
+import { GET as getTrip } from '@/app/api/trips/[id]/route';
+import { ensureFeedStarted, stopFeed } from './index';
+
+// The upstream fault matrix: the real client and the feed singleton, read through the app's route handlers,
+// against the simulator over HTTP, one fault after another. For every fault the app must keep answering with
+// the last good data at its true age, say what is wrong, respect Retry-After, back off, and recover by itself
+// once the fault ends. Every upstream request is timed by a wrapper around fetch.
+
+const TRIPS_INTERVAL_S = 2;
+const TIMEOUT_MS = 800;
+/** How long each fault is held after the app has noticed it. */
+const HOLD_MS = 2_500;
+/** The promise of the feed: recovered within one polling interval of the fault's end (plus a little for the slot). */
+const RECOVERY_MS = TRIPS_INTERVAL_S * 1000 + 1_500;
+const BASE = '/api/v1/partner';
+
+interface Exchange {
+  path: string;
+  sentAt: number;
+  /** When the whole answer (body included) was in, or the request failed. */
+  doneAt: number | null;
+  status: number | null;
+  retryAfterS: number | null;
+}
+
+const exchanges: Exchange[] = [];
+const logLines: string[] = [];
+const realFetch = globalThis.fetch;
+const realWarn = console.warn;
+
+function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (!url.pathname.startsWith(BASE)) return realFetch(input, init);
+  const ex: Exchange = { path: url.pathname.slice(BASE.length), sentAt: Date.now(), doneAt: null, status: null, retryAfterS: null };
+  exchanges.push(ex);
+  return realFetch(input, init).then(
+    async (res) => {
+      // Read a copy first so doneAt is when the client can act on the answer (its Retry-After, say).
+      await res
+        .clone()
+        .text()
+        .catch(() => undefined);
+      Object.assign(ex, { doneAt: Date.now(), status: res.status, retryAfterS: res.headers.has('retry-after') ? Number(res.headers.get('retry-after')) : null });
+      return res;
+    },
+    (e: unknown) => {
+      ex.doneAt = Date.now();
+      throw e;
+    },
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
+    await sleep(50);
+  }
+}
+
+/** /api/live as a browser gets it: it must always answer 200 with a snapshot, whatever the upstream does. */
+async function live(): Promise<LiveSnapshot> {
+  const res = await getLive(new Request('http://app/api/live'));
+  expect(res.status).toBe(200);
+  return (await res.json()) as LiveSnapshot;
+}
+
+async function status(): Promise<Health> {
+  const res = getStatus();
+  expect(res.status).toBe(200);
+  return (await res.json()) as Health;
+}
+
+interface Fix {
+  gpsAt: number | null;
+  fetchedAt: number | null;
+  lat: number | null;
+  lon: number | null;
+}
+
+function fixes(s: LiveSnapshot): Map<number, Fix> {
+  const out = new Map<number, Fix>();
+  for (const v of s.vehicles) if (v.lat !== null) out.set(v.busId, { gpsAt: v.gpsAt, fetchedAt: v.fetchedAt, lat: v.lat, lon: v.lon });
+  return out;
+}
+
+const newestFetch = (s: LiveSnapshot) => Math.max(0, ...s.vehicles.map((v) => v.fetchedAt ?? 0));
+
+interface MatrixRow {
+  fault: string;
+  state: UpstreamState;
+  message: string;
+  noticedMs: number;
+  recoveredMs: number;
+  stateAfter: UpstreamState;
+}
+
+const matrix: MatrixRow[] = [];
+
+interface FaultCase {
+  name: string;
+  start: () => Promise<void> | void;
+  end: () => Promise<void> | void;
+  state: UpstreamState;
+  message: RegExp;
+  /** No location can arrive while the fault is on: every bus must keep exactly the fix it had. */
+  frozen: boolean;
+  /** Nothing at all can arrive (the last success stays where it was). */
+  silent?: boolean;
+  /** Runs while the fault is held (on-demand requests, say). */
+  whileHeld?: () => Promise<void>;
+  /** Longest the app may take to notice. */
+  noticeMs?: number;
+  recoveryMs?: number;
+}
+
+let sim: Simulator;
+let simPort = 0;
+
+async function startSim(port = 0): Promise<void> {
+  sim = createSimulator({ seed: 11, buses: 120, speed: 10, rateLimit: 600, admin: true });
+  const { port: actual } = await sim.listen(port, '127.0.0.1');
+  simPort = actual;
+}
+
+/**
+ * Holds one fault and checks the app through it: the expected state and message, /api/live answering with
+ * the last good data (the same fixes, so each bus's age keeps growing: nothing is refreshed to look fresh),
+ * then ends it and measures how long until fresh data flows again.
+ */
+async function runCase(c: FaultCase): Promise<{ during: LiveSnapshot; held: LiveSnapshot; onAt: number; offAt: number }> {
+  const before = await until('fresh data before the fault', live, (s) => Date.now() - newestFetch(s) < 1_000 && fixes(s).size >= 20, 20_000);
+  const onAt = Date.now();
+  await c.start();
+  let offAt = 0;
+  const end = async () => {
+    if (offAt !== 0) return;
+    offAt = Date.now();
+    await c.end();
+  };
+  let during: LiveSnapshot;
+  let held: LiveSnapshot;
+  let noticedMs: number;
+  try {
+    during = await until(`state ${c.state} for ${c.name}`, live, (s) => s.health.state === c.state && c.message.test(s.health.message ?? ''), c.noticeMs ?? 10_000);
+    noticedMs = Date.now() - onAt;
+    expect(during.health.message).toMatch(c.message);
+    await Promise.all([sleep(HOLD_MS), c.whileHeld?.()]);
+    held = await live();
+    expect(held.health.state).toBe(c.state);
+    expect(held.health.message).toMatch(c.message);
+
+    // The last good data stays: every bus placed before the fault is still placed.
+    const was = fixes(before);
+    const kept = fixes(held);
+    for (const id of was.keys()) expect(kept.has(id), `bus ${id} kept through ${c.name}`).toBe(true);
+    if (c.frozen) {
+      expect(kept).toEqual(fixes(during));
+      // Answers already on the wire when the fault began may still land; nothing after that.
+      expect(newestFetch(held)).toBeLessThan(onAt + 500);
+      expect(held.generatedAt - newestFetch(held)).toBeGreaterThanOrEqual(HOLD_MS);
+    }
+    if (c.silent ?? c.frozen) expect(held.health.lastSuccessAt).toBe(during.health.lastSuccessAt);
+  } finally {
+    await end();
+  }
+  const back = await until(
+    `recovery from ${c.name}`,
+    live,
+    (s) => newestFetch(s) > offAt && (s.health.state === 'ok' || s.health.state === 'degraded') && (s.health.lastSuccessAt ?? 0) > offAt,
+    30_000,
+  );
+  const recoveredMs = Date.now() - offAt;
+  matrix.push({ fault: c.name, state: during.health.state, message: during.health.message ?? '', noticedMs, recoveredMs, stateAfter: back.health.state });
+  expect(recoveredMs, `recovery from ${c.name}`).toBeLessThanOrEqual(c.recoveryMs ?? RECOVERY_MS);
+  return { during, held, onAt, offAt };
+}
+
+const askTrip = (id: string) => getTrip(new Request(`http://app/api/trips/${id}`), { params: Promise.resolve({ id }) });
+
+/** An on-demand trip during a fault: a typed error answer with a clear message, never a crash or a 500. */
+async function tripAnswersClearly(id: string, status: number, message: RegExp): Promise<void> {
+  const res = await askTrip(id);
+  expect(res.status).toBe(status);
+  const body = (await res.json()) as { error: { status: number; message: string } };
+  expect(body.error.status).toBe(status);
+  expect(body.error.message).toMatch(message);
+}
+
+const faults = (patch: FaultsPatch) => () => void sim.setFaults(patch);
+const clearFaults = () => void sim.resetFaults();
+
+/** Requests per second sent upstream in [from, to). */
+function rate(from: number, to: number): number {
+  return exchanges.filter((e) => e.sentAt >= from && e.sentAt < to).length / ((to - from) / 1000);
+}
+
+beforeAll(async () => {
+  await startSim();
+  globalThis.fetch = recordingFetch as typeof fetch;
+  console.warn = (...args: unknown[]) => void logLines.push(args.map(String).join(' '));
+  Object.assign(process.env, {
+    PARTNER_API_BASE_URL: `http://127.0.0.1:${simPort}${BASE}`,
+    PARTNER_API_KEY: DEMO_BUSINESS_KEY,
+    PARTNER_TIMEOUT_MS: String(TIMEOUT_MS),
+    FEED_TRIPS_INTERVAL_S: String(TRIPS_INTERVAL_S),
+    FEED_BUSES_INTERVAL_S: '10',
+    FEED_ROUTES_INTERVAL_S: '10',
+  });
+  ensureFeedStarted();
+});
+
+afterAll(async () => {
+  await stopFeed();
+  await sim.close();
+  globalThis.fetch = realFetch;
+  console.warn = realWarn;
+  for (const k of ['PARTNER_API_BASE_URL', 'PARTNER_API_KEY', 'PARTNER_TIMEOUT_MS', 'FEED_TRIPS_INTERVAL_S', 'FEED_BUSES_INTERVAL_S', 'FEED_ROUTES_INTERVAL_S']) delete process.env[k];
+  if (matrix.length > 0) {
+    console.info(
+      ['fault | state | noticed | recovered | state after | message', ...matrix.map((r) => `${r.fault} | ${r.state} | ${r.noticedMs} ms | ${r.recoveredMs} ms | ${r.stateAfter} | ${r.message}`)].join('\n'),
+    );
+  }
+});
+
+describe('the app through every upstream fault, one after another', () => {
+  it('starts with live data flowing', async () => {
+    const s = await until('ok with positions', live, (x) => x.health.state === 'ok' && fixes(x).size >= 20, 30_000);
+    expect(s.health.capabilities.locations).toBe(true);
+  });
+
+  it('a trip the upstream does not know is a clear 404 and troubles nothing else', async () => {
+    const res = await askTrip('2000000000');
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { error: { status: number; message: string; correlationId?: string } };
+    expect(body.error).toMatchObject({ status: 404, message: 'Trip 2000000000 was not found upstream.' });
+    // The upstream's correlation id is passed on (for support), nothing else of its answer.
+    expect(body.error.correlationId).toMatch(/^[0-9a-f]{32}$/);
+    const s = await live();
+    const tripId = s.vehicles.find((v) => v.trip)!.trip!.tripId;
+    expect((await askTrip(String(tripId))).status).toBe(200);
+    const h = await status();
+    expect(h.state).toBe('ok');
+    expect(h.lastError).toBeNull();
+  });
+
+  it('schema drift is tolerated: data keeps flowing, unknown status values shown raw', async () => {
+    const onAt = Date.now();
+    sim.setFaults({ drift: true });
+    try {
+      const s = await until(
+        'drifted trips and fresh fixes',
+        live,
+        (x) => x.vehicles.some((v) => v.trip?.status === 'en_route_v2') && newestFetch(x) > onAt + 500,
+        10_000,
+      );
+      expect(s.health.state).toBe('ok');
+      expect(s.health.lastError).toBeNull();
+      const fresh = s.vehicles.filter((v) => (v.fetchedAt ?? 0) > onAt && v.lat !== null);
+      expect(fresh.length).toBeGreaterThan(0);
+      for (const v of fresh) {
+        expect(typeof v.lat).toBe('number');
+        expect(typeof v.lon).toBe('number');
+      }
+      matrix.push({ fault: 'schema drift', state: s.health.state, message: s.health.message ?? '', noticedMs: 0, recoveredMs: 0, stateAfter: s.health.state });
+    } finally {
+      sim.resetFaults();
+    }
+  });
+
+  it('500/503 burst: unreachable over the last data, requests back off, recovery', async () => {
+    const baseFrom = Date.now();
+    await sleep(3_000);
+    const normal = rate(baseFrom, Date.now());
+    const { onAt, offAt } = await runCase({
+      name: '500/503 burst',
+      start: faults({ errorRate: 1, errorStatuses: [500, 503] }),
+      end: clearFaults,
+      whileHeld: () => tripAnswersClearly('2000000002', 502, /^The upstream API failed \(HTTP 50[03]\)\.$/),
+      state: 'unreachable',
+      message: /cannot be reached \((Internal server error|Service temporarily unavailable)\); retrying with backoff\. The last data received stays on screen with its age\./,
+      frozen: true,
+    });
+    // The first second holds the three failures that flip the state; after that the poller backs off.
+    const burst = rate(onAt + 1_000, offAt);
+    console.info(`5xx: ${normal.toFixed(1)} req/s normally, ${burst.toFixed(2)} req/s during the burst`);
+    expect(normal).toBeGreaterThan(4);
+    expect(burst).toBeLessThan(normal / 4);
+  });
+
+  it('hanging requests: timeouts make it unreachable, recovery', async () => {
+    await runCase({
+      name: `hanging requests (timeout ${TIMEOUT_MS} ms)`,
+      start: faults({ hangRate: 1 }),
+      end: clearFaults,
+      whileHeld: () => tripAnswersClearly('2000000004', 504, /^The upstream API did not answer in time\.$/),
+      state: 'unreachable',
+      message: new RegExp(`cannot be reached \\(No complete answer from /[^ ]+ within ${TIMEOUT_MS} ms\\.\\); retrying with backoff\\.`),
+      frozen: true,
+    });
+  });
+
+  it('malformed JSON', async () => {
+    await runCase({
+      name: 'malformed JSON',
+      start: faults({ malformedRate: 1 }),
+      end: clearFaults,
+      state: 'unreachable',
+      message: /answers with data that cannot be read \(The response of \/[^ ]+ is not JSON \(starts with [^)]*\)\.\); retrying with backoff\. The last data received stays on screen with its age\./,
+      frozen: true,
+    });
+  });
+
+  it('a response that breaks the contract', async () => {
+    await runCase({
+      name: 'contract break',
+      start: faults({ contractBreakRate: 1 }),
+      end: clearFaults,
+      state: 'unreachable',
+      message: /answers with data that cannot be read \(The response of \/[^ ]+ breaks the contract: .+\.\); retrying with backoff\./,
+      frozen: true,
+    });
+  });
+
+  it('429 storm: rate-limited, nothing sent before Retry-After, recovery', async () => {
+    const retryAfterS = 2;
+    const { onAt, offAt } = await runCase({
+      name: `429 storm (Retry-After ${retryAfterS} s)`,
+      start: faults({ storm429: { retryAfterS } }),
+      end: clearFaults,
+      // The on-demand lane waits for Retry-After too (up to a few seconds), then sends into the storm or gives up.
+      whileHeld: () => tripAnswersClearly('2000000003', 503, /^(The upstream rate limit was reached; try again shortly|The upstream request budget is spent for now; try again in \d+ s)\.$/),
+      state: 'rate-limited',
+      message: /rate limit was hit; every request is paused until the upstream's Retry-After passes\. The last data received stays on screen with its age\./,
+      frozen: true,
+      recoveryMs: retryAfterS * 1000 + RECOVERY_MS,
+    });
+    const storm = exchanges.filter((e) => e.status === 429 && e.sentAt >= onAt && e.doneAt !== null);
+    expect(storm.length).toBeGreaterThan(0);
+    // Every request sent after a 429 came in waited out its Retry-After (10 ms for the client to read it).
+    const early = exchanges.filter((e) => storm.some((r) => e.sentAt > r.doneAt! + 10 && e.sentAt < r.doneAt! + r.retryAfterS! * 1000));
+    expect(early.map((e) => `${e.path} at +${e.sentAt - onAt} ms`)).toEqual([]);
+    console.info(`429: ${storm.length} answers of 429 in ${offAt - onAt} ms of storm`);
+  });
+
+  it('401, the key revoked: unauthorized over the last data, recovery when the key is back', async () => {
+    await runCase({
+      name: '401 (key revoked)',
+      start: faults({ revokedKeys: [DEMO_BUSINESS_KEY] }),
+      end: clearFaults,
+      whileHeld: () => tripAnswersClearly('2000000005', 502, /^The upstream API rejected the server’s API key\.$/),
+      state: 'unauthorized',
+      message: /rejected the API key \(401\); the key is re-checked periodically\. The last data received stays on screen with its age\./,
+      frozen: true,
+    });
+  });
+
+  it('403, plan downgraded', async () => {
+    await runCase({
+      name: '403 (plan downgraded)',
+      start: faults({ downgradedKeys: [DEMO_BUSINESS_KEY] }),
+      end: clearFaults,
+      state: 'degraded',
+      message: /failed \d+ s ago \(Bus locations need the API Business plan\)/,
+      frozen: true,
+      silent: false,
+    });
+  });
+
+  it('403, scope removed', async () => {
+    await runCase({
+      name: '403 (gps:read removed)',
+      start: faults({ removedScopes: { [DEMO_BUSINESS_KEY]: ['gps:read'] } }),
+      end: clearFaults,
+      state: 'degraded',
+      message: /failed \d+ s ago \(This key lacks the scope gps:read\)/,
+      frozen: true,
+      silent: false,
+    });
+  });
+
+  it('connection refused: the upstream stopped, then back on the same port', async () => {
+    await runCase({
+      name: 'connection refused',
+      start: () => sim.close(),
+      end: () => startSim(simPort),
+      whileHeld: () => tripAnswersClearly('2000000006', 502, /^The upstream API cannot be reached\.$/),
+      state: 'unreachable',
+      message: /cannot be reached \(Could not reach the partner API for \/[^ ]+: ECONNREFUSED\.\); retrying with backoff\./,
+      frozen: true,
+    });
+  });
+
+  it('logged one structured line per upstream error, never the key', () => {
+    const errors = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'upstream error');
+    expect(errors.length).toBeGreaterThan(10);
+    expect(logLines.join('\n')).not.toContain(DEMO_BUSINESS_KEY);
+  });
+});
