@@ -152,7 +152,8 @@ export function FleetMap(props: FleetMapProps) {
   const collections = useMemo(() => busCollections(points, drawn, selectedBusId), [points, drawn, selectedBusId]);
   const vehicleById = useMemo(() => new Map(vehicles.map((v) => [v.busId, v])), [vehicles]);
 
-  useRouteOverlayLayer(handle, theme, routeOverlay?.routeId ?? null, { fit: interactive });
+  const [overlayRestoredWithView] = useState(() => (props.initialView ? (routeOverlay?.routeId ?? null) : null));
+  useRouteOverlayLayer(handle, theme, routeOverlay?.routeId ?? null, { fit: interactive, keepViewForRouteId: overlayRestoredWithView });
   useBusLayer(handle, theme, collections.clustered);
   useSelectedBusLayer(handle, theme, collections.selected);
   useNetworkRefresh(handle);

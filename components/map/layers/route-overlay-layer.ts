@@ -1,7 +1,7 @@
 'use client';
 // The selected route: its line through the stops in stop_order, the start and end stops marked apart from
 // the stops on the way, drawn under the buses. The map fits to it once per route.
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { CircleLayerSpecification, GeoJSONSourceSpecification, LayerSpecification, LineLayerSpecification } from 'maplibre-gl';
 import type { Theme } from '@/lib/client/delay-palette';
@@ -60,7 +60,12 @@ export const ROUTE_OVERLAY_LAYERS: Record<Theme, LayerSpecification[]> = { light
 /** Layers a pointer can hover to read a stop's name. */
 export const ROUTE_OVERLAY_STOP_LAYER_IDS = [ROUTE_OVERLAY_ENDS_LAYER_ID, ROUTE_OVERLAY_STOPS_LAYER_ID];
 
-export function useRouteOverlayLayer(handle: MapHandle, theme: Theme, routeId: number | null, opts: { fit: boolean }) {
+export function useRouteOverlayLayer(
+  handle: MapHandle,
+  theme: Theme,
+  routeId: number | null,
+  opts: { fit: boolean; /** A route restored with an explicit map view (a deep link): keep that view. */ keepViewForRouteId?: number | null },
+) {
   const stops = useQuery({ ...routeStopsQuery(routeId ?? 0), enabled: routeId !== null });
   const data = routeId !== null ? stops.data : undefined;
   const collection = useMemo(() => (data ? routeOverlayGeoJson(data.stops) : null), [data]);
@@ -73,10 +78,18 @@ export function useRouteOverlayLayer(handle: MapHandle, theme: Theme, routeId: n
 
   const { map } = handle;
   const { fit } = opts;
+  const keepViewFor = useRef(opts.keepViewForRouteId ?? null);
   // Once per route: bounds change identity only with new stop data, not with a style change.
   useEffect(() => {
     if (!map || !bounds || !fit) return;
+    if (keepViewFor.current !== null && keepViewFor.current === routeId) {
+      keepViewFor.current = null;
+      return;
+    }
+    keepViewFor.current = null;
     map.fitBounds(bounds, { padding: 60, maxZoom: 15, duration: 600 });
+    // routeId is read only together with new bounds (they change when the route's stops arrive).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [map, bounds, fit]);
 
   return { loading: stops.isLoading && routeId !== null, error: routeId !== null ? stops.error : null };
