@@ -2,31 +2,22 @@
 // cores). Requests carry `Accept-Encoding: gzip` as every browser's do. With If-None-Match, each request
 // names the newest ETag any response has carried so far (seeded with the ETag of a first request), as the
 // browsers polling a snapshot that changes about once a second would.
-import { request } from 'node:http';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { startBenchStack, waitForLive } from './support/app-stack';
 import type { Benchmark, Figure } from './support/report';
+import { getOnTheWire } from './support/wire';
 
 const BUSES = 2_000;
 const CONNECTIONS = [50, 200];
 const HEADERS = { accept: 'application/json', 'accept-encoding': 'gzip' };
 
-/** The ETag and the size on the wire of one answer, read without decompressing it. */
-function probe(appUrl: string): Promise<{ etag: string; encoding: string | null; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${appUrl}/api/live`, { headers: HEADERS }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => {
-        const etag = res.headers.etag;
-        if (!etag) reject(new Error('/api/live answered without an ETag'));
-        else resolve({ etag, encoding: res.headers['content-encoding'] ?? null, bytes });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** The ETag and the size on the wire of one answer. */
+async function probe(appUrl: string): Promise<{ etag: string; encoding: string | null; bytes: number }> {
+  const res = await getOnTheWire(`${appUrl}/api/live`, HEADERS);
+  const etag = res.headers.etag;
+  if (res.status !== 200 || typeof etag !== 'string') throw new Error(`/api/live answered ${res.status}${typeof etag === 'string' ? '' : ' without an ETag'}`);
+  const encoding = res.headers['content-encoding'];
+  return { etag, encoding: typeof encoding === 'string' ? encoding : null, bytes: res.bytes };
 }
 
 function headerValue(headers: Record<string, string | string[]>, name: string): string | null {

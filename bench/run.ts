@@ -17,7 +17,16 @@ const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
 export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, apiLoad, mapUpdate, firstBus];
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** Asked for with --help: print the usage and exit 0. */
+    readonly isHelp = false,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
 
 export interface RunOptions {
   only: string[] | null;
@@ -38,7 +47,7 @@ export function parseArgs(argv: readonly string[]): RunOptions {
       const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n));
       if (unknown.length) throw new UsageError(`Unknown benchmark ${unknown.join(', ')}.\n${USAGE}`);
       opts.only = [...(opts.only ?? []), ...names];
-    } else if (arg === '--help' || arg === '-h') throw new UsageError(USAGE);
+    } else if (arg === '--help' || arg === '-h') throw new UsageError(USAGE, true);
     else throw new UsageError(`Unknown option ${arg}.\n${USAGE}`);
   }
   return opts;

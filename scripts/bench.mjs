@@ -16,6 +16,7 @@ try {
     },
   });
 } catch (err) {
-  console.error(err instanceof UsageError ? err.message : (err?.stack ?? err));
-  process.exitCode = 1;
+  const usage = err instanceof UsageError;
+  (usage && err.isHelp ? console.log : console.error)(usage ? err.message : (err?.stack ?? err));
+  process.exitCode = usage && err.isHelp ? 0 : 1;
 }
