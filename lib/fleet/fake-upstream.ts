@@ -34,6 +34,10 @@ export class FakeUpstream {
   /** While now < stormUntil every request answers 429 with this Retry-After. */
   stormUntil = 0;
   stormRetryAfterS = 5;
+  /** Buses whose location answers 404 (the upstream no longer knows them). */
+  readonly unknownBuses = new Set<number>();
+  /** Buses whose location record breaks the contract on every read. */
+  readonly unreadableBuses = new Set<number>();
   private windowStart: number;
   private windowCount = 0;
   private readonly o: Required<FakeUpstreamOptions>;
@@ -109,6 +113,11 @@ export class FakeUpstream {
     if (this.windowCount > this.o.limit) throw fail(429, Math.ceil((this.windowStart + 60_000 - at) / 1000));
     if (op === 'busLocation' && (this.o.level !== 'business' || !this.o.scopes.includes('gps:read'))) throw fail(403);
     if ((op === 'trip' || op === 'busLocation') && id! > this.o.buses * 2) throw fail(404);
+    if (op === 'busLocation' && this.unknownBuses.has(id!)) throw fail(404);
+    if (op === 'busLocation' && this.unreadableBuses.has(id!)) {
+      this.calls.push({ at, op, id, status: 200 });
+      throw new PartnerError({ kind: 'contract', status: 200, message: `The response of ${path} breaks the contract: data.last_latitude: expected number (got "abc").`, operation: op, path, field: 'data.last_latitude' });
+    }
     this.calls.push({ at, op, id, status: 200 });
     const resetAt = this.windowStart + 60_000;
     return { data: make(), rateLimit: { limit: this.o.limit, remaining: Math.max(0, this.o.limit - this.windowCount), resetAt, resetAtRaw: resetAt }, requestId: null, scope: null, status: 200 };

@@ -554,6 +554,8 @@ export class Feed {
         speedKmh: loc.speedKmh,
         accuracy: loc.accuracy,
         lastError: null,
+        failures: 0,
+        retryAt: 0,
         plateNumber: loc.plateNumber ?? track.plateNumber,
         busName: loc.busName ?? track.busName,
         internalCode: loc.internalCode ?? track.internalCode,
@@ -575,9 +577,14 @@ export class Feed {
       if (this.fixes <= INFER_EARLY_FIXES || this.fixes % INFER_EVERY_N_FIXES === 0) this.inferTimezone([...this.tracks.values()].map((t) => t.gpsAt));
     } catch (e) {
       if (!(e instanceof PartnerError)) throw e;
-      track.lastError = { at: this.clock.now(), status: e.status, message: e.message };
-      // A bus the upstream does not know is not asked for again at once; any other failure leaves it first in line.
-      if (e.status === 404) track.fetchedAt = this.clock.now();
+      const now = this.clock.now();
+      track.lastError = { at: now, status: e.status, message: e.message };
+      // fetchedAt keeps the last fetch that brought data, so the bus shows its true age. Its next try waits:
+      // a bus the upstream does not know until its parked floor, any other failure doubling from one slot,
+      // so a bus whose request always fails cannot take every slot from the rest of the fleet.
+      track.failures++;
+      const floorMs = this.config.feed.parkedFloorMs;
+      track.retryAt = now + (e.status === 404 ? floorMs : Math.min(floorMs, this.budget.pollIntervalMs() * 2 ** Math.min(track.failures, 20)));
     } finally {
       track.inFlight = false;
     }

@@ -25,6 +25,10 @@ export interface BusTrack {
   /** Recent speeds, newest last, km/h. */
   speeds: number[];
   lastError: { at: number; status: number | null; message: string } | null;
+  /** Failed requests for this bus since its last good one. */
+  failures: number;
+  /** Not picked again before this (epoch ms) after a failure, so one broken bus cannot take every slot. */
+  retryAt: number;
   onTrip: boolean;
   inFlight: boolean;
   /** When the current watch started and when it lapses (epoch ms); 0 when never watched. */
@@ -47,6 +51,8 @@ export function newTrack(busId: number): BusTrack {
     accuracy: null,
     speeds: [],
     lastError: null,
+    failures: 0,
+    retryAt: 0,
     onTrip: false,
     inFlight: false,
     watchedSince: 0,
@@ -107,7 +113,7 @@ export class LocationScheduler {
     let otherScore = -1;
 
     for (const t of tracks) {
-      if (t.inFlight) continue;
+      if (t.inFlight || t.retryAt > now) continue;
       if (t.watchedUntil > now) {
         const due = t.fetchedAt === null || t.fetchedAt < t.watchedSince || now - t.fetchedAt >= timing.watchRefreshMs;
         if (due && (!watched || (t.fetchedAt ?? -1) < (watched.fetchedAt ?? -1))) watched = t;
