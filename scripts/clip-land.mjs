@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertBox, countPoints, padBox, preparePolygons } from './basemap-geometry.mjs';
+import { assertBox, countPoints, padBox, preparePolygons, signedArea } from './basemap-geometry.mjs';
 import { fetchPackage } from './basemap-package.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,6 +35,9 @@ const DECIMALS = 5;
 const TOLERANCE_M = 25;
 // Islets under ~3000 m² (a few pixels at zoom 14) are noise on a fleet map.
 const MIN_AREA_M2 = 3000;
+// At this source's resolution the lakes inside the land are 3–6-vertex triangles and boxes that read as
+// errors at street zooms (blue wedges across New Jersey and Queens); only a lake of several km² is kept.
+const MIN_HOLE_AREA_M2 = 5_000_000;
 
 function networkBox() {
   if (!existsSync(NETWORK_FILE)) {
@@ -64,6 +67,11 @@ function main() {
     { box, tolerance: TOLERANCE_M / metresPerDegree, decimals: DECIMALS, minArea: MIN_AREA_M2 / metresPerDegree ** 2, xScale },
   );
   if (!polygons.length) throw new Error(`no land inside ${JSON.stringify(box)}: wrong box?`);
+  const minHole = MIN_HOLE_AREA_M2 / metresPerDegree ** 2;
+  for (const polygon of polygons) {
+    const [outer, ...holes] = polygon;
+    polygon.splice(0, polygon.length, outer, ...holes.filter((h) => Math.abs(signedArea(h, xScale)) >= minHole));
+  }
 
   const [minX, minY, maxX, maxY] = extent;
   const out = {
