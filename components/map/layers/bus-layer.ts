@@ -16,8 +16,11 @@ export const BUS_HEADING_LAYER_ID = 'fleet-bus-heading';
 export const BUS_LAYER_ID = 'fleet-bus-circles';
 export const BUS_LABEL_LAYER_ID = 'fleet-bus-labels';
 
-/** Above this zoom every bus is drawn on its own. */
-export const BUS_CLUSTER_MAX_ZOOM = 12;
+/**
+ * Above this zoom every bus is drawn on its own. Clusters are tiled per whole zoom, so 11 means a
+ * dispatcher sees single buses from zoom 12 on: a whole borough's worth of streets.
+ */
+export const BUS_CLUSTER_MAX_ZOOM = 11;
 export const BUS_LABEL_MIN_ZOOM = 14;
 
 export const busSource: GeoJSONSourceSpecification = {
