@@ -364,25 +364,16 @@ describe('the app through every upstream fault, one after another', () => {
     });
   });
 
-  it('403, plan downgraded', async () => {
+  it.each([
+    { name: '403 (plan downgraded)', patch: { downgradedKeys: [DEMO_BUSINESS_KEY] }, says: 'Bus locations need the API Business plan' },
+    { name: '403 (gps:read removed)', patch: { removedScopes: { [DEMO_BUSINESS_KEY]: ['gps:read'] } }, says: 'This key lacks the scope gps:read' },
+  ])('$name: degraded, lists still flowing, fixes kept, recovery when the plan or scope is back', async ({ name, patch, says }) => {
     await runCase({
-      name: '403 (plan downgraded)',
-      start: faults({ downgradedKeys: [DEMO_BUSINESS_KEY] }),
+      name,
+      start: faults(patch),
       end: clearFaults,
       state: 'degraded',
-      message: /failed \d+ s ago \(Bus locations need the API Business plan\)/,
-      frozen: true,
-      silent: false,
-    });
-  });
-
-  it('403, scope removed', async () => {
-    await runCase({
-      name: '403 (gps:read removed)',
-      start: faults({ removedScopes: { [DEMO_BUSINESS_KEY]: ['gps:read'] } }),
-      end: clearFaults,
-      state: 'degraded',
-      message: /failed \d+ s ago \(This key lacks the scope gps:read\)/,
+      message: new RegExp(`failed \\d+ s ago \\(${says}\\)`),
       frozen: true,
       silent: false,
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '@/lib/config';
+import { appConfig } from '@/lib/config';
 import { FakeClock } from './fake-clock';
 import { FakeUpstream } from './fake-upstream';
 import { Feed } from './feed';
@@ -7,13 +7,8 @@ import { Feed } from './feed';
 // One bus whose location request keeps failing (the upstream no longer knows it, or its record is unreadable)
 // must neither take the slots of the rest of the fleet nor look freshly fetched.
 
-const CONFIG: AppConfig = {
-  feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 300_000, watchTtlMs: 30_000 },
-  delay: { lateMin: 5, earlyMin: 1 },
-  staleAfterS: 120,
-  mapStyleUrl: null,
-  mapStyleUrlDark: null,
-};
+// The defaults, as a server without FEED_* settings runs.
+const CONFIG = appConfig({});
 
 function setup() {
   const clock = new FakeClock();
