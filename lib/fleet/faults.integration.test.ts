@@ -309,24 +309,18 @@ describe('the app through every upstream fault, one after another', () => {
     });
   });
 
-  it('malformed JSON', async () => {
+  it.each([
+    { name: 'malformed JSON', patch: { malformedRate: 1 }, says: /is not JSON \(starts with [^)]*\)\./ },
+    { name: 'contract break', patch: { contractBreakRate: 1 }, says: /breaks the contract: .+\./ },
+  ])('$name: unreachable with the reason, recovery', async ({ name, patch, says }) => {
     await runCase({
-      name: 'malformed JSON',
-      start: faults({ malformedRate: 1 }),
+      name,
+      start: faults(patch),
       end: clearFaults,
       state: 'unreachable',
-      message: /answers with data that cannot be read \(The response of \/[^ ]+ is not JSON \(starts with [^)]*\)\.\); retrying with backoff\. The last data received stays on screen with its age\./,
-      frozen: true,
-    });
-  });
-
-  it('a response that breaks the contract', async () => {
-    await runCase({
-      name: 'contract break',
-      start: faults({ contractBreakRate: 1 }),
-      end: clearFaults,
-      state: 'unreachable',
-      message: /answers with data that cannot be read \(The response of \/[^ ]+ breaks the contract: .+\.\); retrying with backoff\./,
+      message: new RegExp(
+        `answers with data that cannot be read \\(The response of /[^ ]+ ${says.source}\\); retrying with backoff\\. The last data received stays on screen with its age\\.`,
+      ),
       frozen: true,
     });
   });
