@@ -1,6 +1,10 @@
 // The simulator + the built app for a benchmark, on the e2e stack (e2e/support/stack.ts), with extra
 // simulator keys for the peers so each contender spends its own per-key limit on the same simulated world.
 import { canaryKey, startStack, type Stack } from '../../e2e/support/stack';
+import type { Truth } from '../../lib/sim';
+import type { StatsSnapshot } from '../../lib/sim/stats';
+
+export type { TruthBus } from '../../lib/sim';
 
 /**
  * Sim time at start: a Wednesday early afternoon in New York, so every run sees the same timetable (about as
@@ -26,24 +30,6 @@ export interface BenchStackOptions {
   env?: Record<string, string>;
 }
 
-export interface TruthBus {
-  id: number;
-  lat: number;
-  lon: number;
-  speedKmh: number;
-  onTrip: boolean;
-  gps: 'ok' | 'lost' | 'none';
-}
-
-export interface SimStatsSnapshot {
-  since: number;
-  total: number;
-  byOperation: Record<string, number>;
-  byKey: Record<string, number>;
-  byStatus: Record<string, number>;
-  rateLimited: number;
-}
-
 export interface BenchStack {
   stack: Stack;
   appUrl: string;
@@ -51,8 +37,8 @@ export interface BenchStack {
   simBaseUrl: string;
   /** How the app's key shows in /__admin/stats. */
   appKeyMask: string;
-  truth(): Promise<{ at: number; buses: TruthBus[] }>;
-  simStats(): Promise<SimStatsSnapshot>;
+  truth(): Promise<Truth>;
+  simStats(): Promise<StatsSnapshot>;
   resetSimStats(): Promise<void>;
   stop(): Promise<void>;
 }
