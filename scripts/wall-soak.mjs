@@ -1,25 +1,42 @@
 // Soak run of the wall display: `node scripts/wall-soak.mjs [--minutes 20] [--speed 72] [--warmup 60]
-// [--buses N] [--path "/wall?rotate=30"]`. Starts the simulator (fast clock: a simulated day in ~20 real minutes
-// at the defaults) and the built app (e2e/support/stack.ts), opens the wall in Chromium and records, after
-// forced garbage collection, the JS heap, DOM nodes and event listeners after a warm-up, every minute, and at
-// the end. Prints the figures and the growth; not part of `npm test` (it measures, it does not judge).
+// [--buses N] [--path "/wall?rotate=30"] [--heap-diff] [--save-snapshots DIR]`. Starts the simulator (fast
+// clock: a simulated day in ~20 real minutes at the defaults) and the built app (e2e/support/stack.ts), opens the
+// wall in Chromium and records, after forced garbage collection, the JS heap, DOM nodes and event listeners after
+// a warm-up, every minute, and at the end. Prints the figures, the growth, a least-squares trend, and whether the
+// growth stayed within GROWTH_LIMIT over a simulated day; not part of `npm test` (a soak takes half an hour).
+// --heap-diff takes heap snapshots after the warm-up and at the end and prints what survived in between, by
+// constructor and retainer (scripts/wall-heap-diff.mjs); --save-snapshots keeps them for a second look.
 // Builds into .next-soak when stale (FLEETMAP_SOAK_DIST picks another build directory).
 import { require as tsxRequire } from 'tsx/cjs/api';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './find-chromium.mjs';
 import { buildIfStale } from './next-build.mjs';
+import { heapDiffReport, parseSnapshot, takeHeapSnapshot } from './wall-heap-diff.mjs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The requirement: the heap may grow at most this much over a simulated day. */
+const GROWTH_LIMIT = 0.1;
+const SIM_DAY_H = 24;
 
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { minutes: 20, speed: 72, warmup: 60, buses: undefined, path: '/wall' };
+  const opts = { minutes: 20, speed: 72, warmup: 60, buses: undefined, path: '/wall', 'heap-diff': false, 'save-snapshots': null };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
+    if (name === 'heap-diff') {
+      opts['heap-diff'] = true;
+      continue;
+    }
     const value = argv[++i];
-    if (!(name in opts) || value === undefined) throw new UsageError(`Unknown or incomplete option ${argv[i - 1]}. Options: --minutes, --speed, --warmup, --buses, --path.`);
+    if (!(name in opts) || value === undefined) throw new UsageError(`Unknown or incomplete option ${argv[i - 1]}. Options: --minutes, --speed, --warmup, --buses, --path, --heap-diff, --save-snapshots DIR.`);
     if (name === 'path') {
       if (!value.startsWith('/wall')) throw new UsageError('--path must start with /wall');
       opts.path = value;
+    } else if (name === 'save-snapshots') {
+      opts['save-snapshots'] = value;
+      opts['heap-diff'] = true;
     } else {
       const n = Number(value);
       if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, got ${JSON.stringify(value)}`);
@@ -107,6 +124,14 @@ async function main() {
     const line = (s) =>
       `  t=${((s.at - started) / 60_000).toFixed(1).padStart(5)} min  heap ${mb(s.usedHeap).padStart(7)} MB  nodes ${String(s.nodes).padStart(5)}  listeners ${String(s.listeners).padStart(4)}  buses ${String(s.buses ?? '-').padStart(4)}${s.placeholders ? `  placeholders ${s.placeholders}` : ''}`;
     console.log(`after warm-up:\n${line(baseline)}`);
+    const snapshotDir = opts['save-snapshots'];
+    if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
+    const snapshot = async (label) => {
+      const text = await takeHeapSnapshot(cdp);
+      if (snapshotDir) writeFileSync(join(snapshotDir, `wall-${label}.heapsnapshot`), text);
+      return parseSnapshot(text);
+    };
+    const firstSnapshot = opts['heap-diff'] ? await snapshot('warmup') : null;
     const end = started + opts.minutes * 60_000;
     while (Date.now() < end) {
       await sleep(Math.min(60_000, end - Date.now()));
@@ -117,15 +142,30 @@ async function main() {
     const last = samples[samples.length - 1];
     const simEnd = await simClock(stack);
     const slope = slopeMbPerHour(samples);
+    const simH = simStart !== null && simEnd !== null ? (simEnd - simStart) / 3_600_000 : null;
+    // Real hours one simulated day takes, from the simulator's own clock where it answered (it runs from the
+    // start, warm-up included); the trend projected over that span is the figure to judge.
+    const runRealH = (Date.now() - started) / 3_600_000;
+    const dayRealH = simH ? (SIM_DAY_H * runRealH) / simH : SIM_DAY_H / opts.speed;
+    const measuredSimH = simH ? (simH * (last.at - baseline.at)) / 3_600_000 / runRealH : null;
+    const growth = (last.usedHeap - baseline.usedHeap) / baseline.usedHeap;
+    const projected = slope === null ? null : (slope * dayRealH) / (baseline.usedHeap / 1024 / 1024);
     console.log('\nresult');
     console.log(`  real time        ${((last.at - started) / 60_000).toFixed(1)} min${simStart !== null && simEnd !== null ? `, simulated ${((simEnd - simStart) / 3_600_000).toFixed(1)} h` : ''}`);
     console.log(`  JS heap (GC'd)   ${mb(baseline.usedHeap)} MB -> ${mb(last.usedHeap)} MB  (${pct(baseline.usedHeap, last.usedHeap)})`);
-    console.log(`  heap trend       ${slope === null ? 'n/a' : `${slope.toFixed(2)} MB/h`} over ${samples.length} samples`);
+    console.log(`  heap trend       ${slope === null ? 'n/a' : `${slope.toFixed(2)} MB/h`} (least squares over ${samples.length} samples)${projected === null ? '' : `, ${(projected * 100).toFixed(1)}% over one simulated day (${(dayRealH * 60).toFixed(0)} real min)`}`);
     console.log(`  DOM nodes        ${baseline.nodes} -> ${last.nodes}  (${pct(baseline.nodes, last.nodes)})`);
     console.log(`  JS listeners     ${baseline.listeners} -> ${last.listeners}  (${pct(baseline.listeners, last.listeners)})`);
     console.log(`  documents        ${baseline.documents} -> ${last.documents}`);
     console.log(`  buses drawn      ${baseline.buses} -> ${last.buses}`);
     console.log(`  page loads       ${loads}   console errors ${consoleErrors.length}${consoleErrors.length ? `: ${consoleErrors.slice(0, 3).join(' | ')}` : ''}`);
+    const within = growth <= GROWTH_LIMIT && projected !== null && projected <= GROWTH_LIMIT;
+    const covered = measuredSimH !== null && measuredSimH >= SIM_DAY_H;
+    console.log(
+      `  verdict          ${within ? 'WITHIN' : 'NOT within'} ${GROWTH_LIMIT * 100}%: measured ${(growth * 100).toFixed(1)}%, trend ${projected === null ? 'n/a' : `${(projected * 100).toFixed(1)}%`} per simulated day` +
+        (covered ? '' : ` (measurement covered ${measuredSimH === null ? 'an unknown span of' : `${measuredSimH.toFixed(1)} h of`} simulated time, less than a day: the trend is extrapolated)`),
+    );
+    if (firstSnapshot) console.log(`\n${heapDiffReport(firstSnapshot, await snapshot('end'))}`);
   } finally {
     await browser?.close();
     await stack.stop();
