@@ -45,6 +45,11 @@ export interface FleetMapProps {
   onViewChange?: (view: MapView) => void;
   /** The MapLibre instance once created (null when it goes away), for one-off camera moves. */
   onMapReady?: (map: MapLibreMap | null) => void;
+  /**
+   * How much bigger than on a desk the buses are drawn (circles, arrows, labels, clusters): a wall read from
+   * across a room needs about 1.8. Default 1.
+   */
+  busScale?: number;
   /** Positions and sizes the map (e.g. `absolute inset-0`); defaults to `relative h-full w-full`. */
   className?: string;
 }
@@ -78,8 +83,10 @@ export function FleetMap(props: FleetMapProps) {
     interactive = true,
     follow = false,
     fitToVehicles = false,
+    busScale = 1,
     className,
   } = props;
+  if (!(Number.isFinite(busScale) && busScale > 0)) throw new RangeError(`FleetMap busScale must be a positive number, got ${busScale}`);
   const containerRef = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
   // Which style finished loading last, and how many loads so far. Layers are added only while the loaded
@@ -154,8 +161,8 @@ export function FleetMap(props: FleetMapProps) {
 
   const [overlayRestoredWithView] = useState(() => (props.initialView ? (routeOverlay?.routeId ?? null) : null));
   useRouteOverlayLayer(handle, theme, routeOverlay?.routeId ?? null, { fit: interactive, keepViewForRouteId: overlayRestoredWithView });
-  useBusLayer(handle, theme, collections.clustered);
-  useSelectedBusLayer(handle, theme, collections.selected);
+  useBusLayer(handle, theme, collections.clustered, busScale);
+  useSelectedBusLayer(handle, theme, collections.selected, busScale);
   useNetworkRefresh(handle);
 
   // Pointer: hover shows a tooltip, a click selects a bus or zooms into a cluster.

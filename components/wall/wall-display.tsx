@@ -39,6 +39,9 @@ export function WallDisplay(props: WallDisplayProps) {
 }
 
 const DEFAULT_RETRY_MS = 15_000;
+// Buses at the dispatcher's size are specks from 3 m away; 1.8 times makes a dot and its arrow readable
+// across a room while a busy corridor still shows separate buses.
+const WALL_BUS_SCALE = 1.8;
 
 function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryMs = DEFAULT_RETRY_MS }: WallDisplayProps) {
   const feed = useLiveFeed();
@@ -78,6 +81,7 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
             styleUrlDark={styleUrlDark}
             interactive={false}
             fitToVehicles
+            busScale={WALL_BUS_SCALE}
             routeOverlay={overlay}
             className="absolute inset-0"
           />

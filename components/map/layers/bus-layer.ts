@@ -1,6 +1,7 @@
 'use client';
 // All buses except the selected one: ONE clustered GeoJSON source (feature id = bus id), clusters with a
 // count at low zoom, and per bus a circle coloured by delay class, a heading arrow and a label.
+import { useMemo } from 'react';
 import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, Map as MapLibreMap, SymbolLayerSpecification } from 'maplibre-gl';
 import { DELAY_COLORS, type Theme } from '@/lib/client/delay-palette';
 import type { BusFeatureCollection } from '@/lib/client/bus-features';
@@ -23,21 +24,27 @@ export const BUS_LABEL_LAYER_ID = 'fleet-bus-labels';
 export const BUS_CLUSTER_MAX_ZOOM = 11;
 export const BUS_LABEL_MIN_ZOOM = 14;
 
-export const busSource: GeoJSONSourceSpecification = {
-  type: 'geojson',
-  data: { type: 'FeatureCollection', features: [] },
-  cluster: true,
-  clusterMaxZoom: BUS_CLUSTER_MAX_ZOOM,
-  clusterRadius: 36,
-  // A cluster hiding late buses says so with its ring.
-  clusterProperties: { late: ['+', ['case', ['==', ['get', 'cls'], 'late'], 1, 0]] },
-};
+/** `scale` widens the clustering radius with the circles, so bigger clusters do not overlap each other. */
+function busSourceFor(scale: number): GeoJSONSourceSpecification {
+  return {
+    type: 'geojson',
+    data: { type: 'FeatureCollection', features: [] },
+    cluster: true,
+    clusterMaxZoom: BUS_CLUSTER_MAX_ZOOM,
+    clusterRadius: Math.round(36 * scale),
+    // A cluster hiding late buses says so with its ring.
+    clusterProperties: { late: ['+', ['case', ['==', ['get', 'cls'], 'late'], 1, 0]] },
+  };
+}
+
+export const busSource = busSourceFor(1);
 
 const CLUSTERED: ExpressionSpecification = ['has', 'point_count'];
 const SINGLE: ExpressionSpecification = ['!', ['has', 'point_count']];
 
-function clusterLayers(theme: Theme): [CircleLayerSpecification, SymbolLayerSpecification] {
+function clusterLayers(theme: Theme, scale: number): [CircleLayerSpecification, SymbolLayerSpecification] {
   const dark = theme === 'dark';
+  const px = (n: number) => n * scale;
   return [
     {
       id: BUS_CLUSTER_LAYER_ID,
@@ -47,9 +54,9 @@ function clusterLayers(theme: Theme): [CircleLayerSpecification, SymbolLayerSpec
       paint: {
         'circle-color': dark ? '#cbd5e1' : '#334155',
         'circle-opacity': 0.92,
-        'circle-radius': ['step', ['get', 'point_count'], 12, 10, 15, 50, 19, 200, 23],
+        'circle-radius': ['step', ['get', 'point_count'], px(12), 10, px(15), 50, px(19), 200, px(23)],
         'circle-stroke-color': ['case', ['>', ['get', 'late'], 0], DELAY_COLORS[theme].late, dark ? '#0b1220' : '#ffffff'],
-        'circle-stroke-width': ['case', ['>', ['get', 'late'], 0], 3, 1.5],
+        'circle-stroke-width': ['case', ['>', ['get', 'late'], 0], px(3), px(1.5)],
       },
     },
     {
@@ -60,7 +67,7 @@ function clusterLayers(theme: Theme): [CircleLayerSpecification, SymbolLayerSpec
       layout: {
         'text-field': ['get', 'point_count_abbreviated'],
         'text-font': [LABEL_FONT],
-        'text-size': 12,
+        'text-size': px(12),
         'text-allow-overlap': true,
       },
       paint: { 'text-color': dark ? '#0f172a' : '#ffffff' },
@@ -68,13 +75,13 @@ function clusterLayers(theme: Theme): [CircleLayerSpecification, SymbolLayerSpec
   ];
 }
 
-function busLayersFor(theme: Theme): LayerSpecification[] {
+export function busLayersFor(theme: Theme, scale = 1): LayerSpecification[] {
   return [
-    ...clusterLayers(theme),
+    ...clusterLayers(theme, scale),
     // The arrow goes under the circle so only its tip shows past the edge.
-    busHeadingLayer(BUS_HEADING_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE),
-    busCircleLayer(BUS_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE),
-    busLabelLayer(BUS_LABEL_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, BUS_LABEL_MIN_ZOOM),
+    busHeadingLayer(BUS_HEADING_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, undefined, scale),
+    busCircleLayer(BUS_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, scale),
+    busLabelLayer(BUS_LABEL_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, BUS_LABEL_MIN_ZOOM, scale),
   ];
 }
 
@@ -86,7 +93,11 @@ export function ensureHeadingIcon(map: MapLibreMap) {
   if (!map.hasImage(HEADING_ICON_ID)) map.addImage(HEADING_ICON_ID, headingArrowImage(), { sdf: true, pixelRatio: HEADING_ICON_PIXEL_RATIO });
 }
 
-export function useBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCollection) {
-  useSourceAndLayers(handle, BUS_SOURCE_ID, busSource, BUS_LAYERS[theme], { prepare: ensureHeadingIcon });
+/** `scale` sizes circles, arrows, labels and clusters (1: the dispatcher's desk size). */
+export function useBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCollection, scale = 1) {
+  // The effect that adds the layers re-runs on a new identity: specs change only with the theme or the scale.
+  const source = useMemo(() => (scale === 1 ? busSource : busSourceFor(scale)), [scale]);
+  const layers = useMemo(() => (scale === 1 ? BUS_LAYERS[theme] : busLayersFor(theme, scale)), [theme, scale]);
+  useSourceAndLayers(handle, BUS_SOURCE_ID, source, layers, { prepare: ensureHeadingIcon });
   useGeoJsonData(handle, BUS_SOURCE_ID, data);
 }

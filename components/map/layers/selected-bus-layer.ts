@@ -1,12 +1,13 @@
 'use client';
 // The selected bus, from its own unclustered source so it never disappears into a cluster, drawn above
 // everything with a halo and its label at every zoom.
+import { useMemo } from 'react';
 import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification } from 'maplibre-gl';
 import type { Theme } from '@/lib/client/delay-palette';
 import type { BusFeatureCollection } from '@/lib/client/bus-features';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
 import { ensureHeadingIcon } from './bus-layer';
-import { busCircleLayer, busHeadingLayer, busLabelLayer } from './bus-style';
+import { busCircleLayer, busHeadingLayer, busLabelLayer, sizeByZoom } from './bus-style';
 
 export const SELECTED_BUS_SOURCE_ID = 'fleet-selected-bus';
 export const SELECTED_BUS_HALO_LAYER_ID = 'fleet-selected-bus-halo';
@@ -20,33 +21,35 @@ export const selectedBusSource: GeoJSONSourceSpecification = { type: 'geojson', 
 
 const ALL: ExpressionSpecification = ['has', 'busId'];
 
-function haloLayer(theme: Theme): CircleLayerSpecification {
+function haloLayer(theme: Theme, scale: number): CircleLayerSpecification {
   return {
     id: SELECTED_BUS_HALO_LAYER_ID,
     type: 'circle',
     source: SELECTED_BUS_SOURCE_ID,
     paint: {
-      'circle-radius': ['interpolate', ['linear'], ['zoom'], 9, 10.5, 13, 12.5, 16, 14.5],
+      'circle-radius': sizeByZoom([[9, 10.5], [13, 12.5], [16, 14.5]], scale),
       'circle-color': SELECTION_ACCENT[theme],
       'circle-opacity': 0.18,
       'circle-stroke-color': SELECTION_ACCENT[theme],
-      'circle-stroke-width': 2.5,
+      'circle-stroke-width': 2.5 * scale,
     },
   };
 }
 
-function selectedLayersFor(theme: Theme): LayerSpecification[] {
+export function selectedLayersFor(theme: Theme, scale = 1): LayerSpecification[] {
   return [
-    haloLayer(theme),
-    busHeadingLayer(SELECTED_BUS_HEADING_LAYER_ID, SELECTED_BUS_SOURCE_ID, theme, ALL, 0),
-    busCircleLayer(SELECTED_BUS_LAYER_ID, SELECTED_BUS_SOURCE_ID, theme),
-    busLabelLayer(SELECTED_BUS_LABEL_LAYER_ID, SELECTED_BUS_SOURCE_ID, theme, ALL, 0),
+    haloLayer(theme, scale),
+    busHeadingLayer(SELECTED_BUS_HEADING_LAYER_ID, SELECTED_BUS_SOURCE_ID, theme, ALL, 0, scale),
+    busCircleLayer(SELECTED_BUS_LAYER_ID, SELECTED_BUS_SOURCE_ID, theme, undefined, scale),
+    busLabelLayer(SELECTED_BUS_LABEL_LAYER_ID, SELECTED_BUS_SOURCE_ID, theme, ALL, 0, scale),
   ];
 }
 
 export const SELECTED_BUS_LAYERS: Record<Theme, LayerSpecification[]> = { light: selectedLayersFor('light'), dark: selectedLayersFor('dark') };
 
-export function useSelectedBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCollection) {
-  useSourceAndLayers(handle, SELECTED_BUS_SOURCE_ID, selectedBusSource, SELECTED_BUS_LAYERS[theme], { prepare: ensureHeadingIcon });
+/** `scale` as for the bus layer, so the selected bus is drawn the same size as the others. */
+export function useSelectedBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCollection, scale = 1) {
+  const layers = useMemo(() => (scale === 1 ? SELECTED_BUS_LAYERS[theme] : selectedLayersFor(theme, scale)), [theme, scale]);
+  useSourceAndLayers(handle, SELECTED_BUS_SOURCE_ID, selectedBusSource, layers, { prepare: ensureHeadingIcon });
   useGeoJsonData(handle, SELECTED_BUS_SOURCE_ID, data);
 }
