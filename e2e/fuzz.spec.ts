@@ -180,13 +180,11 @@ fuzz('5,000+ hostile requests: no 5xx, clear 4xx for invalid input, no key, no u
   expect(answers).toHaveLength(REQUESTS);
 
   const describe = (a: Answer) => `${a.probe.method} ${a.probe.path.slice(0, 100)} → ${a.status} ${a.body.slice(0, 160)}`;
-  // TRACE is refused by Next.js itself with a bare 500 (its Request object cannot carry that method): a known
-  // limitation of the framework, checked apart. Everything else must stay below 500.
+  expect(answers.filter((a) => a.status >= 500).map(describe), 'answers of 5xx').toEqual([]);
+  // Methods Next.js cannot route (TRACE) are refused by scripts/server.mjs in front of it.
   const trace = answers.filter((a) => a.probe.method === 'TRACE');
-  expect(answers.filter((a) => a.status >= 500 && a.probe.method !== 'TRACE').map(describe), 'answers of 5xx').toEqual([]);
-  // Whatever it answers (a redirect or a 404 first, else that 500), it gives nothing of the server away.
-  for (const a of trace) expect(a.body, describe(a)).not.toMatch(/\n\s+at |node_modules|\.next|Error:/);
-  console.info(`TRACE: ${trace.length} requests, by status ${JSON.stringify(trace.reduce<Record<number, number>>((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {}))}`);
+  expect(trace.length).toBeGreaterThan(0);
+  expect(trace.filter((a) => a.status !== 405).map(describe)).toEqual([]);
 
   // Redirects (dot segments, trailing slashes) stay on this origin: no open redirect.
   const redirects = answers.filter((a) => a.status >= 300 && a.status < 400);
@@ -212,7 +210,7 @@ fuzz('5,000+ hostile requests: no 5xx, clear 4xx for invalid input, no key, no u
   expect(notClear.map(describe).slice(0, 20), 'invalid ids not answered with a clear 400').toEqual([]);
 
   // Wrong methods: refused, never served or failed.
-  const oddMethods = answers.filter((a) => !['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(a.probe.method));
+  const oddMethods = answers.filter((a) => !['GET', 'HEAD', 'OPTIONS'].includes(a.probe.method));
   expect(oddMethods.filter((a) => ![400, 404, 405, 308].includes(a.status)).map(describe).slice(0, 20)).toEqual([]);
 
   // Every answer: no key in body or headers.

@@ -1,7 +1,8 @@
 // `npm start`: build when the sources changed since the last build, then serve the app.
 // With no PARTNER_API_BASE_URL the server starts the embedded simulator itself (see instrumentation.ts).
 import { spawn } from 'node:child_process';
-import { buildIfStale, NEXT_BIN, ROOT } from './next-build.mjs';
+import { join } from 'node:path';
+import { buildIfStale, ROOT } from './next-build.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 try {
@@ -15,6 +16,6 @@ const port = process.env.PORT || '3000';
 // Loopback by default: set HOST=0.0.0.0 to serve a wall display on another machine.
 const host = process.env.HOST || '127.0.0.1';
 console.log(`Fleetmap: http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`);
-const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', port, '-H', host], { cwd: ROOT, stdio: 'inherit', env: process.env });
+const child = spawn(process.execPath, [join(ROOT, 'scripts', 'server.mjs'), '--port', port, '--host', host], { cwd: ROOT, stdio: 'inherit', env: process.env });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

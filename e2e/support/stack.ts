@@ -1,4 +1,4 @@
-// Starts a simulator and an app server (the built app, `next start`) for end-to-end tests, benchmarks and
+// Starts a simulator and an app server (the built app, through scripts/server.mjs) for end-to-end tests, benchmarks and
 // soak runs. Both bind to 127.0.0.1 on free ports and stop by themselves if the test process goes away.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const NEXT_BIN = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+const APP_SERVER = join(ROOT, 'scripts', 'server.mjs');
 const RUN_WITH_PARENT = join(ROOT, 'scripts', 'run-with-parent.mjs');
 
 export type KeyKind = 'business' | 'standard' | 'narrow';
@@ -155,7 +155,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const appPort = await freePort();
   const appUrl = `http://127.0.0.1:${appPort}`;
   const apiKey = keys[opts.key ?? 'business'];
-  const app = launch([NEXT_BIN, 'start', '-p', String(appPort), '-H', '127.0.0.1'], {
+  const app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], {
     FLEETMAP_DIST_DIR: opts.distDir ?? process.env.FLEETMAP_E2E_DIST ?? '.next-e2e',
     PARTNER_API_BASE_URL: simBaseUrl,
     PARTNER_API_KEY: apiKey,
