@@ -31,13 +31,13 @@ import {
 import { systemClock, type Clock } from './clock';
 import { TypedEmitter, type FeedEvents } from './events';
 import { UnavailableError, type Failure } from './failure';
-import { LocationScheduler, newTrack, pushSpeed, type BusTrack } from './location-scheduler';
+import { LocationScheduler, newTrack, recordFix, type BusTrack } from './location-scheduler';
 import { buildNetwork } from './network';
 import { OnDemandCache, type Answer } from './on-demand-cache';
 import { RateBudget } from './rate-budget';
 import { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
 import { FeedTimezone } from './timezone';
-import { shiftBusTimes, shiftTripTimes, haversineKm } from './times';
+import { shiftBusTimes, shiftTripTimes } from './times';
 
 export type ListResult<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
@@ -540,19 +540,8 @@ export class Feed {
       const now = this.clock.now();
       const gpsAt = loc.lastGpsAt === null ? null : loc.lastGpsAt + this.tz.shiftSince(gen);
       const placed = loc.latitude !== null && loc.longitude !== null;
-      let speed = loc.speedKmh;
-      if (speed === null && placed && track.lat !== null && track.lon !== null && gpsAt !== null && track.gpsAt !== null && gpsAt > track.gpsAt) {
-        speed = haversineKm(track.lat, track.lon, loc.latitude!, loc.longitude!) / ((gpsAt - track.gpsAt) / 3_600_000);
-      }
-      pushSpeed(track, speed);
+      recordFix(track, { gpsAt, lat: placed ? loc.latitude : null, lon: placed ? loc.longitude : null, speedKmh: loc.speedKmh, heading: loc.heading, accuracy: loc.accuracy }, now);
       Object.assign(track, {
-        fetchedAt: now,
-        gpsAt,
-        lat: placed ? loc.latitude : null,
-        lon: placed ? loc.longitude : null,
-        heading: loc.heading,
-        speedKmh: loc.speedKmh,
-        accuracy: loc.accuracy,
         lastError: null,
         failures: 0,
         retryAt: 0,

@@ -1,4 +1,5 @@
 import 'server-only';
+import { haversineKm } from './times';
 
 // Which bus gets the next location slot. One pass over the tracks per slot (O(B)), best of each tier:
 //  1. watched buses (a viewer named them) not refreshed since the watch began or older than the watch
@@ -7,9 +8,13 @@ import 'server-only';
 //  3. buses without an active trip never located, or whose age reached their floor (FEED_PARKED_FLOOR_S,
 //     minus a lead of a few slots so the queue drains before the floor is crossed); oldest first. At most
 //     every other slot while buses on trips wait, so a large parked fleet at start-up cannot freeze them.
-//  4. buses on an active trip, by expected position error: error ≈ speed × age, and polling at a rate
-//     ∝ sqrt(speed) minimises the mean error for a fixed budget, which picking the largest sqrt(v)·age²
-//     achieves. Speed has a floor so stopped buses on a trip are still seen.
+//  4. buses on an active trip, by expected position error. A bus's error grows as v·age, so its mean error is
+//     v·T/2 when it is polled every T; for a fixed budget Σ1/T the fleet's mean error is smallest when each
+//     bus is polled at a rate ∝ sqrt(v). Always picking the largest w·age² polls every bus when w·age² reaches
+//     a common level, i.e. at a rate ∝ sqrt(w): so the weight is the speed itself, w = v. With equal speeds
+//     this is oldest first, round robin. v is the bus's average speed over its last few fixes (stops and
+//     lights included), not the GPS speed of one instant, which is 0 at every stop; it has a floor so
+//     stopped buses on a trip are still seen.
 //  5. only when no bus is on a trip (no trips scope, or a quiet hour): every other bus by the same score.
 
 export interface BusTrack {
@@ -22,8 +27,8 @@ export interface BusTrack {
   heading: number | null;
   speedKmh: number | null;
   accuracy: number | null;
-  /** Recent speeds, newest last, km/h. */
-  speeds: number[];
+  /** Average speed over the last few intervals between fixes (km/h, smoothed); null until two fixes are seen. */
+  travelSpeedKmh: number | null;
   lastError: { at: number; status: number | null; message: string } | null;
   /** Failed requests for this bus since its last good one. */
   failures: number;
@@ -49,7 +54,7 @@ export function newTrack(busId: number): BusTrack {
     heading: null,
     speedKmh: null,
     accuracy: null,
-    speeds: [],
+    travelSpeedKmh: null,
     lastError: null,
     failures: 0,
     retryAt: 0,
@@ -65,27 +70,74 @@ export function newTrack(busId: number): BusTrack {
 
 /** Stopped buses on a trip still count as slowly moving, so their score keeps growing with age. */
 const SPEED_FLOOR_KMH = 3;
-/** A bus whose speed we have never seen is assumed to move like a city bus. */
-const UNKNOWN_SPEED_KMH = 20;
-const SPEED_HISTORY = 5;
+/** With no fix history and no reported speed, a bus is assumed to move like a city bus in service. */
+const TYPICAL_SPEED_KMH = 20;
+/** Faster than any bus: a larger figure is a GPS jump, not travel. */
+const MAX_SPEED_KMH = 100;
+/** Weight of the newest interval in the average: about the last three intervals count. */
+const SPEED_SMOOTHING = 0.4;
+// Over a short interval GPS noise (a few metres each fix) would read as speed; over a long one the average says
+// little about now (a parked bus that has since left on a trip).
+const MIN_INTERVAL_MS = 5_000;
+const MAX_INTERVAL_MS = 5 * 60_000;
+/**
+ * A fix this much older than the fetch that brought it means the bus's GPS is not reporting (the upstream
+ * keeps the last fix): asking again brings nothing new until it reports, so the bus weighs as if stopped.
+ */
+const STALE_FIX_MS = 90_000;
 
-export function recentSpeedKmh(t: BusTrack): number {
-  if (t.speeds.length === 0) return UNKNOWN_SPEED_KMH;
-  let sum = 0;
-  for (const s of t.speeds) sum += s;
-  return sum / t.speeds.length;
+export interface Fix {
+  gpsAt: number | null;
+  lat: number | null;
+  lon: number | null;
 }
 
-export function pushSpeed(t: BusTrack, speedKmh: number | null): void {
-  if (speedKmh === null || !Number.isFinite(speedKmh) || speedKmh < 0) return;
-  t.speeds.push(speedKmh);
-  if (t.speeds.length > SPEED_HISTORY) t.speeds.shift();
+export interface LocationFix extends Fix {
+  speedKmh: number | null;
+  heading: number | null;
+  accuracy: number | null;
+}
+
+/** The track takes a fetched fix: its travel speed first (it needs the previous position), then the fix. */
+export function recordFix(t: BusTrack, fix: LocationFix, fetchedAt: number): void {
+  noteTravel(t, fix);
+  t.fetchedAt = fetchedAt;
+  t.gpsAt = fix.gpsAt;
+  t.lat = fix.lat;
+  t.lon = fix.lon;
+  t.heading = fix.heading;
+  t.speedKmh = fix.speedKmh;
+  t.accuracy = fix.accuracy;
+}
+
+/**
+ * Folds a new fix into the bus's travel speed: distance between its previous and new position over the GPS
+ * time between them, so it runs before the track takes the new fix. A fix with the same GPS time as the last one
+ * (the GPS has not reported since) carries no new interval.
+ */
+function noteTravel(t: BusTrack, fix: Fix): void {
+  if (fix.lat === null || fix.lon === null || fix.gpsAt === null || t.lat === null || t.lon === null || t.gpsAt === null) return;
+  const dt = fix.gpsAt - t.gpsAt;
+  if (dt < MIN_INTERVAL_MS) return;
+  if (dt > MAX_INTERVAL_MS) {
+    t.travelSpeedKmh = null;
+    return;
+  }
+  const v = Math.min(MAX_SPEED_KMH, haversineKm(t.lat, t.lon, fix.lat, fix.lon) / (dt / 3_600_000));
+  t.travelSpeedKmh = t.travelSpeedKmh === null ? v : t.travelSpeedKmh + SPEED_SMOOTHING * (v - t.travelSpeedKmh);
+}
+
+/** The speed the scheduler expects of the bus until its next fix, km/h. */
+export function expectedSpeedKmh(t: BusTrack): number {
+  if (t.fetchedAt !== null && t.gpsAt !== null && t.fetchedAt - t.gpsAt > STALE_FIX_MS) return SPEED_FLOOR_KMH;
+  const v = t.travelSpeedKmh ?? (t.speedKmh !== null && Number.isFinite(t.speedKmh) && t.speedKmh >= 0 ? Math.min(MAX_SPEED_KMH, t.speedKmh) : TYPICAL_SPEED_KMH);
+  return Math.max(SPEED_FLOOR_KMH, v);
 }
 
 export function errorScore(t: BusTrack, now: number): number {
   if (t.fetchedAt === null) return Number.POSITIVE_INFINITY;
   const age = Math.max(0, now - t.fetchedAt) / 1000;
-  return Math.sqrt(Math.max(SPEED_FLOOR_KMH, recentSpeedKmh(t))) * age * age;
+  return expectedSpeedKmh(t) * age * age;
 }
 
 export interface SchedulerTiming {
