@@ -79,7 +79,7 @@ describe('Feed over 10 simulated minutes with 500 buses', () => {
         `on-trip mean age ${mean.toFixed(1)} s, p95 ${p95.toFixed(1)} s, bound B/(2L) ${bound.toFixed(1)} s, ratio ${(mean / bound).toFixed(2)}; ` +
         `worst parked gap ${(worstParkedGap / 1000).toFixed(0)} s; requests by kind ${JSON.stringify(countBy(upstream.calls.map((c) => c.op)))}`,
     );
-    // sqrt(speed) weighting trades a little mean age for less position error; it must stay near the bound.
+    // Polling at a rate ∝ sqrt(speed) trades a little mean age for less position error; it must stay near the bound.
     expect(mean / bound).toBeLessThan(1.5);
     expect(mean / bound).toBeGreaterThan(0.5);
   });
@@ -133,6 +133,31 @@ describe('Feed reactions', () => {
       expect(slot).toBeLessThan(2);
     }
     await stopAll(clock, feed);
+  });
+
+  it('keeps locations flowing while every overdue list walks its pages after a fault ends', async () => {
+    // 855 buses all on trips: 9 pages each of trips and buses, all overdue when the key comes back.
+    const { clock, upstream, feed } = setup({ buses: 855, onTrip: 855, limit: 600 });
+    await clock.advance(3 * MINUTE);
+    upstream.revoked = true;
+    await clock.advance(4 * MINUTE);
+    upstream.revoked = false;
+    const back = clock.now();
+    await clock.advance(MINUTE);
+    await stopAll(clock, feed);
+
+    const after = upstream.calls.filter((c) => c.at >= back && c.status === 200).sort((a, b) => a.at - b.at);
+    const recheck = after.findIndex((c) => c.op === 'status');
+    expect(recheck).toBeGreaterThanOrEqual(0);
+    const next = after.slice(recheck + 1, recheck + 41).map((c) => c.op);
+    const pages = next.filter((op) => op === 'activeTrips' || op === 'listBuses' || op === 'listRoutes').length;
+    // Both overdue walks (9 pages each) are done, and never two list pages in a row.
+    expect(next.slice(0, 2)).toContain('busLocation');
+    expect(pages).toBeGreaterThanOrEqual(18);
+    expect(next.filter((op) => op === 'busLocation').length).toBeGreaterThanOrEqual(pages - 1);
+    for (let i = 1; i < next.length; i++) {
+      if (next[i] !== 'busLocation' && next[i] !== 'routeStops') expect(next[i - 1], `request ${i} after the key came back`).not.toMatch(/^(activeTrips|listBuses|listRoutes)$/);
+    }
   });
 
   it('serves 100 concurrent viewers and 100 concurrent opens of one trip with a single upstream request', async () => {

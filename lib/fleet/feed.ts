@@ -80,7 +80,9 @@ const WATCH_REFRESH_MIN_MS = 5_000;
 const INFER_EARLY_FIXES = 20;
 const INFER_EVERY_N_FIXES = 200;
 
-type ListKind = 'activeTrips' | 'listBuses' | 'listRoutes';
+const LIST_KINDS = ['activeTrips', 'listBuses', 'listRoutes'] as const;
+type ListKind = (typeof LIST_KINDS)[number];
+const isListKind = (kind: string): kind is ListKind => (LIST_KINDS as readonly string[]).includes(kind);
 type Job =
   | { kind: 'status' }
   | { kind: ListKind }
@@ -160,6 +162,7 @@ export class Feed {
   /** Buses a viewer just started watching, not located since: served before anything else. */
   private readonly newWatches = new Set<number>();
   private slotCount = 0;
+  private lastJobWasList = false;
   private fixes = 0;
 
   private lastSuccessAt: number | null = null;
@@ -245,7 +248,7 @@ export class Feed {
   private hasWork(now: number): boolean {
     if (now >= this.nextStatusAt) return true;
     if (this.authProblem || !this.status) return false;
-    if ((['activeTrips', 'listBuses', 'listRoutes'] as const).some((k) => this.can(k, now) && now >= this.nextListAt[k])) return true;
+    if (LIST_KINDS.some((k) => this.can(k, now) && now >= this.nextListAt[k])) return true;
     if (this.can('busLocation', now) && this.tracks.size > this.inflight.size) return true;
     return this.stopsTarget(now) !== null;
   }
@@ -253,18 +256,30 @@ export class Feed {
   private pickJob(now: number): Job | null {
     if (now >= this.nextStatusAt) return { kind: 'status' };
     if (this.authProblem || !this.status) return null;
+    const job = this.pickFleetJob(now);
+    this.lastJobWasList = job !== null && isListKind(job.kind);
+    return job;
+  }
+
+  private pickFleetJob(now: number): Job | null {
     const watched = this.takeNewWatch(now);
     if (watched) return { kind: 'busLocation', track: watched };
-    for (const kind of ['activeTrips', 'listBuses', 'listRoutes'] as const) {
-      if (this.can(kind, now) && now >= this.nextListAt[kind]) return { kind };
-    }
+    // Lists due one after another (after a fault, all three, overdue) alternate with locations, so positions
+    // keep flowing while they walk; the walk itself does the same between its pages.
+    const list = LIST_KINDS.find((kind) => this.can(kind, now) && now >= this.nextListAt[kind]);
+    if (list && !this.lastJobWasList) return { kind: list };
     const stops = this.stopsTarget(now);
     if (stops !== null && this.slotCount % STOPS_EVERY_N_SLOTS === 0) return { kind: 'routeStops', routeId: stops };
-    if (this.can('busLocation', now)) {
-      const track = this.scheduler.pick(this.tracks.values(), now, this.schedulerTiming());
-      if (track) return { kind: 'busLocation', track };
-    }
+    const track = this.pickLocation(now);
+    if (track) return { kind: 'busLocation', track };
+    if (list) return { kind: list };
     return stops !== null ? { kind: 'routeStops', routeId: stops } : null;
+  }
+
+  /** A bus a viewer just opened, else the scheduler's pick; null when no location may or need be asked. */
+  private pickLocation(now: number): BusTrack | null {
+    if (!this.can('busLocation', now)) return null;
+    return this.takeNewWatch(now) ?? this.scheduler.pick(this.tracks.values(), now, this.schedulerTiming());
   }
 
   private takeNewWatch(now: number): BusTrack | null {
@@ -424,11 +439,14 @@ export class Feed {
         first = false;
         return;
       }
-      // A viewer who just opened a bus must not wait for a long walk to finish.
-      let watched: BusTrack | null = null;
       const signal = this.abort.signal;
-      while (this.newWatches.size > 0 && (await this.budget.acquire(() => ((watched = this.takeNewWatch(this.clock.now())) ? 'busLocation' : null), 'poll', { signal }))) {
-        this.startLocation(watched!);
+      // A long walk (a big fleet's bus list, or every list overdue after a fault) must not stop the positions:
+      // every other slot goes to a location, a bus a viewer just opened first. Each still waits for its slot.
+      let track: BusTrack | null = null;
+      const pick = () => ((track = this.inflight.size < this.maxInFlight ? this.pickLocation(this.clock.now()) : null) ? 'busLocation' : null);
+      if (await this.budget.acquire(pick, 'poll', { signal })) {
+        this.slotCount++;
+        this.startLocation(track!);
       }
       await this.budget.acquire(kind, 'poll', { signal });
     };
