@@ -6,7 +6,7 @@ const NOW = 1_000_000;
 const timing = { parkedFloorMs: 300_000, watchRefreshMs: 5_000, slotMs: 1_000 };
 
 function track(busId: number, over: Partial<BusTrack> = {}): BusTrack {
-  return { ...newTrack(busId), fetchedAt: NOW - 10_000, travelSpeedKmh: 20, onTrip: true, ...over };
+  return { ...newTrack(busId), fetchedAt: NOW - 10_000, lat: 40.7, lon: -74, travelSpeedKmh: 20, onTrip: true, ...over };
 }
 
 describe('LocationScheduler', () => {
@@ -19,6 +19,17 @@ describe('LocationScheduler', () => {
     expect(s.pick([track(1, { travelSpeedKmh: 4, fetchedAt: NOW - 29_000 }), fast], NOW, timing)).toBe(fast);
     const olderSlow = track(1, { travelSpeedKmh: 4, fetchedAt: NOW - 31_000 });
     expect(s.pick([olderSlow, fast], NOW, timing)).toBe(olderSlow);
+  });
+
+  it('weighs a bus whose GPS is silent (no position, or a fix long stale) as a stopped one', () => {
+    const s = new LocationScheduler();
+    const moving = track(1, { travelSpeedKmh: 20, lat: 40.7, lon: -74, gpsAt: NOW - 15_000 });
+    const noPosition = track(2, { travelSpeedKmh: 20, fetchedAt: NOW - 20_000, lat: null, lon: null });
+    const staleFix = track(3, { travelSpeedKmh: 20, fetchedAt: NOW - 20_000, lat: 40.7, lon: -74, gpsAt: NOW - 20_000 - 120_000 });
+    expect(s.pick([moving, noPosition], NOW, timing)).toBe(moving);
+    expect(s.pick([moving, staleFix], NOW, timing)).toBe(moving);
+    // The same bus with a live GPS would have won on age.
+    expect(s.pick([moving, { ...staleFix, gpsAt: NOW - 25_000 }], NOW, timing)).not.toBe(moving);
   });
 
   it('locates unseen buses on trips first, then parked buses at their floor, and skips buses in flight', () => {

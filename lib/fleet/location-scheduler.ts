@@ -80,10 +80,7 @@ const SPEED_SMOOTHING = 0.4;
 // little about now (a parked bus that has since left on a trip).
 const MIN_INTERVAL_MS = 5_000;
 const MAX_INTERVAL_MS = 5 * 60_000;
-/**
- * A fix this much older than the fetch that brought it means the bus's GPS is not reporting (the upstream
- * keeps the last fix): asking again brings nothing new until it reports, so the bus weighs as if stopped.
- */
+/** A fix this much older than the fetch that brought it: the upstream keeps the last fix of a silent GPS (fixes come every 15–30 s). */
 const STALE_FIX_MS = 90_000;
 
 export interface Fix {
@@ -129,7 +126,9 @@ function noteTravel(t: BusTrack, fix: Fix): void {
 
 /** The speed the scheduler expects of the bus until its next fix, km/h. */
 export function expectedSpeedKmh(t: BusTrack): number {
-  if (t.fetchedAt !== null && t.gpsAt !== null && t.fetchedAt - t.gpsAt > STALE_FIX_MS) return SPEED_FLOOR_KMH;
+  // An answer without a position, or with a fix long stale, says the GPS is not reporting: asking again brings
+  // nothing new until it does, so the bus waits like a stopped one rather than taking a moving bus's slots.
+  if (t.fetchedAt !== null && (t.lat === null || (t.gpsAt !== null && t.fetchedAt - t.gpsAt > STALE_FIX_MS))) return SPEED_FLOOR_KMH;
   const v = t.travelSpeedKmh ?? (t.speedKmh !== null && Number.isFinite(t.speedKmh) && t.speedKmh >= 0 ? Math.min(MAX_SPEED_KMH, t.speedKmh) : TYPICAL_SPEED_KMH);
   return Math.max(SPEED_FLOOR_KMH, v);
 }
