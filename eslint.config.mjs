@@ -18,6 +18,11 @@ const config = [
     rules: { 'no-console': 'off' },
   },
   {
+    // CommonJS on purpose (loaded by Playwright's config and by ESM scripts alike).
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Playwright fixtures hand their value on with a function named `use`; it is not React's hook.
     files: ['e2e/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },

@@ -85,7 +85,10 @@ test('the log has one structured line per upstream error, with the correlation i
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((l) => l.msg === 'upstream error');
-  await expect.poll(async () => (await (await fetch(`${stack.appUrl}/api/status`)).json()).state, { timeout: 60_000 }).toBe('ok');
+  // Data flowing: 'degraded' too, which lingers for a while after an earlier spec's fault on this shared stack.
+  await expect
+    .poll(async () => (await (await fetch(`${stack.appUrl}/api/status`)).json()).state, { timeout: 60_000 })
+    .toMatch(/^(ok|degraded)$/);
   const fivexx = (s: { byStatus: Record<string, number> }) => (s.byStatus['500'] ?? 0) + (s.byStatus['503'] ?? 0);
   const before = { sim: fivexx(await stack.simStats()), log: logged().filter((l) => l.status === 500 || l.status === 503).length };
   await stack.setFaults({ errorRate: 1, errorStatuses: [500, 503] });
