@@ -80,7 +80,7 @@ const SPEED_SMOOTHING = 0.4;
 // little about now (a parked bus that has since left on a trip).
 const MIN_INTERVAL_MS = 5_000;
 const MAX_INTERVAL_MS = 5 * 60_000;
-/** A fix this much older than the fetch that brought it: the upstream keeps the last fix of a silent GPS (fixes come every 15–30 s). */
+/** A fix this much older than the fetch that brought it is a silent GPS (the upstream keeps its last fix), not a lag between reports. */
 const STALE_FIX_MS = 90_000;
 
 export interface Fix {
