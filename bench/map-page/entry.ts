@@ -9,6 +9,7 @@ import { DELAY_COLORS } from '@/lib/client/delay-palette';
 import { busCollections, busPoints } from '@/lib/client/bus-features';
 import type { DelayClass, Vehicle } from '@/lib/model';
 import { resolveMapStyle } from '@/lib/map-style/offline-style';
+import { FLEET_MAP_RENDER_OPTIONS } from '@/components/map/render-options';
 
 export type Contender = 'layers' | 'markers';
 
@@ -112,6 +113,7 @@ async function createMap(): Promise<maplibregl.Map> {
     // Past the bus layer's cluster zoom, so every bus is drawn on its own, as a dispatcher zoomed in sees it.
     zoom: 13.2,
     attributionControl: false,
+    ...FLEET_MAP_RENDER_OPTIONS,
   });
   await idleOnce(map);
   return map;

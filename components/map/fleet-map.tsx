@@ -17,6 +17,7 @@ import { ROUTE_OVERLAY_STOP_LAYER_IDS, useRouteOverlayLayer } from './layers/rou
 import { SELECTED_BUS_LAYER_ID, useSelectedBusLayer } from './layers/selected-bus-layer';
 import { useGlide } from './use-glide';
 import type { MapHandle } from './use-map-layers';
+import { FLEET_MAP_RENDER_OPTIONS } from './render-options';
 
 export interface MapView {
   lng: number;
@@ -124,6 +125,7 @@ export function FleetMap(props: FleetMapProps) {
         dragRotate: false,
         pitchWithRotate: false,
         maxZoom: 19,
+        ...FLEET_MAP_RENDER_OPTIONS,
       });
       created.touchZoomRotate.disableRotation();
       if (p.interactive ?? true) created.addControl(new maplibre.NavigationControl({ showCompass: false }), 'bottom-right');
