@@ -1,5 +1,4 @@
 import 'server-only';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { ApiErrorBody } from '@/lib/client/api-types';
 import type { Failure } from './failure';
@@ -54,54 +53,10 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((t) => t.trim() === '*' || opaque(t) === mine);
 }
 
-export type ContentCoding = 'br' | 'gzip';
-
-/**
- * The coding to answer in, from Accept-Encoding (RFC 9110 §12.5.3): the one of br and gzip with the higher
- * q-value (br on a tie), `*` standing for any not named, q=0 refusing; null means no coding (identity).
- */
-export function preferredCoding(acceptEncoding: string | null): ContentCoding | null {
-  if (!acceptEncoding) return null;
-  const weights = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.split(';').map((x) => x.trim().toLowerCase());
-    if (!name) continue;
-    const q = params.map((p) => /^q=([0-9.]+)$/.exec(p.replace(/\s+/g, ''))).find((m) => m !== null);
-    const weight = q ? Number(q[1]) : 1;
-    weights.set(name, Number.isFinite(weight) ? weight : 0);
-  }
-  const weight = (c: ContentCoding) => weights.get(c) ?? weights.get('*') ?? 0;
-  const best = weight('br') >= weight('gzip') ? 'br' : 'gzip';
-  return weight(best) > 0 ? best : null;
-}
-
-// Every viewer polls the same snapshot: it is compressed once per version (on first demand, per coding) rather
-// than once per answer, which is what Next.js's own compression would do and what bounded /api/live under
-// load (a 2,000-bus snapshot is ~0.7 MB of JSON). For such a body brotli at quality 4 took 6 ms against 9 ms for
-// gzip's default level, and came out 3 % smaller; quality 5 already took 31 ms, the top qualities far more.
-const BROTLI_QUALITY = 4;
-let encoded: { etag: string; bodies: Partial<Record<ContentCoding, Uint8Array<ArrayBuffer>>> } | null = null;
-
-/** The snapshot's body in `coding`, compressed on the first request for its version. */
-export function encodedBody(stored: StoredSnapshot, coding: ContentCoding): Uint8Array<ArrayBuffer> {
-  if (encoded?.etag !== stored.etag) encoded = { etag: stored.etag, bodies: {} };
-  const compress = () =>
-    coding === 'br'
-      ? brotliCompressSync(stored.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(stored.body) } })
-      : gzipSync(stored.body);
-  return (encoded.bodies[coding] ??= new Uint8Array(compress()));
-}
-
 export function snapshotResponse(request: Request, stored: StoredSnapshot): Response {
-  const headers = { ...NO_CACHE, ETag: stored.etag, Vary: 'Accept-Encoding' };
+  const headers = { ...NO_CACHE, ETag: stored.etag };
   if (etagMatches(request.headers.get('if-none-match'), stored.etag)) return new Response(null, { status: 304, headers });
-  const coding = preferredCoding(request.headers.get('accept-encoding'));
-  if (coding === null) return new Response(stored.body, { headers: { ...headers, 'Content-Type': 'application/json' } });
-  // Content-Encoding set here also keeps Next.js from compressing the answer a second time.
-  const body = encodedBody(stored, coding);
-  return new Response(body, {
-    headers: { ...headers, 'Content-Type': 'application/json', 'Content-Encoding': coding, 'Content-Length': String(body.length) },
-  });
+  return new Response(stored.body, { headers: { ...headers, 'Content-Type': 'application/json' } });
 }
 
 /**
