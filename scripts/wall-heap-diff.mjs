@@ -21,6 +21,8 @@ export async function takeHeapSnapshot(cdp) {
 }
 
 const STRING_TYPES = new Set(['string', 'concatenated string', 'sliced string']);
+// V8 reports some of its own internals as native too ("system / ..."); these two are the off-heap stores.
+const EXTERNAL_STORES = new Set(['system / JSArrayBufferData', 'system / ExternalStringData']);
 
 /** Flat arrays of the V8 heap snapshot format, indexed by node ordinal, plus the reverse (retainer) graph. */
 export function parseSnapshot(text) {
@@ -40,6 +42,8 @@ export function parseSnapshot(text) {
   const id = new Float64Array(count);
   const size = new Float64Array(count);
   const cls = new Array(count);
+  // Blink's objects and buffer/string backing stores live outside the V8 heap that Runtime.getHeapUsage reports.
+  const outsideV8 = new Uint8Array(count);
   const firstEdge = new Uint32Array(count + 1);
   for (let n = 0, e = 0; n < count; n++) {
     const o = n * NF;
@@ -48,6 +52,7 @@ export function parseSnapshot(text) {
     id[n] = nodes[o + iId];
     size[n] = nodes[o + iSize];
     cls[n] = className(type, name);
+    outsideV8[n] = type === 'native' && (!name.startsWith('system / ') || EXTERNAL_STORES.has(name)) ? 1 : 0;
     firstEdge[n] = e;
     e += nodes[o + iEdges];
     firstEdge[n + 1] = e;
@@ -88,7 +93,7 @@ export function parseSnapshot(text) {
       queue[tail++] = to;
     }
   }
-  return { count, id, size, cls, parentEdge, parentNode, edgeLabel, reachable: seen };
+  return { count, id, size, cls, outsideV8, parentEdge, parentNode, edgeLabel, reachable: seen };
 }
 
 function className(type, name) {
@@ -119,7 +124,7 @@ export function diffSnapshots(before, after) {
   const rows = new Map();
   const row = (c) => {
     let r = rows.get(c);
-    if (!r) rows.set(c, (r = { cls: c, added: 0, addedBytes: 0, removed: 0, removedBytes: 0, newNodes: [] }));
+    if (!r) rows.set(c, (r = { cls: c, outsideV8: false, added: 0, addedBytes: 0, removed: 0, removedBytes: 0, newNodes: [] }));
     return r;
   };
   for (let n = 0; n < before.count; n++) {
@@ -132,6 +137,7 @@ export function diffSnapshots(before, after) {
     afterIds.add(after.id[n]);
     if (beforeIds.has(after.id[n])) continue;
     const r = row(after.cls[n]);
+    r.outsideV8 = after.outsideV8[n] === 1;
     r.added++;
     r.addedBytes += after.size[n];
     r.newNodes.push(n);
@@ -139,6 +145,7 @@ export function diffSnapshots(before, after) {
   for (let n = 0; n < before.count; n++) {
     if (!before.reachable[n] || afterIds.has(before.id[n])) continue;
     const r = row(before.cls[n]);
+    r.outsideV8 = before.outsideV8[n] === 1;
     r.removed++;
     r.removedBytes += before.size[n];
   }
@@ -162,11 +169,16 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 /** A printable report: the classes that grew most, and for each what retains its new objects. */
 export function heapDiffReport(before, after, { top = 12 } = {}) {
   const rows = diffSnapshots(before, after);
-  const total = rows.reduce((s, r) => s + r.deltaBytes, 0);
-  const lines = [`heap diff: ${kb(total)} net over ${rows.length} classes (reachable objects; + new since the first snapshot, - gone)`];
-  lines.push(`  ${'class'.padEnd(44)} ${'+new'.padStart(7)} ${'-gone'.padStart(7)} ${'Δcount'.padStart(7)} ${'Δsize'.padStart(11)}`);
+  const v8 = rows.filter((r) => !r.outsideV8).reduce((s, r) => s + r.deltaBytes, 0);
+  const outside = rows.filter((r) => r.outsideV8).reduce((s, r) => s + r.deltaBytes, 0);
+  const lines = [
+    `heap diff: ${kb(v8)} net in the V8 heap, ${kb(outside)} outside it (Blink objects, buffer and string backing stores: marked *),`,
+    `over ${rows.length} classes (reachable objects; + new since the first snapshot, - gone)`,
+  ];
+  lines.push(`  ${'class'.padEnd(46)} ${'+new'.padStart(7)} ${'-gone'.padStart(7)} ${'Δcount'.padStart(7)} ${'Δsize'.padStart(11)}`);
   for (const r of rows.slice(0, top)) {
-    lines.push(`  ${r.cls.slice(0, 44).padEnd(44)} ${String(r.added).padStart(7)} ${String(r.removed).padStart(7)} ${String(r.deltaCount).padStart(7)} ${kb(r.deltaBytes).padStart(11)}`);
+    const name = `${r.outsideV8 ? '* ' : ''}${r.cls}`.slice(0, 46);
+    lines.push(`  ${name.padEnd(46)} ${String(r.added).padStart(7)} ${String(r.removed).padStart(7)} ${String(r.deltaCount).padStart(7)} ${kb(r.deltaBytes).padStart(11)}`);
   }
   lines.push('retainers of the new objects in the classes that grew most (nearest first):');
   for (const r of rows.slice(0, Math.min(top, 6)).filter((x) => x.deltaBytes > 0 && x.added > 0)) {

@@ -51,10 +51,73 @@ const mb = (bytes) => (bytes / 1024 / 1024).toFixed(2);
 const pct = (a, b) => `${(((b - a) / a) * 100).toFixed(1)}%`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Heap after forced collection, and the renderer's DOM counters. */
-async function measure(cdp, page) {
+/**
+ * The page's dedicated workers (MapLibre's, where GeoJSON is indexed and clustered): their heaps are separate
+ * isolates, absent from the page's figure. Playwright offers no session for a worker, so they are reached
+ * through the page's own session in the (non-flat) target-message mode.
+ */
+async function workerHeaps(cdp) {
+  const workers = new Set();
+  const waiting = new Map();
+  let nextId = 1;
+  cdp.on('Target.attachedToTarget', (e) => e.targetInfo.type === 'worker' && workers.add(e.sessionId));
+  cdp.on('Target.detachedFromTarget', (e) => workers.delete(e.sessionId));
+  cdp.on('Target.receivedMessageFromTarget', (e) => {
+    const msg = JSON.parse(e.message);
+    const w = waiting.get(msg.id);
+    if (!w) return;
+    waiting.delete(msg.id);
+    if (msg.error) w.reject(new Error(`worker ${msg.error.message}`));
+    else w.resolve(msg.result);
+  });
+  const send = (sessionId, method) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => waiting.delete(id) && reject(new Error(`worker did not answer ${method}`)), 15_000);
+      waiting.set(id, { resolve: (r) => (clearTimeout(timer), resolve(r)), reject: (e) => (clearTimeout(timer), reject(e)) });
+      cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params: {} }) }).catch(reject);
+    });
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  return async () => {
+    let bytes = 0;
+    for (const sessionId of [...workers]) {
+      for (let i = 0; i < 3; i++) await send(sessionId, 'HeapProfiler.collectGarbage');
+      bytes += (await send(sessionId, 'Runtime.getHeapUsage')).usedSize;
+    }
+    return { bytes, count: workers.size };
+  };
+}
+
+/**
+ * Waits for a quiet moment: a fresh snapshot received and its glide and map update over. Sampled at a random
+ * point instead, the heap holds a snapshot in flight or a glide's frames at some samples and not at others,
+ * and the noise (a megabyte and more) swamps a trend.
+ */
+async function quietMoment(page) {
+  await page.waitForResponse((r) => new URL(r.url()).pathname === '/api/live', { timeout: 15_000 }).catch(() => undefined);
+  await sleep(QUIET_AFTER_MS);
+}
+
+// GLIDE_MS (1 s) plus the worker's re-indexing, with room to spare on a loaded machine.
+const QUIET_AFTER_MS = 2_500;
+
+/** What the heap is proportional to: the buses and trips in the snapshot and the network's features. */
+async function dataSize(appUrl) {
+  try {
+    const [live, network] = await Promise.all(['/api/live', '/api/network'].map((p) => fetch(`${appUrl}${p}`).then((r) => r.json())));
+    return { vehicles: live.vehicles?.length ?? null, trips: live.vehicles?.filter((v) => v.trip).length ?? null, features: network.features?.length ?? null };
+  } catch {
+    return { vehicles: null, trips: null, features: null };
+  }
+}
+
+/** Heap after forced collection (the page's and its workers'), and the renderer's DOM counters. */
+async function measure(cdp, page, workerHeap, appUrl) {
+  await quietMoment(page);
+  const data = await dataSize(appUrl);
   for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
   const heap = await cdp.send('Runtime.getHeapUsage');
+  const workers = await workerHeap();
   const dom = await cdp.send('Memory.getDOMCounters');
   const buses = await page.evaluate(() => {
     const map = window.__fleetmap?.map;
@@ -65,15 +128,15 @@ async function measure(cdp, page) {
     return n;
   });
   const placeholders = await page.getByText('will be back shortly').count();
-  return { at: Date.now(), usedHeap: heap.usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners, documents: dom.documents, buses, placeholders };
+  return { at: Date.now(), ...data, usedHeap: heap.usedSize, workerHeap: workers.bytes, workers: workers.count, nodes: dom.nodes, listeners: dom.jsEventListeners, documents: dom.documents, buses, placeholders };
 }
 
-/** Least-squares slope of heap over time, in MB per hour: less at the mercy of one GC than two end points. */
-function slopeMbPerHour(samples) {
+/** Least-squares slope of a heap over time, in MB per hour: less at the mercy of one GC than two end points. */
+function slopeMbPerHour(samples, field = 'usedHeap') {
   const n = samples.length;
   if (n < 3) return null;
   const xs = samples.map((s) => (s.at - samples[0].at) / 3_600_000);
-  const ys = samples.map((s) => s.usedHeap / 1024 / 1024);
+  const ys = samples.map((s) => s[field] / 1024 / 1024);
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
   const num = xs.reduce((s, x, i) => s + (x - mx) * (ys[i] - my), 0);
@@ -104,6 +167,13 @@ async function main() {
   console.log(`wall soak: ${opts.minutes} min real at SIM_SPEED ${opts.speed} (≈ ${((opts.minutes * opts.speed) / 60).toFixed(1)} simulated hours), warm-up ${opts.warmup} s, ${opts.path}`);
   const stack = await startStack({ simSpeed: opts.speed, buses: opts.buses, distDir });
   let browser;
+  // Ctrl-C (or a kill) mid-run still stops the app, the simulator and the browser.
+  const stopOnSignal = (signal) => {
+    console.error(`\n${signal}: stopping`);
+    void Promise.allSettled([browser?.close(), stack.stop()]).then(() => process.exit(130));
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
   try {
     browser = await chromium.launch({ executablePath: findChromium({ install: false }), args: [...CHROMIUM_ARGS, '--enable-precise-memory-info'] });
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
@@ -115,14 +185,17 @@ async function main() {
     await page.goto(`${stack.appUrl}${opts.path}`);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.enable');
+    const workerHeap = await workerHeaps(cdp);
 
     const started = Date.now();
     const simStart = await simClock(stack);
     await sleep(opts.warmup * 1000);
-    const baseline = await measure(cdp, page);
+    const baseline = await measure(cdp, page, workerHeap, stack.appUrl);
+    // A wall that draws nothing measures nothing: say so rather than print a reassuring flat line.
+    if (!baseline.buses) throw new Error(`The wall draws no buses after the warm-up (snapshot: ${baseline.vehicles ?? 'unreadable'}); not a run worth measuring.`);
     const samples = [baseline];
     const line = (s) =>
-      `  t=${((s.at - started) / 60_000).toFixed(1).padStart(5)} min  heap ${mb(s.usedHeap).padStart(7)} MB  nodes ${String(s.nodes).padStart(5)}  listeners ${String(s.listeners).padStart(4)}  buses ${String(s.buses ?? '-').padStart(4)}${s.placeholders ? `  placeholders ${s.placeholders}` : ''}`;
+      `  t=${((s.at - started) / 60_000).toFixed(1).padStart(5)} min  heap ${mb(s.usedHeap).padStart(7)} MB  worker ${mb(s.workerHeap).padStart(6)} MB  nodes ${String(s.nodes).padStart(5)}  listeners ${String(s.listeners).padStart(4)}  buses ${String(s.buses ?? '-').padStart(4)} (snapshot ${s.vehicles ?? '-'}, on trips ${s.trips ?? '-'}, network features ${s.features ?? '-'})${s.placeholders ? `  placeholders ${s.placeholders}` : ''}`;
     console.log(`after warm-up:\n${line(baseline)}`);
     const snapshotDir = opts['save-snapshots'];
     if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
@@ -135,7 +208,7 @@ async function main() {
     const end = started + opts.minutes * 60_000;
     while (Date.now() < end) {
       await sleep(Math.min(60_000, end - Date.now()));
-      const s = await measure(cdp, page);
+      const s = await measure(cdp, page, workerHeap, stack.appUrl);
       samples.push(s);
       console.log(line(s));
     }
@@ -154,6 +227,8 @@ async function main() {
     console.log(`  real time        ${((last.at - started) / 60_000).toFixed(1)} min${simStart !== null && simEnd !== null ? `, simulated ${((simEnd - simStart) / 3_600_000).toFixed(1)} h` : ''}`);
     console.log(`  JS heap (GC'd)   ${mb(baseline.usedHeap)} MB -> ${mb(last.usedHeap)} MB  (${pct(baseline.usedHeap, last.usedHeap)})`);
     console.log(`  heap trend       ${slope === null ? 'n/a' : `${slope.toFixed(2)} MB/h`} (least squares over ${samples.length} samples)${projected === null ? '' : `, ${(projected * 100).toFixed(1)}% over one simulated day (${(dayRealH * 60).toFixed(0)} real min)`}`);
+    const workerSlope = slopeMbPerHour(samples, 'workerHeap');
+    console.log(`  worker heap      ${mb(baseline.workerHeap)} MB -> ${mb(last.workerHeap)} MB  (${pct(baseline.workerHeap, last.workerHeap)}), trend ${workerSlope === null ? 'n/a' : `${workerSlope.toFixed(2)} MB/h`}, ${last.workers} worker(s)`);
     console.log(`  DOM nodes        ${baseline.nodes} -> ${last.nodes}  (${pct(baseline.nodes, last.nodes)})`);
     console.log(`  JS listeners     ${baseline.listeners} -> ${last.listeners}  (${pct(baseline.listeners, last.listeners)})`);
     console.log(`  documents        ${baseline.documents} -> ${last.documents}`);
