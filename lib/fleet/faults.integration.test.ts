@@ -287,7 +287,7 @@ describe('the app through every upstream fault, one after another', () => {
       end: clearFaults,
       whileHeld: () => tripAnswersClearly('2000000002', 502, /^The upstream API failed \(HTTP 50[03]\)\.$/),
       state: 'unreachable',
-      message: /cannot be reached \((Internal server error|Service temporarily unavailable)\); retrying with backoff\. The last data received stays on screen with its age\./,
+      message: /cannot be reached \((Internal server error|Service temporarily unavailable)\); retrying with backoff\./,
       frozen: true,
     });
     // The first second holds the three failures that flip the state; after that the poller backs off.
@@ -319,7 +319,7 @@ describe('the app through every upstream fault, one after another', () => {
       end: clearFaults,
       state: 'unreachable',
       message: new RegExp(
-        `answers with data that cannot be read \\(The response of /[^ ]+ ${says.source}\\); retrying with backoff\\. The last data received stays on screen with its age\\.`,
+        `answers with data that cannot be read \\(The response of /[^ ]+ ${says.source}\\); retrying with backoff\\.`,
       ),
       frozen: true,
     });
@@ -334,7 +334,7 @@ describe('the app through every upstream fault, one after another', () => {
       // The on-demand lane waits for Retry-After too (up to a few seconds), then sends into the storm or gives up.
       whileHeld: () => tripAnswersClearly('2000000003', 503, /^(The upstream rate limit was reached; try again shortly|The upstream request budget is spent for now; try again in \d+ s)\.$/),
       state: 'rate-limited',
-      message: /rate limit was hit; every request is paused until the upstream's Retry-After passes\. The last data received stays on screen with its age\./,
+      message: /rate limit was hit; every request is paused until the upstream's Retry-After passes\./,
       frozen: true,
       recoveryMs: retryAfterS * 1000 + RECOVERY_MS,
     });
@@ -353,7 +353,7 @@ describe('the app through every upstream fault, one after another', () => {
       end: clearFaults,
       whileHeld: () => tripAnswersClearly('2000000005', 502, /^The upstream API rejected the server’s API key\.$/),
       state: 'unauthorized',
-      message: /rejected the API key \(401\); the key is re-checked periodically\. The last data received stays on screen with its age\./,
+      message: /rejected the API key \(401\); the key is re-checked periodically\./,
       frozen: true,
     });
   });

@@ -693,18 +693,17 @@ export class Feed {
   }
 
   private message(state: Health['state'], now: number): string {
-    const kept = this.lastSuccessAt === null ? '' : ' The last data received stays on screen with its age.';
     switch (state) {
       case 'starting':
         return 'Connecting to the upstream API.';
       case 'unauthorized':
-        return `The upstream API rejected the API key (401); the key is re-checked periodically.${kept}`;
+        return `The upstream API rejected the API key (401); the key is re-checked periodically.`;
       case 'forbidden':
-        return `The upstream API refused the key's plan (403); the key is re-checked periodically.${kept}`;
+        return `The upstream API refused the key's plan (403); the key is re-checked periodically.`;
       case 'rate-limited':
-        return `The upstream rate limit was hit; every request is paused until the upstream's Retry-After passes.${kept}`;
+        return `The upstream rate limit was hit; every request is paused until the upstream's Retry-After passes.`;
       case 'unreachable':
-        return `The upstream API ${this.lastError?.kind === 'contract' ? 'answers with data that cannot be read' : 'cannot be reached'} (${this.lastError?.message ?? 'no answer'}); retrying with backoff.${kept}`;
+        return `The upstream API ${this.lastError?.kind === 'contract' ? 'answers with data that cannot be read' : 'cannot be reached'} (${this.lastError?.message ?? 'no answer'}); retrying with backoff.`;
       case 'degraded':
         return `Some upstream requests failed ${Math.round((now - this.lastError!.at) / 1000)} s ago (${this.lastError!.message}); data is still flowing.`;
       case 'ok': {
