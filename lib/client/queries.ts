@@ -81,12 +81,24 @@ export function busesQuery() {
   });
 }
 
+export const NETWORK_LOADING_POLL_MS = 10_000;
+export const NETWORK_POLL_MS = 10 * 60_000;
+
+/**
+ * Whether the network may still grow soon: stops still loading, or nothing at all yet. A feed that has not
+ * listed the routes yet answers no features and no pending routes; taken as complete, that empty network
+ * stayed on screen (and the full one arrived in the heap of a running wall) ten minutes later.
+ */
+export function networkIncomplete(data: Pick<NetworkResponse, 'features' | 'pendingRoutes'> | undefined): boolean {
+  return !data || data.pendingRoutes > 0 || data.features.length === 0;
+}
+
 export function networkQuery() {
   return queryOptions({
     queryKey: ['network'],
     queryFn: ({ signal }) => getJson<NetworkResponse>('/api/network', signal),
-    // Refetch while the feed is still loading stops; once complete the network rarely changes.
-    refetchInterval: (q) => ((q.state.data?.pendingRoutes ?? 1) > 0 ? 10_000 : 10 * 60_000),
+    // Refetch while the feed is still loading; once complete the network rarely changes.
+    refetchInterval: (q) => (networkIncomplete(q.state.data) ? NETWORK_LOADING_POLL_MS : NETWORK_POLL_MS),
     staleTime: 60_000,
   });
 }
