@@ -2,10 +2,12 @@
 // [--buses N] [--path "/wall?rotate=30"] [--heap-diff] [--save-snapshots DIR]`. Starts the simulator (fast
 // clock: a simulated day in ~20 real minutes at the defaults) and the built app (e2e/support/stack.ts), opens the
 // wall in Chromium and records, after forced garbage collection, the JS heap, DOM nodes and event listeners after
-// a warm-up, every minute, and at the end. Prints the figures, the growth, a least-squares trend, and whether the
-// growth stayed within GROWTH_LIMIT over a simulated day; not part of `npm test` (a soak takes half an hour).
-// --heap-diff takes heap snapshots after the warm-up and at the end and prints what survived in between, by
-// constructor and retainer (scripts/wall-heap-diff.mjs); --save-snapshots keeps them for a second look.
+// a warm-up, every minute, and at the end, for the page and for MapLibre's worker. Prints the figures, the growth,
+// a least-squares trend, and whether the growth stayed within GROWTH_LIMIT over a simulated day; not part of
+// `npm test` (a soak takes half an hour). Heap follows the data: the snapshot's trips rise and fall with the
+// simulated time of day, so a run whose measurement spans a whole simulated day (20 min at speed 72) compares
+// like with like. --heap-diff takes heap snapshots (page and worker) after the warm-up and at the end and prints
+// what survived in between, by constructor and retainer (scripts/wall-heap-diff.mjs); --save-snapshots keeps them.
 // Builds into .next-soak when stale (FLEETMAP_SOAK_DIST picks another build directory).
 import { require as tsxRequire } from 'tsx/cjs/api';
 import { chromium } from '@playwright/test';
@@ -52,39 +54,54 @@ const pct = (a, b) => `${(((b - a) / a) * 100).toFixed(1)}%`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The page's dedicated workers (MapLibre's, where GeoJSON is indexed and clustered): their heaps are separate
- * isolates, absent from the page's figure. Playwright offers no session for a worker, so they are reached
- * through the page's own session in the (non-flat) target-message mode.
+ * The page's dedicated workers (MapLibre's, where GeoJSON is indexed, tiled and clustered): their heaps are
+ * separate isolates, absent from the page's figure. Playwright offers no session for a worker, so they are
+ * reached through the page's own session in the (non-flat) target-message mode, each wrapped as a small
+ * CDP-like session (send, on, off) that takeHeapSnapshot can use as it uses the page's.
  */
-async function workerHeaps(cdp) {
-  const workers = new Set();
-  const waiting = new Map();
+async function pageWorkers(cdp) {
+  const sessions = new Map();
   let nextId = 1;
-  cdp.on('Target.attachedToTarget', (e) => e.targetInfo.type === 'worker' && workers.add(e.sessionId));
-  cdp.on('Target.detachedFromTarget', (e) => workers.delete(e.sessionId));
-  cdp.on('Target.receivedMessageFromTarget', (e) => {
-    const msg = JSON.parse(e.message);
-    const w = waiting.get(msg.id);
-    if (!w) return;
-    waiting.delete(msg.id);
-    if (msg.error) w.reject(new Error(`worker ${msg.error.message}`));
-    else w.resolve(msg.result);
-  });
-  const send = (sessionId, method) =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      const timer = setTimeout(() => waiting.delete(id) && reject(new Error(`worker did not answer ${method}`)), 15_000);
-      waiting.set(id, { resolve: (r) => (clearTimeout(timer), resolve(r)), reject: (e) => (clearTimeout(timer), reject(e)) });
-      cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params: {} }) }).catch(reject);
-    });
+  const open = (sessionId) => {
+    const waiting = new Map();
+    const listeners = new Map();
+    const session = {
+      send: (method, params = {}) =>
+        new Promise((resolve, reject) => {
+          const id = nextId++;
+          const timer = setTimeout(() => waiting.delete(id) && reject(new Error(`worker did not answer ${method}`)), 60_000);
+          waiting.set(id, { resolve: (r) => (clearTimeout(timer), resolve(r)), reject: (e) => (clearTimeout(timer), reject(e)) });
+          cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
+        }),
+      on: (event, fn) => listeners.set(event, [...(listeners.get(event) ?? []), fn]),
+      off: (event, fn) => listeners.set(event, (listeners.get(event) ?? []).filter((f) => f !== fn)),
+      receive(msg) {
+        if (msg.id === undefined) return (listeners.get(msg.method) ?? []).forEach((fn) => fn(msg.params));
+        const w = waiting.get(msg.id);
+        if (!w) return;
+        waiting.delete(msg.id);
+        if (msg.error) w.reject(new Error(`worker: ${msg.error.message}`));
+        else w.resolve(msg.result);
+      },
+    };
+    sessions.set(sessionId, session);
+  };
+  cdp.on('Target.attachedToTarget', (e) => e.targetInfo.type === 'worker' && open(e.sessionId));
+  cdp.on('Target.detachedFromTarget', (e) => sessions.delete(e.sessionId));
+  cdp.on('Target.receivedMessageFromTarget', (e) => sessions.get(e.sessionId)?.receive(JSON.parse(e.message)));
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
-  return async () => {
-    let bytes = 0;
-    for (const sessionId of [...workers]) {
-      for (let i = 0; i < 3; i++) await send(sessionId, 'HeapProfiler.collectGarbage');
-      bytes += (await send(sessionId, 'Runtime.getHeapUsage')).usedSize;
-    }
-    return { bytes, count: workers.size };
+  return {
+    /** Summed used heap of the workers after forced collection. */
+    async usedHeap() {
+      let bytes = 0;
+      for (const session of [...sessions.values()]) {
+        for (let i = 0; i < 3; i++) await session.send('HeapProfiler.collectGarbage');
+        bytes += (await session.send('Runtime.getHeapUsage')).usedSize;
+      }
+      return { bytes, count: sessions.size };
+    },
+    /** The first worker as a CDP-like session, or null when there is none. */
+    first: () => sessions.values().next().value ?? null,
   };
 }
 
@@ -96,6 +113,13 @@ async function workerHeaps(cdp) {
 async function quietMoment(page) {
   await page.waitForResponse((r) => new URL(r.url()).pathname === '/api/live', { timeout: 15_000 }).catch(() => undefined);
   await sleep(QUIET_AFTER_MS);
+  // A reframe (the wall's camera flight) holds tiles being loaded and the animation's state: wait it out.
+  await page
+    .waitForFunction(() => {
+      const map = window.__fleetmap?.map;
+      return !map || (!map.isMoving() && map.areTilesLoaded());
+    }, undefined, { timeout: 10_000, polling: 250 })
+    .catch(() => undefined);
 }
 
 // GLIDE_MS (1 s) plus the worker's re-indexing, with room to spare on a loaded machine.
@@ -112,12 +136,12 @@ async function dataSize(appUrl) {
 }
 
 /** Heap after forced collection (the page's and its workers'), and the renderer's DOM counters. */
-async function measure(cdp, page, workerHeap, appUrl) {
+async function measure(cdp, page, workers, appUrl) {
   await quietMoment(page);
   const data = await dataSize(appUrl);
   for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
   const heap = await cdp.send('Runtime.getHeapUsage');
-  const workers = await workerHeap();
+  const worker = await workers.usedHeap();
   const dom = await cdp.send('Memory.getDOMCounters');
   const buses = await page.evaluate(() => {
     const map = window.__fleetmap?.map;
@@ -128,7 +152,7 @@ async function measure(cdp, page, workerHeap, appUrl) {
     return n;
   });
   const placeholders = await page.getByText('will be back shortly').count();
-  return { at: Date.now(), ...data, usedHeap: heap.usedSize, workerHeap: workers.bytes, workers: workers.count, nodes: dom.nodes, listeners: dom.jsEventListeners, documents: dom.documents, buses, placeholders };
+  return { at: Date.now(), ...data, usedHeap: heap.usedSize, workerHeap: worker.bytes, workers: worker.count, nodes: dom.nodes, listeners: dom.jsEventListeners, documents: dom.documents, buses, placeholders };
 }
 
 /** Least-squares slope of a heap over time, in MB per hour: less at the mercy of one GC than two end points. */
@@ -185,30 +209,36 @@ async function main() {
     await page.goto(`${stack.appUrl}${opts.path}`);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.enable');
-    const workerHeap = await workerHeaps(cdp);
+    const workers = await pageWorkers(cdp);
 
     const started = Date.now();
     const simStart = await simClock(stack);
     await sleep(opts.warmup * 1000);
-    const baseline = await measure(cdp, page, workerHeap, stack.appUrl);
+    const snapshotDir = opts['save-snapshots'];
+    if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
+    const snapshot = async (session, label) => {
+      if (!session) return null;
+      const text = await takeHeapSnapshot(session);
+      if (snapshotDir) writeFileSync(join(snapshotDir, `wall-${label}.heapsnapshot`), text);
+      return parseSnapshot(text);
+    };
+    // A heap snapshot leaves the heap larger (V8 materialises source positions and the like for it), so the
+    // baseline is taken after the first one: otherwise its cost would be counted as growth.
+    const beforeSnapshot = opts['heap-diff'] ? await measure(cdp, page, workers, stack.appUrl) : null;
+    const firstSnapshot = opts['heap-diff'] ? await snapshot(cdp, 'warmup') : null;
+    const firstWorkerSnapshot = opts['heap-diff'] ? await snapshot(workers.first(), 'worker-warmup') : null;
+    const baseline = await measure(cdp, page, workers, stack.appUrl);
     // A wall that draws nothing measures nothing: say so rather than print a reassuring flat line.
     if (!baseline.buses) throw new Error(`The wall draws no buses after the warm-up (snapshot: ${baseline.vehicles ?? 'unreadable'}); not a run worth measuring.`);
     const samples = [baseline];
     const line = (s) =>
       `  t=${((s.at - started) / 60_000).toFixed(1).padStart(5)} min  heap ${mb(s.usedHeap).padStart(7)} MB  worker ${mb(s.workerHeap).padStart(6)} MB  nodes ${String(s.nodes).padStart(5)}  listeners ${String(s.listeners).padStart(4)}  buses ${String(s.buses ?? '-').padStart(4)} (snapshot ${s.vehicles ?? '-'}, on trips ${s.trips ?? '-'}, network features ${s.features ?? '-'})${s.placeholders ? `  placeholders ${s.placeholders}` : ''}`;
-    console.log(`after warm-up:\n${line(baseline)}`);
-    const snapshotDir = opts['save-snapshots'];
-    if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
-    const snapshot = async (label) => {
-      const text = await takeHeapSnapshot(cdp);
-      if (snapshotDir) writeFileSync(join(snapshotDir, `wall-${label}.heapsnapshot`), text);
-      return parseSnapshot(text);
-    };
-    const firstSnapshot = opts['heap-diff'] ? await snapshot('warmup') : null;
+    if (beforeSnapshot) console.log(`before the first heap snapshot:\n${line(beforeSnapshot)}`);
+    console.log(`after warm-up${firstSnapshot ? ' (the baseline)' : ''}:\n${line(baseline)}`);
     const end = started + opts.minutes * 60_000;
     while (Date.now() < end) {
       await sleep(Math.min(60_000, end - Date.now()));
-      const s = await measure(cdp, page, workerHeap, stack.appUrl);
+      const s = await measure(cdp, page, workers, stack.appUrl);
       samples.push(s);
       console.log(line(s));
     }
@@ -240,7 +270,9 @@ async function main() {
       `  verdict          ${within ? 'WITHIN' : 'NOT within'} ${GROWTH_LIMIT * 100}%: measured ${(growth * 100).toFixed(1)}%, trend ${projected === null ? 'n/a' : `${(projected * 100).toFixed(1)}%`} per simulated day` +
         (covered ? '' : ` (measurement covered ${measuredSimH === null ? 'an unknown span of' : `${measuredSimH.toFixed(1)} h of`} simulated time, less than a day: the trend is extrapolated)`),
     );
-    if (firstSnapshot) console.log(`\n${heapDiffReport(firstSnapshot, await snapshot('end'))}`);
+    if (firstSnapshot) console.log(`\npage ${heapDiffReport(firstSnapshot, await snapshot(cdp, 'end'))}`);
+    const lastWorkerSnapshot = firstWorkerSnapshot ? await snapshot(workers.first(), 'worker-end') : null;
+    if (firstWorkerSnapshot && lastWorkerSnapshot) console.log(`\nworker ${heapDiffReport(firstWorkerSnapshot, lastWorkerSnapshot)}`);
   } finally {
     await browser?.close();
     await stack.stop();
