@@ -5,6 +5,9 @@ import type { Page } from '@playwright/test';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '@/components/map/layers/bus-layer';
 import { expect, test } from './support/fixtures';
 
+// This file switches faults on (or needs a clean start): a stack of its own, so no other file sees them.
+test.use({ stackOptions: { ownStack: 'headers' } });
+
 const PAGES = ['/', '/delays', '/wall'];
 const MAP_PAGES = ['/', '/wall'];
 const API = ['/api/live', '/api/status', '/api/routes', '/api/buses', '/api/network', '/api/routes/1/stops', '/api/trips/abc', '/api/nothing-here'];

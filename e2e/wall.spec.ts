@@ -6,6 +6,9 @@ import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '@/components/map/layers/bus-
 import { activeTrips, tripMatchesRouteToken } from '@/lib/stats/active-trips';
 import { expect, liveSnapshot, test } from './support/fixtures';
 
+// This file switches faults on (or needs a clean start): a stack of its own, so no other file sees them.
+test.use({ stackOptions: { ownStack: 'wall' } });
+
 // While the upstream fails, the page's own polls may still succeed (the server keeps serving); only the
 // browser's logging of a failed request would be an error, and none is expected.
 test.describe.configure({ timeout: 150_000 });

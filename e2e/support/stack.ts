@@ -26,6 +26,11 @@ export interface StackOptions {
   simEnv?: Record<string, string>;
   /** Build directory of the app (default: FLEETMAP_E2E_DIST or .next-e2e). */
   distDir?: string;
+  /**
+   * A spec file that injects faults, or needs a clean start (no earlier spec's fault in the health), names its
+   * own stack: Playwright then starts a worker, and so a simulator and an app, for it alone.
+   */
+  ownStack?: string;
 }
 
 export interface Stack {
