@@ -36,4 +36,6 @@ export interface NetworkResponse {
   }>;
   /** Routes whose stops are not loaded yet (the feed fetches them a few at a time). */
   pendingRoutes: number;
+  /** False until the feed has listed the routes once: an empty network then means "not known yet". */
+  routesListed: boolean;
 }

@@ -9,8 +9,8 @@ const stop = (id: number): NetworkResponse['features'][number] => ({
   properties: { kind: 'stop', stopId: id },
 });
 
-function network(features: number, pendingRoutes: number): NetworkResponse {
-  return { type: 'FeatureCollection', features: Array.from({ length: features }, (_, i) => stop(i + 1)), pendingRoutes };
+function network(features: number, pendingRoutes: number, routesListed = true): NetworkResponse {
+  return { type: 'FeatureCollection', features: Array.from({ length: features }, (_, i) => stop(i + 1)), pendingRoutes, routesListed };
 }
 
 /** The interval networkQuery asks for, given the data it last received. */
@@ -21,18 +21,20 @@ function pollAfter(data: NetworkResponse | undefined): unknown {
 }
 
 describe('networkQuery polling', () => {
-  it('asks again soon while there is no data, no feature yet, or routes still loading', () => {
+  it('asks again soon while there is no data, the routes are not listed yet, or stops are still loading', () => {
     expect(networkIncomplete(undefined)).toBe(true);
-    expect(networkIncomplete(network(0, 0))).toBe(true);
+    expect(networkIncomplete(network(0, 0, false))).toBe(true);
     expect(networkIncomplete(network(40, 3))).toBe(true);
     expect(pollAfter(undefined)).toBe(NETWORK_LOADING_POLL_MS);
-    // The feed before it has listed the routes: nothing, and nothing pending.
-    expect(pollAfter(network(0, 0))).toBe(NETWORK_LOADING_POLL_MS);
+    // The feed before it has listed the routes: nothing, nothing pending, and it says so.
+    expect(pollAfter(network(0, 0, false))).toBe(NETWORK_LOADING_POLL_MS);
     expect(pollAfter(network(40, 3))).toBe(NETWORK_LOADING_POLL_MS);
   });
 
-  it('slows down once the network is complete', () => {
+  it('slows down once the network is complete, also when the organization has no routes at all', () => {
     expect(networkIncomplete(network(40, 0))).toBe(false);
     expect(pollAfter(network(40, 0))).toBe(NETWORK_POLL_MS);
+    expect(networkIncomplete(network(0, 0))).toBe(false);
+    expect(pollAfter(network(0, 0))).toBe(NETWORK_POLL_MS);
   });
 });

@@ -85,12 +85,12 @@ export const NETWORK_LOADING_POLL_MS = 10_000;
 export const NETWORK_POLL_MS = 10 * 60_000;
 
 /**
- * Whether the network may still grow soon: stops still loading, or nothing at all yet. A feed that has not
- * listed the routes yet answers no features and no pending routes; taken as complete, that empty network
- * stayed on screen (and the full one arrived in the heap of a running wall) ten minutes later.
+ * Whether the network may still grow soon: no answer yet, routes not listed yet, or stops still loading.
+ * (An empty network taken as complete stayed on screen, and the full one arrived in the heap of a running
+ * wall, ten minutes later.) A listed network with no routes at all is complete: that organization has none.
  */
-export function networkIncomplete(data: Pick<NetworkResponse, 'features' | 'pendingRoutes'> | undefined): boolean {
-  return !data || data.pendingRoutes > 0 || data.features.length === 0;
+export function networkIncomplete(data: Pick<NetworkResponse, 'pendingRoutes' | 'routesListed'> | undefined): boolean {
+  return !data || !data.routesListed || data.pendingRoutes > 0;
 }
 
 export function networkQuery() {

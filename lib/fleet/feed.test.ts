@@ -268,9 +268,12 @@ describe('Feed reactions', () => {
 
   it('builds the network from routes and their stops loaded in the background', async () => {
     const { clock, feed } = setup({ buses: 5, onTrip: 5, limit: 600, routes: 4 });
+    // Before the routes list: an empty network that says it is not known yet (not an empty, complete one).
+    expect(feed.networkGeoJson()).toEqual({ type: 'FeatureCollection', features: [], pendingRoutes: 0, routesListed: false });
     await clock.advance(MINUTE);
     const net = feed.networkGeoJson();
     await stopAll(clock, feed);
+    expect(net.routesListed).toBe(true);
     expect(net.pendingRoutes).toBe(0);
     const lines = net.features.filter((f) => f.geometry.type === 'LineString');
     expect(lines).toHaveLength(4);

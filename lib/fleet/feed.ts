@@ -792,7 +792,7 @@ export class Feed {
   networkGeoJson(): NetworkResponse {
     const key = `${this.routesFetchedAt}:${this.stopsVersion}`;
     if (this.network?.key !== key) {
-      this.network = { key, value: buildNetwork(this.routes, (id) => this.stopsCache.peek(String(id))?.value ?? null) };
+      this.network = { key, value: buildNetwork(this.routesFetchedAt === null ? null : this.routes, (id) => this.stopsCache.peek(String(id))?.value ?? null) };
     }
     return this.network.value;
   }

@@ -7,9 +7,15 @@ type Feature = NetworkResponse['features'][number];
 /**
  * The network as GeoJSON: each route a LineString through its stops in stop_order, each stop a Point.
  * Stops without coordinates are left out of both (the spec allows null latitude/longitude); a route with
- * fewer than two placed stops has no line.
+ * fewer than two placed stops has no line. `routes` is null until the feed has listed them once.
  */
-export function buildNetwork(routes: readonly Route[], stopsByRoute: (routeId: number) => RouteStops | null): NetworkResponse {
+export function buildNetwork(
+  routes: readonly Route[] | null,
+  stopsByRoute: (routeId: number) => RouteStops | null,
+): NetworkResponse {
+  // Before the first routes list there is nothing to draw and nothing known to be pending: say so, rather
+  // than answer an empty network that looks complete.
+  if (routes === null) return { type: 'FeatureCollection', features: [], pendingRoutes: 0, routesListed: false };
   const features: Feature[] = [];
   let pendingRoutes = 0;
   for (const route of [...routes].sort((a, b) => a.id - b.id)) {
@@ -38,5 +44,5 @@ export function buildNetwork(routes: readonly Route[], stopsByRoute: (routeId: n
       });
     }
   }
-  return { type: 'FeatureCollection', features, pendingRoutes };
+  return { type: 'FeatureCollection', features, pendingRoutes, routesListed: true };
 }

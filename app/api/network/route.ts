@@ -5,7 +5,10 @@ import { jsonResponse } from '@/lib/fleet/http';
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-/** Route lines and stops as GeoJSON; pendingRoutes counts routes whose stops are still being loaded. */
+/**
+ * Route lines and stops as GeoJSON; pendingRoutes counts routes whose stops are still being loaded, and
+ * routesListed is false until the feed has listed the routes once.
+ */
 export function GET(): Response {
   return jsonResponse(ensureFeedStarted().networkGeoJson() satisfies NetworkResponse);
 }
