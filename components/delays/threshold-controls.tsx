@@ -40,46 +40,31 @@ export function ThresholdControls({ value, configured, onChange }: Props) {
     }
   };
   const problems = [lateParse, earlyParse].flatMap((p) => (p.ok ? [] : [p.message]));
+  const problemId = problems.length ? `${id}-problem` : undefined;
 
   return (
     <fieldset className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
       <legend className="sr-only">Delay thresholds</legend>
-      <label htmlFor={`${id}-late`} className="text-slate-600 dark:text-slate-300">
-        Late at ≥
-      </label>
-      <input
+      <MinutesInput
         id={`${id}-late`}
-        aria-label="Late threshold (minutes)"
-        className={inputClass}
-        type="number"
-        inputMode="numeric"
-        min={THRESHOLD_MIN}
-        max={THRESHOLD_MAX}
-        step={1}
+        label="Late at ≥"
+        ariaLabel="Late threshold (minutes)"
+        unit="min,"
         value={late}
-        aria-invalid={!lateParse.ok}
-        aria-describedby={problems.length ? `${id}-problem` : undefined}
-        onChange={(e) => update(e.target.value, early)}
+        invalid={!lateParse.ok}
+        describedBy={problemId}
+        onChange={(v) => update(v, early)}
       />
-      <span className="text-slate-600 dark:text-slate-300">min,</span>
-      <label htmlFor={`${id}-early`} className="text-slate-600 dark:text-slate-300">
-        early at ≤ −
-      </label>
-      <input
+      <MinutesInput
         id={`${id}-early`}
-        aria-label="Early threshold (minutes)"
-        className={inputClass}
-        type="number"
-        inputMode="numeric"
-        min={THRESHOLD_MIN}
-        max={THRESHOLD_MAX}
-        step={1}
+        label="early at ≤ −"
+        ariaLabel="Early threshold (minutes)"
+        unit="min"
         value={early}
-        aria-invalid={!earlyParse.ok}
-        aria-describedby={problems.length ? `${id}-problem` : undefined}
-        onChange={(e) => update(late, e.target.value)}
+        invalid={!earlyParse.ok}
+        describedBy={problemId}
+        onChange={(v) => update(late, v)}
       />
-      <span className="text-slate-600 dark:text-slate-300">min</span>
       {!sameThresholds(value, configured) && (
         <button
           type="button"
@@ -89,11 +74,48 @@ export function ThresholdControls({ value, configured, onChange }: Props) {
           Reset to configured ({configured.lateMin} / −{configured.earlyMin})
         </button>
       )}
-      {problems.length > 0 && (
-        <span id={`${id}-problem`} role="alert" className="text-red-700 dark:text-red-400">
+      {problemId && (
+        <span id={problemId} role="alert" className="text-red-700 dark:text-red-400">
           {problems.join('. ')}
         </span>
       )}
     </fieldset>
+  );
+}
+
+interface MinutesInputProps {
+  id: string;
+  label: string;
+  ariaLabel: string;
+  unit: string;
+  value: string;
+  invalid: boolean;
+  describedBy: string | undefined;
+  onChange: (value: string) => void;
+}
+
+/** One threshold: its label, a whole-minute number field, and the unit after it. */
+function MinutesInput({ id, label, ariaLabel, unit, value, invalid, describedBy, onChange }: MinutesInputProps) {
+  return (
+    <>
+      <label htmlFor={id} className="text-slate-600 dark:text-slate-300">
+        {label}
+      </label>
+      <input
+        id={id}
+        aria-label={ariaLabel}
+        className={inputClass}
+        type="number"
+        inputMode="numeric"
+        min={THRESHOLD_MIN}
+        max={THRESHOLD_MAX}
+        step={1}
+        value={value}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <span className="text-slate-600 dark:text-slate-300">{unit}</span>
+    </>
   );
 }
