@@ -8,6 +8,7 @@ import { firstBus } from './first-bus';
 import { freshness } from './freshness';
 import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
+import { schedulerReplay } from './scheduler-replay';
 import { describeMachine } from './support/machine';
 import { renderTable, type BenchResult, type Benchmark } from './support/report';
 import { upstreamCost } from './upstream-cost';
@@ -15,7 +16,7 @@ import { upstreamCost } from './upstream-cost';
 export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, apiLoad, mapUpdate, firstBus];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, apiLoad, mapUpdate, firstBus];
 
 export class UsageError extends Error {
   constructor(

@@ -15,21 +15,22 @@ describe('LocationScheduler', () => {
     const slow = track(1, { travelSpeedKmh: 4 });
     const fast = track(2, { travelSpeedKmh: 36 });
     expect(s.pick([slow, fast], NOW, timing)).toBe(fast);
-    // 36/4 = 9 = (age ratio)²: the slow bus wins once it is more than 3 times older.
-    expect(s.pick([track(1, { travelSpeedKmh: 4, fetchedAt: NOW - 29_000 }), fast], NOW, timing)).toBe(fast);
-    const olderSlow = track(1, { travelSpeedKmh: 4, fetchedAt: NOW - 31_000 });
+    // Weights v + 10: 46/14 ≈ 3.3 = (age ratio)², so the slow bus wins once it is more than 1.8 times older.
+    expect(s.pick([track(1, { travelSpeedKmh: 4, fetchedAt: NOW - 17_000 }), fast], NOW, timing)).toBe(fast);
+    const olderSlow = track(1, { travelSpeedKmh: 4, fetchedAt: NOW - 19_000 });
     expect(s.pick([olderSlow, fast], NOW, timing)).toBe(olderSlow);
   });
 
   it('weighs a bus whose GPS is silent (no position, or a fix long stale) as a stopped one', () => {
     const s = new LocationScheduler();
     const moving = track(1, { travelSpeedKmh: 20, lat: 40.7, lon: -74, gpsAt: NOW - 15_000 });
-    const noPosition = track(2, { travelSpeedKmh: 20, fetchedAt: NOW - 20_000, lat: null, lon: null });
-    const staleFix = track(3, { travelSpeedKmh: 20, fetchedAt: NOW - 20_000, lat: 40.7, lon: -74, gpsAt: NOW - 20_000 - 120_000 });
+    // Weights: 20 + 10 for the moving bus at 10 s, 3 + 10 (the floor) for the silent ones at 14 s.
+    const noPosition = track(2, { travelSpeedKmh: 20, fetchedAt: NOW - 14_000, lat: null, lon: null });
+    const staleFix = track(3, { travelSpeedKmh: 20, fetchedAt: NOW - 14_000, lat: 40.7, lon: -74, gpsAt: NOW - 14_000 - 120_000 });
     expect(s.pick([moving, noPosition], NOW, timing)).toBe(moving);
     expect(s.pick([moving, staleFix], NOW, timing)).toBe(moving);
     // The same bus with a live GPS would have won on age.
-    expect(s.pick([moving, { ...staleFix, gpsAt: NOW - 25_000 }], NOW, timing)).not.toBe(moving);
+    expect(s.pick([moving, { ...staleFix, gpsAt: NOW - 19_000 }], NOW, timing)).not.toBe(moving);
   });
 
   it('locates unseen buses on trips first, then parked buses at their floor, and skips buses in flight', () => {
@@ -155,7 +156,7 @@ describe('LocationScheduler on a fixed budget', () => {
     // Round robin over 60 buses at one fix a second keeps each about 30 s old.
     expect(rr.meanAgeS).toBeGreaterThan(28);
     expect(rr.meanAgeS).toBeLessThan(32);
-    // √-rate theory for these speeds (40, 8, 20 and 8.3 km/h on average): about 14 % less error.
+    // √-rate theory for these speeds (40, 8, 20 and 8.3 km/h on average) and weights v + 10: about 9 % less error.
     expect(smart.meanErrorM).toBeLessThan(rr.meanErrorM * 0.92);
   });
 
