@@ -92,11 +92,14 @@ export function WallFigures({ figures, worst, theme }: { figures: DelayFigures; 
           <ol className="mt-2 flex flex-col gap-1">
             {worst.map((t) => (
               <li key={t.tripId} className="flex items-baseline justify-between gap-4 text-4xl font-semibold tabular-nums">
-                <span className="truncate">
+                <span className="min-w-0 truncate">
                   {routeLabel(t)}
                   {t.direction && <span className="ml-3 text-xl font-normal text-slate-500 dark:text-slate-400">{t.direction}</span>}
                 </span>
-                <span style={{ color: (t.delayMinutes ?? 0) > 0 ? colors.late : undefined }}>{formatDelay(t.delayMinutes)}</span>
+                {/* The delay is what the row is for: the route and direction give way to it, it never wraps. */}
+                <span className="shrink-0 whitespace-nowrap" style={{ color: (t.delayMinutes ?? 0) > 0 ? colors.late : undefined }}>
+                  {formatDelay(t.delayMinutes)}
+                </span>
               </li>
             ))}
           </ol>
