@@ -7,7 +7,8 @@ import type { LiveSnapshot } from '@/lib/model';
 import { activeTrips } from '@/lib/stats/active-trips';
 import { filterTrips, routeDelayRows, sortRouteRows, type RouteSortKey, type SortDirection } from '@/lib/stats/delay-stats';
 import { DELAY_COLUMNS } from '@/lib/stats/delay-table';
-import { expect, test } from './support/fixtures';
+import { expect, guardPage, test } from './support/fixtures';
+import { startStack } from './support/stack';
 
 /** Every /api/live body the page received, by snapshot version. */
 function captureSnapshots(page: Page): Map<number, LiveSnapshot> {
@@ -129,4 +130,30 @@ test('a most-delayed trip opens the map with that trip selected', async ({ page 
   // The dispatcher's trip panel names the selected trip.
   await expect(page.getByText(new RegExp(`Trip #${tripId}\\b`))).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: 'e2e/artifacts/delays-trip-link.png' });
+});
+
+// The board needs trips only. stackOptions is worker-scoped, so the Standard-plan stack (no gps:read: the feed
+// never learns a position) is started here for this one test.
+test('works on a key without GPS: the same figures, from trips alone', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const std = await startStack({ key: 'standard' });
+  const page = await browser.newPage({ baseURL: std.appUrl });
+  const guard = guardPage(page, std.appUrl);
+  const bodies = captureSnapshots(page);
+  try {
+    await page.goto('/delays');
+    await expect.poll(async () => Number(await page.getByLabel('Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Pause updates' }).click();
+    const snap = await pausedSnapshot(page, bodies);
+    expect(snap.health.capabilities.locations).toBe(false);
+    expect(snap.vehicles.filter((v) => v.lat !== null || v.lon !== null)).toEqual([]);
+    const table = await renderedTable(page);
+    expect(table.length).toBeGreaterThan(1);
+    expect(table).toEqual(expectedTable(snap, snap.thresholds, 'worstMin', 'desc'));
+    await expect(page.getByRole('region', { name: 'Most delayed trips' }).getByRole('link').first()).toBeVisible();
+    guard.verify();
+  } finally {
+    await page.close();
+    await std.stop();
+  }
 });

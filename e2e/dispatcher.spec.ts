@@ -8,7 +8,7 @@ import type { LiveSnapshot, Vehicle } from '@/lib/model';
 import { BUS_SOURCE_ID } from '@/components/map/layers/bus-layer';
 import { ROUTE_OVERLAY_LINE_LAYER_ID, ROUTE_OVERLAY_SOURCE_ID } from '@/components/map/layers/route-overlay-layer';
 import { SELECTED_BUS_SOURCE_ID } from '@/components/map/layers/selected-bus-layer';
-import { expect, liveSnapshot, test } from './support/fixtures';
+import { expect, guardPage, liveSnapshot, test } from './support/fixtures';
 import { startStack } from './support/stack';
 
 const ARTIFACTS = 'e2e/artifacts';
@@ -268,14 +268,7 @@ test('a Standard-plan key gets the explanation and the list full width, without 
   test.setTimeout(180_000);
   const std = await startStack({ key: 'standard' });
   const page = await browser.newPage();
-  const errors: string[] = [];
-  const foreign: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('request', (r) => {
-    const u = r.url();
-    if (!u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== new URL(std.appUrl).origin) foreign.push(u);
-  });
+  const guard = guardPage(page, std.appUrl);
   try {
     await page.goto(std.appUrl + '/');
     const note = page.getByRole('note');
@@ -285,8 +278,7 @@ test('a Standard-plan key gets the explanation and the list full width, without 
     await expect(page.getByRole('region', { name: 'Live map of the fleet' })).toHaveCount(0);
     expect(await page.evaluate(() => window.__fleetmap === undefined)).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/dispatcher-list-only.png` });
-    expect(foreign).toEqual([]);
-    expect(errors).toEqual([]);
+    guard.verify();
   } finally {
     await page.close();
     await std.stop();

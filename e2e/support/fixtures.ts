@@ -32,24 +32,38 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   allowedConsoleErrors: [[], { option: true }],
   foreignRequests: async ({}, use) => use([]),
   page: async ({ page, stack, allowedConsoleErrors, foreignRequests }, use) => {
-    const errors: string[] = [];
-    const origin = new URL(stack.appUrl).origin;
-    page.on('console', (msg) => {
-      if (msg.type() !== 'error') return;
-      const text = msg.text();
-      if (!allowedConsoleErrors.some((re) => re.test(text))) errors.push(text);
-    });
-    page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
-    page.on('request', (req) => {
-      const url = req.url();
-      if (url.startsWith('data:') || url.startsWith('blob:')) return;
-      if (new URL(url).origin !== origin) foreignRequests.push(url);
-    });
+    const guard = guardPage(page, stack.appUrl, allowedConsoleErrors, foreignRequests);
     await use(page);
-    expect(foreignRequests, 'requests to hosts other than the app').toEqual([]);
-    expect(errors, 'console errors in the page').toEqual([]);
+    guard.verify();
   },
 });
+
+/**
+ * Records the page's console errors, uncaught exceptions and requests to any origin but the app's; verify()
+ * fails the test on any of them. The `page` fixture does this for every test; a test that opens a page on a
+ * stack of its own calls it itself.
+ */
+export function guardPage(page: Page, appUrl: string, allowedConsoleErrors: readonly RegExp[] = [], foreignRequests: string[] = []) {
+  const errors: string[] = [];
+  const origin = new URL(appUrl).origin;
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const text = msg.text();
+    if (!allowedConsoleErrors.some((re) => re.test(text))) errors.push(text);
+  });
+  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
+  page.on('request', (req) => {
+    const url = req.url();
+    if (url.startsWith('data:') || url.startsWith('blob:')) return;
+    if (new URL(url).origin !== origin) foreignRequests.push(url);
+  });
+  return {
+    verify() {
+      expect(foreignRequests, 'requests to hosts other than the app').toEqual([]);
+      expect(errors, 'console errors in the page').toEqual([]);
+    },
+  };
+}
 
 export { expect };
 
