@@ -1,6 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import type { Map as MapLibreMap } from 'maplibre-gl';
+import { useEffect, useMemo, useState } from 'react';
 import { FleetMap } from '@/components/map/fleet-map';
 import { dataAgeS, healthBanners } from '@/lib/client/health-status';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
@@ -66,7 +67,8 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
   const currentRouteId = view?.current?.routeId ?? null;
   const overlay = useMemo(() => (currentRouteId !== null ? { routeId: currentRouteId } : null), [currentRouteId]);
   const vehicles = useMemo(() => view?.vehicles ?? [], [view]);
-  useWallFraming(view?.current?.key ?? 'all', vehicles);
+  const [map, setMap] = useState<MapLibreMap | null>(null);
+  useWallFraming(map, view?.current?.key ?? 'all', vehicles);
 
   return (
     <div data-theme={theme} className="fixed inset-0 grid grid-cols-[1fr_30rem] bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-50">
@@ -83,6 +85,7 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
             fitToVehicles
             busScale={WALL_BUS_SCALE}
             routeOverlay={overlay}
+            onMapReady={setMap}
             className="absolute inset-0"
           />
         </PanelBoundary>
