@@ -107,6 +107,9 @@ test('the map draws every positioned bus of the snapshot, and the list every act
 test('search finds a trip by plate, and Esc clears it', async ({ page }) => {
   await page.goto('/');
   const { vehicle } = await waitForPositionedTrip(page);
+  // The snapshot was read over the API; the page may still be hydrating, and a key pressed before its keyboard
+  // handler is attached is lost. A list drawn from client data means it is.
+  await page.getByRole('listbox', { name: 'Active trips' }).getByRole('option').first().waitFor();
   await page.keyboard.press('/');
   const search = page.getByRole('searchbox', { name: 'Search trips' });
   await expect(search).toBeFocused();
