@@ -9,22 +9,23 @@ import { nextInRotation } from './round-robin';
 import type { Benchmark } from './support/report';
 import { distanceM, mean, median, percentile } from './support/stats';
 
-// The scheduler is server code: it imports the 'server-only' marker, which throws outside a server bundle.
-// This process is the server side too, so the marker resolves to its empty module before the scheduler loads.
-function loadScheduler(): typeof import('../lib/fleet/location-scheduler') {
+// The scheduler and the configuration are server code: they import the 'server-only' marker, which throws
+// outside a server bundle. This process is the server side too, so the marker resolves to its empty module
+// before they load.
+function loadServerModules() {
   const marker = require.resolve('server-only');
   require.cache[marker] ??= { id: marker, filename: marker, loaded: true, exports: {} } as NodeJS.Module;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- must load after the marker is in the cache
-  return require('../lib/fleet/location-scheduler') as typeof import('../lib/fleet/location-scheduler');
+  return {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- must load after the marker is in the cache
+    scheduler: require('../lib/fleet/location-scheduler') as typeof import('../lib/fleet/location-scheduler'),
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- must load after the marker is in the cache
+    config: require('../lib/config') as typeof import('../lib/config'),
+  };
 }
 
 const LIMIT_PER_MINUTE = 300;
-const SHARE = 0.8;
-const TRIPS_INTERVAL_MS = 15_000;
 const TRIPS_PER_PAGE = 100;
 const SAMPLE_MS = 10_000;
-/** Fleetmap's default FEED_PARKED_FLOOR_S. */
-const PARKED_FLOOR_MS = 1_800_000;
 /** Wednesday 4 March 2026, local midnight in New York (UTC−5). */
 const DAY_START = Date.parse('2026-03-04T05:00:00Z');
 const HOUR_MS = 3_600_000;
@@ -56,7 +57,10 @@ export const schedulerReplay: Benchmark = {
   title: '2b. Scheduler over a service day (replay)',
   needsApp: false,
   async run(ctx) {
-    const { LocationScheduler, newTrack, recordFix } = loadScheduler();
+    const { scheduler: schedulerModule, config } = loadServerModules();
+    const { LocationScheduler, newTrack, recordFix } = schedulerModule;
+    // Fleetmap's defaults (FEED_BUDGET_SHARE, FEED_TRIPS_INTERVAL_S, FEED_PARKED_FLOOR_S), for both contenders.
+    const { budgetShare, tripsIntervalMs, parkedFloorMs } = config.appConfig({}).feed;
     const fromH = ctx.quick ? 7 : 5;
     const toH = ctx.quick ? 9 : 23;
     const warmupMs = 30 * 60_000;
@@ -64,13 +68,13 @@ export const schedulerReplay: Benchmark = {
     const sim = createSimulator({ startAt: now, now: () => now });
     const world = sim.world;
     const buses = world.fleet.buses;
-    const slotMs = 60_000 / Math.floor(SHARE * LIMIT_PER_MINUTE);
+    const slotMs = 60_000 / Math.floor(budgetShare * LIMIT_PER_MINUTE);
 
     const tracks = buses.map((b) => newTrack(b.id));
     const scheduler = new LocationScheduler();
     const fleetmap: Contender = {
       ...tally(),
-      pick: (t) => scheduler.pick(tracks, t, { parkedFloorMs: PARKED_FLOOR_MS, watchRefreshMs: 5_000, slotMs })?.busId ?? null,
+      pick: (t) => scheduler.pick(tracks, t, { parkedFloorMs, watchRefreshMs: 5_000, slotMs })?.busId ?? null,
       held: (id) => tracks[id - 1]!,
       record: (id, fix, t) => recordFix(tracks[id - 1]!, fix, t),
       setOnTrip: (ids) => tracks.forEach((tr) => (tr.onTrip = ids.has(tr.busId))),
@@ -106,7 +110,7 @@ export const schedulerReplay: Benchmark = {
         onTrip = new Set(buses.filter((b) => world.busState(b, now).onTrip).map((b) => b.id));
         for (const c of contenders) c.setOnTrip(onTrip);
         walkSlotsLeft += Math.max(1, Math.ceil(onTrip.size / TRIPS_PER_PAGE));
-        nextTrips += TRIPS_INTERVAL_MS;
+        nextTrips += tripsIntervalMs;
       }
       if (now === nextSlot) {
         if (walkSlotsLeft > 0) walkSlotsLeft--;
@@ -155,7 +159,7 @@ export const schedulerReplay: Benchmark = {
     const figure = (metric: string, unit: string, f: (c: Contender) => number | null, better: 'lower' | 'higher') => ({ metric, unit, fleetmap: f(fleetmap), peer: f(roundRobin), better });
     return {
       peer: 'round robin',
-      conditions: `replay of the simulator's world on a simulated clock, no HTTP: ${buses.length} buses (default fleet, seed 42), Wednesday ${fromH}:00–${toH}:00 after a ${warmupMs / 60_000} min warm-up, ${Math.floor(SHARE * LIMIT_PER_MINUTE)} slots/min (share ${SHARE} of ${LIMIT_PER_MINUTE}) for both, the active-trips walk every ${TRIPS_INTERVAL_MS / 1000} s taking its pages' slots from both; every ${SAMPLE_MS / 1000} s, every bus on a trip (mean ${Math.round(onTripSamples / samples)}) compared with the truth, over the bus-samples where both hold a position`,
+      conditions: `replay of the simulator's world on a simulated clock, no HTTP: ${buses.length} buses (default fleet, seed 42), Wednesday ${fromH}:00–${toH}:00 after a ${warmupMs / 60_000} min warm-up, ${Math.floor(budgetShare * LIMIT_PER_MINUTE)} slots/min (share ${budgetShare} of ${LIMIT_PER_MINUTE}) for both, the active-trips walk every ${tripsIntervalMs / 1000} s taking its pages' slots from both; every ${SAMPLE_MS / 1000} s, every bus on a trip (mean ${Math.round(onTripSamples / samples)}) compared with the truth, over the bus-samples where both hold a position`,
       figures: [
         figure('location age, mean', 's', (c) => mean(c.ages), 'lower'),
         // Round robin's mean has a long tail: a bus starting its next trip keeps the fix of its last one until
