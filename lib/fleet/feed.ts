@@ -697,11 +697,11 @@ export class Feed {
       case 'starting':
         return 'Connecting to the upstream API.';
       case 'unauthorized':
-        return `The upstream API rejected the API key (401); the key is re-checked periodically.`;
+        return 'The upstream API rejected the API key (401); the key is re-checked periodically.';
       case 'forbidden':
-        return `The upstream API refused the key's plan (403); the key is re-checked periodically.`;
+        return "The upstream API refused the key's plan (403); the key is re-checked periodically.";
       case 'rate-limited':
-        return `The upstream rate limit was hit; every request is paused until the upstream's Retry-After passes.`;
+        return "The upstream rate limit was hit; every request is paused until the upstream's Retry-After passes.";
       case 'unreachable':
         return `The upstream API ${this.lastError?.kind === 'contract' ? 'answers with data that cannot be read' : 'cannot be reached'} (${this.lastError?.message ?? 'no answer'}); retrying with backoff.`;
       case 'degraded':
