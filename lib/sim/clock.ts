@@ -107,3 +107,20 @@ export function createSimClock(opts: { startAt: number; speed: number; realNow: 
     startAt: opts.startAt,
   };
 }
+
+/**
+ * A fixed-offset IANA zone (`Etc/GMT±N`) in which the local hour is `hour` at the instant `at`.
+ *
+ * The simulator writes timestamps on the wall clock of its zone and follows the real clock, so its traffic
+ * depends on the real hour: at 02:00 in New York few trips run. A test that needs traffic runs the simulator
+ * in a zone where it is midday now, which keeps its timestamps true to the real clock (timezone inference
+ * still works); a test of the quiet night asks for 03:00 on purpose.
+ */
+export function zoneAtLocalHour(hour: number, at: number = Date.now()): string {
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new RangeError(`hour must be a whole hour 0..23, got ${hour}`);
+  let offset = (((hour - new Date(at).getUTCHours()) % 24) + 24) % 24;
+  // Real offsets run from UTC−12 to UTC+14.
+  if (offset > 14) offset -= 24;
+  // POSIX signs: Etc/GMT-5 is five hours ahead of UTC.
+  return offset === 0 ? 'Etc/UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+}

@@ -19,6 +19,7 @@ export { DEMO_BUSINESS_KEY, DEMO_NARROW_KEY, DEMO_STANDARD_KEY, PLAN_NAMES, SIM_
 export type { Faults, FaultsPatch } from './faults';
 export type { StatsSnapshot } from './stats';
 export { simOptionsFromEnv, simRunnerFromEnv } from './options';
+export { zoneAtLocalHour } from './clock';
 
 export interface SimulatorOptions {
   /** Seed of every random choice (fleet, timetable, delays, GPS). Default 42. */
