@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NetworkResponse } from './api-types';
+import type { NetworkResponse } from '@/lib/model';
 import { NETWORK_LOADING_POLL_MS, NETWORK_POLL_MS, networkIncomplete, networkQuery } from './queries';
 
 const stop = (id: number): NetworkResponse['features'][number] => ({

@@ -2,7 +2,7 @@
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import { queryOptions } from '@tanstack/react-query';
 import type { LiveSnapshot } from '@/lib/model';
-import type { ApiErrorBody, BusesResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from './api-types';
+import type { ApiErrorBody, BusesResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from '@/lib/model';
 
 export const LIVE_POLL_MS = 5_000;
 

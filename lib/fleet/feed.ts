@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import type { BusesResponse, NetworkResponse, RoutesResponse } from '@/lib/client/api-types';
+import type { BusesResponse, NetworkResponse, RoutesResponse } from '@/lib/model';
 import type { AppConfig } from '@/lib/config';
 import {
   tripDelayClass,

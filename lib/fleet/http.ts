@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import type { ApiErrorBody } from '@/lib/client/api-types';
+import type { ApiErrorBody } from '@/lib/model';
 import type { Failure } from './failure';
 import type { Answer } from './on-demand-cache';
 import type { StoredSnapshot } from './snapshot-store';

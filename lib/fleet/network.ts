@@ -1,5 +1,5 @@
 import 'server-only';
-import type { NetworkResponse } from '@/lib/client/api-types';
+import type { NetworkResponse } from '@/lib/model';
 import type { Route, RouteStops } from '@/lib/model';
 
 type Feature = NetworkResponse['features'][number];

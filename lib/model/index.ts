@@ -1,3 +1,4 @@
 export * from './transit';
 export * from './live';
 export * from './delay';
+export * from './api';

@@ -1,4 +1,4 @@
-import { offsetLonLat } from './geo';
+import { offsetLonLat } from '../geo/sphere';
 import { terminalOf, type SimNetwork } from './network';
 import { SALT, seededStream, unit } from './random';
 import type { FleetPlan } from './schedule';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { distanceM, polyline, type Polyline } from './geo';
+import { polyline, type Polyline } from '../geo/polyline';
+import { distanceM } from '../geo/sphere';
 
 // The network file format (lib/sim/data/manhattan-network.json) and its preparation for the simulator:
 // route ids 1..N in file order, shapes turned into measured polylines, stop timing kept as GTFS gave it.

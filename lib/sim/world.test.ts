@@ -3,7 +3,7 @@ import { ZoneTime } from './clock';
 import { fixtureNetwork } from './data/fixture-network';
 import { defaultNetwork } from './default-network';
 import { buildFleet } from './fleet';
-import { distanceM } from './geo';
+import { distanceM } from '../geo/sphere';
 import { prepareNetwork, type SimNetwork } from './network';
 import { planFleet } from './schedule';
 import { World } from './world';

@@ -1,6 +1,7 @@
 import { DAY_MS, ZoneTime, weekdayOf } from './clock';
 import type { Fleet, SimBus } from './fleet';
-import { bearingDeg, distanceM, normalizeHeading, offsetLonLat, pointAlong } from './geo';
+import { pointAlong } from '../geo/polyline';
+import { bearingDeg, distanceM, normalizeHeading, offsetLonLat } from '../geo/sphere';
 import { deadheadS, type SimNetwork } from './network';
 import { SALT, unit } from './random';
 import {

@@ -1,4 +1,4 @@
-import type { NetworkResponse } from '@/lib/client/api-types';
+import type { NetworkResponse } from '@/lib/model';
 import { ensureFeedStarted } from '@/lib/fleet';
 import { jsonResponse } from '@/lib/fleet/http';
 

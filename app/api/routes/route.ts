@@ -1,4 +1,4 @@
-import type { RoutesResponse } from '@/lib/client/api-types';
+import type { RoutesResponse } from '@/lib/model';
 import { ensureFeedStarted } from '@/lib/fleet';
 import { errorResponse, jsonResponse } from '@/lib/fleet/http';
 

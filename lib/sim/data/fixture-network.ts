@@ -1,4 +1,5 @@
-import { distanceM, pointAlong, polyline } from '../geo';
+import { pointAlong, polyline } from '../../geo/polyline';
+import { distanceM } from '../../geo/sphere';
 import type { NetworkData } from '../network';
 
 // A small made-up network in the file format of manhattan-network.json, for fast tests: two crosstown

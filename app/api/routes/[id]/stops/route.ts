@@ -1,4 +1,4 @@
-import type { RouteStopsResponse } from '@/lib/client/api-types';
+import type { RouteStopsResponse } from '@/lib/model';
 import { ensureFeedStarted } from '@/lib/fleet';
 import { onDemandById } from '@/lib/fleet/http';
 

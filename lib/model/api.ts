@@ -1,5 +1,6 @@
-// Bodies of Fleetmap's own /api routes (what browsers read). Server handlers return exactly these.
-import type { Bus, Route, RouteStops, Trip } from '@/lib/model';
+// Bodies of Fleetmap's own /api routes: server handlers return exactly these and browsers read them, so they live
+// here, in the model both sides share.
+import type { Bus, Route, RouteStops, Trip } from './transit';
 
 export interface ApiErrorBody {
   error: { status: number; message: string; correlationId?: string | null };
