@@ -1,5 +1,6 @@
-// Summary statistics for benchmark samples. Percentiles are nearest-rank (no interpolation), so every figure
-// reported is a value that was actually observed.
+// Summary statistics for benchmark samples, with the project's one percentile (linear interpolation between
+// closest ranks, as on the delay board).
+import { percentile as percentileOfSorted } from '../../lib/stats/percentile';
 
 export function mean(xs: readonly number[]): number | null {
   if (xs.length === 0) return null;
@@ -8,10 +9,9 @@ export function mean(xs: readonly number[]): number | null {
   return sum / xs.length;
 }
 
+/** The p-quantile of unsorted samples. */
 export function percentile(xs: readonly number[], p: number): number | null {
-  if (xs.length === 0) return null;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+  return percentileOfSorted([...xs].sort((a, b) => a - b), p);
 }
 
 export function median(xs: readonly number[]): number | null {

@@ -28,6 +28,7 @@ import {
   type PartnerResponse,
   type TimeRule,
 } from '@/lib/partner';
+import { percentile } from '@/lib/stats/percentile';
 import { systemClock, type Clock } from './clock';
 import { TypedEmitter, type FeedEvents } from './events';
 import { UnavailableError, type Failure } from './failure';
@@ -110,11 +111,6 @@ export function capabilitiesOf(s: PartnerStatus): Capabilities {
     trips: has('trips:read'),
     locations: has('gps:read') && s.level === 'business',
   };
-}
-
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }
 
 export class Feed {
