@@ -35,7 +35,7 @@ import { UnavailableError, type Failure } from './failure';
 import { LocationScheduler, newTrack, recordFix, type BusTrack } from './location-scheduler';
 import { buildNetwork } from './network';
 import { OnDemandCache, type Answer } from './on-demand-cache';
-import { RateBudget } from './rate-budget';
+import { RateBudget, isRetryableFailure } from './rate-budget';
 import { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
 import { FeedTimezone } from './timezone';
 import { shiftBusTimes, shiftTripTimes } from './times';
@@ -385,7 +385,7 @@ export class Feed {
     if (e.status !== 404) this.lastError = toUpstreamError(e, now);
     // Unreadable answers count too: an upstream that only sends garbage gives no data, and 'degraded' would
     // claim that data is still flowing.
-    if (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'contract' || (e.status !== null && e.status >= 500)) this.consecutiveFailures++;
+    if (isRetryableFailure(e)) this.consecutiveFailures++;
     if (e.status === 401 || (e.status === 403 && op === 'status')) {
       this.authProblem = e.status === 401 ? 'unauthorized' : 'forbidden';
       this.nextStatusAt = now + this.authRecheckMs();
