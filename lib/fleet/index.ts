@@ -3,7 +3,9 @@ import { appConfig, validateConfigAtStartup } from '@/lib/config';
 import { createConfiguredClient, readPartnerConfig } from '@/lib/partner';
 import { Feed } from './feed';
 
-export { Feed, capabilitiesOf, type FeedOptions, type ListResult } from './feed';
+export { Feed, type FeedOptions } from './feed';
+export { capabilitiesOf } from './gateway';
+export type { ListResult } from './lookups';
 export { RateBudget, BudgetUnavailableError, type Lane, type BudgetStats } from './rate-budget';
 export { LocationScheduler, type BusTrack } from './location-scheduler';
 export { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
