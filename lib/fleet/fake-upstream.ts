@@ -48,6 +48,14 @@ export class FakeUpstream {
   readonly unknownBuses = new Set<number>();
   /** Buses whose location record breaks the contract on every read. */
   readonly unreadableBuses = new Set<number>();
+  /** Trips that have ended: gone from /trips/active, and /trips/{id} answers them completed. */
+  readonly finishedTrips = new Set<number>();
+  /** While true, /trips/active answers every page after the first empty, though the first announced more. */
+  cutShortTrips = false;
+  /** Buses whose GPS stopped reporting: every answer repeats the same fix. */
+  readonly stuckGps = new Set<number>();
+  /** When a stuck GPS reported last. */
+  static readonly STUCK_GPS_AT = Date.UTC(2026, 0, 15, 11, 0, 0);
   private readonly limiter: RateLimiter;
   private readonly o: Required<FakeUpstreamOptions>;
 
@@ -82,10 +90,11 @@ export class FakeUpstream {
   }
 
   client(timeRule: () => TimeRule): PartnerClient {
-    const page = <T>(all: T[], p: PageRequest = {}): Paged<T> => {
+    const page = <T>(all: T[], p: PageRequest = {}, cutShort = false): Paged<T> => {
       const perPage = p.perPage ?? DEFAULT_PER_PAGE;
       const n = p.page ?? 1;
-      return { items: all.slice((n - 1) * perPage, n * perPage), page: n, perPage, total: all.length, totalPages: Math.max(1, Math.ceil(all.length / perPage)) };
+      const items = cutShort && n > 1 ? [] : all.slice((n - 1) * perPage, n * perPage);
+      return { items, page: n, perPage, total: all.length, totalPages: Math.max(1, Math.ceil(all.length / perPage)) };
     };
     const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
     return {
@@ -98,7 +107,16 @@ export class FakeUpstream {
       listBuses: (p) => this.answer('listBuses', null, () => page(ids(this.o.buses).map((id) => this.bus(id, timeRule())), p)),
       listRoutes: (p) => this.answer('listRoutes', null, () => page(ids(this.o.routes).map((id) => this.route(id)), p)),
       routeStops: (id) => this.answer('routeStops', id, () => this.stops(id)),
-      activeTrips: (p) => this.answer('activeTrips', null, () => page(ids(this.o.onTrip).map((id) => this.trip(id, timeRule())), p)),
+      activeTrips: (p) =>
+        this.answer('activeTrips', null, () =>
+          page(
+            ids(this.o.onTrip)
+              .filter((id) => !this.finishedTrips.has(id))
+              .map((id) => this.trip(id, timeRule())),
+            p,
+            this.cutShortTrips,
+          ),
+        ),
       trip: (id) => this.answer('trip', id, () => this.trip(id, timeRule())),
       busLocation: (id) => this.answer('busLocation', id, () => this.location(id, timeRule())),
     };
@@ -158,11 +176,12 @@ export class FakeUpstream {
   }
 
   private trip(id: number, rule: TimeRule): Trip {
-    return fakeTrip(id, { routeId: (id % this.o.routes) + 1, busId: id <= this.o.onTrip ? id : null, start: this.asParsed(this.clock.now() - 10 * 60_000, rule) });
+    const trip = fakeTrip(id, { routeId: (id % this.o.routes) + 1, busId: id <= this.o.onTrip ? id : null, start: this.asParsed(this.clock.now() - 10 * 60_000, rule) });
+    return this.finishedTrips.has(id) ? { ...trip, status: 'completed', actualArrivalAt: this.asParsed(this.clock.now() - 60_000, rule) } : trip;
   }
 
   private location(id: number, rule: TimeRule): BusLocation {
-    const now = this.clock.now();
+    const now = this.stuckGps.has(id) ? FakeUpstream.STUCK_GPS_AT : this.clock.now();
     const km = (this.speedOf(id) * (now - Date.UTC(2026, 0, 15))) / 3_600_000;
     return {
       busId: id,
@@ -172,6 +191,7 @@ export class FakeUpstream {
       latitude: 40.7 + (id % 50) / 1000 + km / 111,
       longitude: -74 + Math.floor(id / 50) / 1000,
       lastGpsAt: this.asParsed(now - 3_000, rule),
+      // A stuck GPS answers its last fix over and over (the spec's last_gps_at is the fix's own time).
       speedKmh: this.speedOf(id),
       heading: 0,
       accuracy: 5,

@@ -1,15 +1,140 @@
 import { describe, expect, it } from 'vitest';
-import type { Observation } from './events';
-import { startTestFeed, stopAll } from './test-feed';
+import type { FixEvent, RequestEvent, TripFinalEvent, TripsEvent } from './events';
+import { FakeUpstream, fakeTrip } from './fake-upstream';
+import { MINUTE, startTestFeed, stopAll } from './test-feed';
 
-describe('Feed', () => {
-  it('emits observations for fixes and trip delays', async () => {
-    const { clock, feed } = startTestFeed({ buses: 10, onTrip: 6, limit: 600 });
-    const seen: Observation[] = [];
-    feed.events.on('observation', (o) => seen.push(o));
+describe('Feed events', () => {
+  it('emits a fix per new GPS time and a trips event per complete walk', async () => {
+    const fixes: FixEvent[] = [];
+    const walks: TripsEvent[] = [];
+    const { clock, upstream, feed } = startTestFeed(
+      { buses: 10, onTrip: 6, limit: 600 },
+      {
+        beforeStart: (f) => {
+          f.events.on('fix', (e) => fixes.push(e));
+          f.events.on('trips', (e) => walks.push(e));
+        },
+      },
+    );
+    upstream.stuckGps.add(3);
     await clock.advance(20_000);
     await stopAll(clock, feed);
-    expect(seen.filter((o) => o.type === 'trip-delay').length).toBeGreaterThanOrEqual(6);
-    expect(new Set(seen.filter((o) => o.type === 'location').map((o) => (o.type === 'location' ? o.busId : 0))).size).toBe(10);
+    expect(walks.length).toBeGreaterThanOrEqual(1);
+    for (const w of walks) expect(w.trips.map((t) => t.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(new Set(fixes.map((f) => f.busId)).size).toBe(10);
+    // Bus 3's GPS has not reported since before the start: one fix, however often it is asked.
+    const askedStuck = upstream.calls.filter((c) => c.op === 'busLocation' && c.id === 3 && c.status === 200).length;
+    expect(askedStuck).toBeGreaterThan(1);
+    expect(fixes.filter((f) => f.busId === 3)).toHaveLength(1);
+    const answered = upstream.calls.filter((c) => c.op === 'busLocation' && c.status === 200).length;
+    expect(fixes).toHaveLength(answered - (askedStuck - 1));
+    for (const f of fixes) {
+      expect(f.tripId).toBe(f.busId <= 6 ? f.busId : null);
+      expect(f.gpsAt).toBe((f.busId === 3 ? FakeUpstream.STUCK_GPS_AT : f.fetchedAt) - 3_000);
+    }
+  });
+
+  it('announces every upstream request once it is answered, in its lane', async () => {
+    const requests: RequestEvent[] = [];
+    const { clock, upstream, feed } = startTestFeed({ buses: 10, onTrip: 6, limit: 600 }, { beforeStart: (f) => void f.events.on('request', (e) => requests.push(e)) });
+    await clock.advance(10_000);
+    const trip = feed.trip(9);
+    await clock.advance(1_000);
+    expect((await trip).ok).toBe(true);
+    upstream.revoked = true;
+    await clock.advance(2_000);
+    await stopAll(clock, feed);
+    expect(requests).toHaveLength(upstream.calls.length);
+    expect(requests.filter((r) => r.kind === 'trip')).toEqual([expect.objectContaining({ lane: 'demand', status: 200, ok: true })]);
+    expect(requests.filter((r) => r.kind !== 'trip').every((r) => r.lane === 'poll')).toBe(true);
+    expect(requests.filter((r) => r.status === 401).every((r) => !r.ok)).toBe(true);
+    expect(requests.some((r) => r.status === 401)).toBe(true);
+  });
+
+  it('looks up each trip that left /trips/active once, at most one slot in ten, and says how it ended', async () => {
+    const finals: TripFinalEvent[] = [];
+    const { clock, upstream, feed } = startTestFeed({ buses: 60, onTrip: 60, limit: 120 }, { beforeStart: (f) => void f.events.on('trip-final', (e) => finals.push(e)) });
+    await clock.advance(MINUTE);
+    const ended = Array.from({ length: 40 }, (_, i) => i + 1);
+    for (const id of ended) upstream.finishedTrips.add(id);
+    const from = clock.now();
+    await clock.advance(MINUTE);
+    const firstMinute = upstream.calls.filter((c) => c.op === 'trip' && c.at >= from);
+    // 96 poll slots a minute at share 0.8 of 120: at most one in ten is a final-trip lookup.
+    expect(firstMinute.length).toBeGreaterThan(0);
+    expect(firstMinute.length).toBeLessThanOrEqual(10);
+    // A lookup sent in the last moments of the minute may not have reached the upstream yet.
+    const h = feed.health().finalTrips!;
+    expect(h.requestsLastHour - firstMinute.length).toBeGreaterThanOrEqual(0);
+    expect(h.requestsLastHour - firstMinute.length).toBeLessThanOrEqual(1);
+    expect(h.pending).toBe(40 - h.requestsLastHour);
+    await clock.advance(5 * MINUTE);
+    await stopAll(clock, feed);
+    const asked = upstream.calls.filter((c) => c.op === 'trip').map((c) => c.id);
+    expect(asked.sort((a, b) => a! - b!)).toEqual(ended);
+    expect(finals.map((f) => f.tripId).sort((a, b) => a - b)).toEqual(ended);
+    for (const f of finals) expect(f.trip).toMatchObject({ id: f.tripId, status: 'completed' });
+    expect(feed.health().finalTrips).toEqual({ requestsLastHour: 40, pending: 0 });
+  });
+  it('spends no slot on trips that ended while nothing listens for how they ended', async () => {
+    const { clock, upstream, feed } = startTestFeed({ buses: 20, onTrip: 20, limit: 120 });
+    await clock.advance(MINUTE);
+    for (let id = 1; id <= 10; id++) upstream.finishedTrips.add(id);
+    await clock.advance(2 * MINUTE);
+    await stopAll(clock, feed);
+    expect(upstream.count('trip')).toBe(0);
+    expect(feed.health().finalTrips).toEqual({ requestsLastHour: 0, pending: 0 });
+  });
+});
+
+describe('Feed.restore', () => {
+  it('serves restored buses and trips at their true ages, asks the oldest first, and lets the next walk replace the trips', async () => {
+    const finals: TripFinalEvent[] = [];
+    let restoredAt = 0;
+    // Bus i's restored fix is this many minutes old: neither in id order nor its reverse.
+    const ageMin = (id: number) => ((id * 7) % 20) + 1;
+    const { clock, upstream, feed } = startTestFeed(
+      { buses: 20, onTrip: 20, limit: 600 },
+      {
+        beforeStart: (f, c) => {
+          const now = (restoredAt = c.now());
+          f.events.on('trip-final', (e) => finals.push(e));
+          f.restore({
+            fixes: Array.from({ length: 20 }, (_, i) => {
+              const busId = i + 1;
+              const fetchedAt = now - ageMin(busId) * MINUTE;
+              return { busId, gpsAt: fetchedAt - 5_000, fetchedAt, lat: 40.7, lon: -74, heading: 90, speedKmh: 20, accuracy: 5, tripId: busId + 1000 };
+            }),
+            // Trips that ran when the server stopped, on buses 1 and 2; they have ended since (the upstream has no trip 1001 or 1002 any more).
+            trips: [fakeTrip(1001, { busId: 1, start: now - 30 * MINUTE }), fakeTrip(1002, { busId: 2, start: now - 40 * MINUTE })],
+            tripsFetchedAt: now - 2 * MINUTE,
+          });
+        },
+      },
+    );
+    // Before any answer: every bus at its restored age, the restored trips on their buses.
+    const first = feed.liveSnapshot().snapshot;
+    expect(first.vehicles).toHaveLength(20);
+    for (const v of first.vehicles) expect([v.fetchedAt, v.gpsAt, v.lat]).toEqual([restoredAt - ageMin(v.busId) * MINUTE, restoredAt - ageMin(v.busId) * MINUTE - 5_000, 40.7]);
+    expect(first.vehicles.filter((v) => v.trip).map((v) => v.trip!.tripId)).toEqual([1001, 1002]);
+
+    await clock.advance(MINUTE);
+    await stopAll(clock, feed);
+    const located = upstream.calls.filter((c) => c.op === 'busLocation').map((c) => c.id!);
+    const byAge = Array.from({ length: 20 }, (_, i) => i + 1).sort((a, b) => ageMin(b) - ageMin(a));
+    expect(located.slice(0, 20)).toEqual(byAge);
+    // The first complete walk replaced the restored trips, which had left /trips/active: each asked once.
+    const s = feed.liveSnapshot().snapshot;
+    expect(s.vehicles.filter((v) => v.trip).map((v) => v.trip!.tripId)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(finals.map((f) => [f.tripId, f.trip])).toEqual([
+      [1001, null],
+      [1002, null],
+    ]);
+  });
+
+  it('is refused after start', () => {
+    const { feed } = startTestFeed({ buses: 1, onTrip: 1, limit: 60 });
+    expect(() => feed.restore({ fixes: [], trips: [], tripsFetchedAt: null })).toThrow(/before start/);
+    void feed.stop();
   });
 });

@@ -3,7 +3,8 @@ import type { AppConfig } from '@/lib/config';
 import type { BusesResponse, Health, NetworkResponse, RouteStops, RoutesResponse, Trip } from '@/lib/model';
 import type { PartnerClient, TimeRule } from '@/lib/partner';
 import { systemClock, type Clock } from './clock';
-import { TypedEmitter, type FeedEvents } from './events';
+import { TypedEmitter, type FeedEvents, type WarmState } from './events';
+import { FinalTrips } from './final-trips';
 import { FleetState } from './fleet-state';
 import { UpstreamGateway } from './gateway';
 import { FeedHealth } from './health';
@@ -50,6 +51,8 @@ export class Feed {
   private readonly lookups: Lookups;
   private readonly healthReport: FeedHealth;
   private readonly snapshots: SnapshotBuilder;
+  private started = false;
+  private restored = false;
 
   constructor(opts: FeedOptions) {
     const config = opts.config.feed;
@@ -59,11 +62,14 @@ export class Feed {
     const budget = (this.budget = new RateBudget({ clock, share: config.budgetShare, random: opts.random, maxBackoffMs: config.tripsIntervalMs }));
     const tz = new FeedTimezone(opts.timezone);
     const state = (this.state = new FleetState(tz));
-    const gateway = new UpstreamGateway({ clock, budget, makeClient: opts.client, timeRule: tz.rule, tripsIntervalMs: config.tripsIntervalMs, log });
+    const events = this.events;
+    const gateway = new UpstreamGateway({ clock, budget, makeClient: opts.client, timeRule: tz.rule, tripsIntervalMs: config.tripsIntervalMs, log, events });
     const lookups = (this.lookups = new Lookups({ clock, budget, gateway, state, signal }));
-    const picker = (this.picker = new JobPicker({ config, gateway, state, budget, stopsFetchedAt: (id) => lookups.stopsFetchedAt(id) }));
-    this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, maxInFlight: opts.maxInFlight ?? MAX_LOCATIONS_IN_FLIGHT, log, events: this.events, signal });
-    const health = (this.healthReport = new FeedHealth(gateway, budget, state));
+    const finalTrips = new FinalTrips(log);
+    const picker = (this.picker = new JobPicker({ config, gateway, state, budget, finalTrips, stopsFetchedAt: (id) => lookups.stopsFetchedAt(id) }));
+    const maxInFlight = opts.maxInFlight ?? MAX_LOCATIONS_IN_FLIGHT;
+    this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal });
+    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events }));
     this.snapshots = new SnapshotBuilder({
       state,
       store: opts.store ?? new MemorySnapshotStore(),
@@ -73,7 +79,18 @@ export class Feed {
     });
   }
 
+  /**
+   * What a restarted server knew before the stop (lib/history keeps it): served at once with its true ages, the
+   * oldest fixes asked first, the trips until the next complete walk replaces them. Once, before start().
+   */
+  restore(warm: WarmState): void {
+    if (this.started || this.restored) throw new Error('Feed.restore is called once, before start().');
+    this.restored = true;
+    this.state.restore(warm);
+  }
+
   start(): void {
+    this.started = true;
     this.poller.start();
   }
 

@@ -36,6 +36,20 @@ describe('FleetState', () => {
     expect(state.tracks.get(1)).toMatchObject({ plateNumber: 'P-1', busName: 'Bus 1', internalCode: 'B1' });
   });
 
+  it('keeps restored times as they are when the inferred offset moves, until answers replace them', () => {
+    const state = new FleetState(new FeedTimezone(null));
+    const fix = { busId: 1, gpsAt: NOW - 65_000, fetchedAt: NOW - 60_000, lat: 40.7, lon: -74, heading: 0, speedKmh: 12, accuracy: 5, tripId: 7 };
+    const trip = fakeTrip(7, { busId: 1, start: NOW - 20 * MINUTE });
+    state.restore({ fixes: [fix], trips: [trip], tripsFetchedAt: NOW - 30_000 });
+    // The upstream writes its times two hours ahead of UTC: read as UTC they are two hours in the future.
+    state.applyBuses([fakeBus(1, { lastGpsAt: NOW + 2 * 60 * MINUTE - 20_000 })], NOW);
+    expect(state.tz.health(NOW).offsetMinutes).toBe(120);
+    expect(state.buses.get(1)!.lastGpsAt).toBe(NOW - 20_000);
+    expect(state.tracks.get(1)).toMatchObject({ gpsAt: fix.gpsAt, fetchedAt: fix.fetchedAt, onTrip: true });
+    expect(state.trips).toEqual([trip]);
+    expect(state.tripsFetchedAt).toBe(NOW - 30_000);
+  });
+
   it('infers the upstream offset from GPS times and shifts what it already stored', async () => {
     const { clock, feed } = startTestFeed({ buses: 20, onTrip: 10, limit: 600, wallOffsetMin: 120 });
     await clock.advance(MINUTE);

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Bus, BusLocation, Route, Trip } from '@/lib/model';
+import type { FixEvent, WarmState } from './events';
 import { newTrack, recordFix, type BusTrack } from './location-scheduler';
 import { shiftBusTimes, shiftTripTimes } from './times';
 import type { FeedTimezone } from './timezone';
@@ -7,7 +8,8 @@ import type { FeedTimezone } from './timezone';
 // What the feed knows of the fleet: the buses, routes and active trips as last listed, one track per bus (its
 // last fix and polling state), and which trip each bus runs. The rules that apply list and location answers
 // live here, and so does the timezone rule's reach: when the inferred offset changes, every stored upstream time
-// moves with it.
+// moves with it. Restored data (a warm restart) carries true instants: it never moves, and it is not evidence
+// for the inference, until answers of this process replace it.
 
 /** Fixes after start used for timezone inference, then every Nth fix. */
 const INFER_EARLY_FIXES = 20;
@@ -24,6 +26,10 @@ export class FleetState {
   readonly tracks = new Map<number, BusTrack>();
   private fixes = 0;
   private readonly shiftListeners: (() => void)[] = [];
+  /** Buses whose fix is still the restored one. */
+  private readonly restoredFixes = new Set<number>();
+  /** The trip list is still the restored one. */
+  private tripsRestored = false;
 
   constructor(readonly tz: FeedTimezone) {}
 
@@ -38,10 +44,30 @@ export class FleetState {
     return t;
   }
 
+  /**
+   * What a restarted server knew (see WarmState): each bus's newest fix and the last complete trip list, served
+   * with their true times until the upstream answers anew. Only before the first answer.
+   */
+  restore(warm: WarmState): void {
+    for (const f of warm.fixes) {
+      const t = this.track(f.busId);
+      if (t.fetchedAt !== null && t.fetchedAt >= f.fetchedAt) continue;
+      recordFix(t, { gpsAt: f.gpsAt, lat: f.lat, lon: f.lon, speedKmh: f.speedKmh, heading: f.heading, accuracy: f.accuracy }, f.fetchedAt);
+      this.restoredFixes.add(f.busId);
+    }
+    if (warm.tripsFetchedAt !== null) {
+      this.trips = dedupeById(warm.trips).sort((a, b) => a.id - b.id);
+      this.tripsFetchedAt = warm.tripsFetchedAt;
+      this.tripsRestored = true;
+      this.indexTrips();
+    }
+  }
+
   /** A complete /trips/active walk: the list replaces the last one, and buses no list names any more go. */
   applyTrips(items: Trip[], now: number): void {
     this.trips = dedupeById(items).sort((a, b) => a.id - b.id);
     this.tripsFetchedAt = now;
+    this.tripsRestored = false;
     this.indexTrips();
     this.pruneTracks();
   }
@@ -65,10 +91,15 @@ export class FleetState {
     this.routesFetchedAt = now;
   }
 
-  /** A location answer read under timezone generation `gen`: the track takes the fix at its true time. */
-  applyLocation(track: BusTrack, loc: BusLocation, gen: number, now: number): void {
+  /**
+   * A location answer read under timezone generation `gen`: the track takes the fix at its true time. Returns
+   * the fix as an event when it is new: a position whose GPS time differs from the bus's previous fix.
+   */
+  applyLocation(track: BusTrack, loc: BusLocation, gen: number, now: number): FixEvent | null {
     const gpsAt = loc.lastGpsAt === null ? null : loc.lastGpsAt + this.tz.shiftSince(gen);
     const placed = loc.latitude !== null && loc.longitude !== null;
+    const isNew = placed && gpsAt !== track.gpsAt;
+    this.restoredFixes.delete(track.busId);
     recordFix(track, { gpsAt, lat: placed ? loc.latitude : null, lon: placed ? loc.longitude : null, speedKmh: loc.speedKmh, heading: loc.heading, accuracy: loc.accuracy }, now);
     Object.assign(track, {
       lastError: null,
@@ -79,7 +110,13 @@ export class FleetState {
       internalCode: loc.internalCode ?? track.internalCode,
     });
     this.fixes++;
-    if (this.fixes <= INFER_EARLY_FIXES || this.fixes % INFER_EVERY_N_FIXES === 0) this.inferTimezone([...this.tracks.values()].map((t) => t.gpsAt), now);
+    if (this.fixes <= INFER_EARLY_FIXES || this.fixes % INFER_EVERY_N_FIXES === 0) {
+      this.inferTimezone([...this.tracks.values()].filter((t) => !this.restoredFixes.has(t.busId)).map((t) => t.gpsAt), now);
+    }
+    if (!isNew) return null;
+    // Read after the inference, which may just have moved this fix's time to the new rule.
+    const { busId, gpsAt: at, lat, lon, heading, speedKmh, accuracy } = track;
+    return { busId, gpsAt: at, fetchedAt: now, lat: lat!, lon: lon!, heading, speedKmh, accuracy, tripId: this.tripByBus.get(busId)?.id ?? null };
   }
 
   private indexTrips(): void {
@@ -109,9 +146,11 @@ export class FleetState {
     const shift = this.tz.inferFrom(samples, now);
     if (shift === 0) return;
     for (const [id, b] of this.buses) this.buses.set(id, shiftBusTimes(b, shift));
-    this.trips = this.trips.map((t) => shiftTripTimes(t, shift));
-    this.indexTrips();
-    for (const t of this.tracks.values()) if (t.gpsAt !== null) t.gpsAt += shift;
+    if (!this.tripsRestored) {
+      this.trips = this.trips.map((t) => shiftTripTimes(t, shift));
+      this.indexTrips();
+    }
+    for (const t of this.tracks.values()) if (t.gpsAt !== null && !this.restoredFixes.has(t.busId)) t.gpsAt += shift;
     for (const listener of this.shiftListeners) listener();
   }
 }

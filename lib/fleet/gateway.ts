@@ -2,12 +2,13 @@ import 'server-only';
 import type { Capabilities, PartnerStatus, UpstreamError } from '@/lib/model';
 import { PartnerError, toUpstreamError, type PartnerClient, type PartnerOperation, type PartnerResponse, type TimeRule } from '@/lib/partner';
 import type { Clock } from './clock';
+import type { FeedEvents, TypedEmitter } from './events';
 import type { Failure } from './failure';
-import { isRetryableFailure, type RateBudget } from './rate-budget';
+import { isRetryableFailure, type Lane, type RateBudget } from './rate-budget';
 
-// Every upstream call of the feed passes here: the client is built here, each answer feeds the budget, each
-// failure is logged once and booked (last error, consecutive failures, a lost key or scope), and /status sets
-// what the key may do. The health report reads its state from here.
+// Every upstream call of the feed passes here: the client is built here, each answer feeds the budget and is
+// announced as a 'request' event, each failure is logged once and booked (last error, consecutive failures, a
+// lost key or scope), and /status sets what the key may do. The health report reads its state from here.
 
 const STATUS_RECHECK_MS = 5 * 60_000;
 // No wait after a failure (backoff, key re-check, /status retry) outlasts one trips interval: whatever the
@@ -54,6 +55,14 @@ export interface GatewayOptions {
   tripsIntervalMs: number;
   /** One structured line per upstream error. */
   log: (line: Record<string, unknown>) => void;
+  events: TypedEmitter<FeedEvents>;
+}
+
+/** What a request was for: the operation, or a name of the feed's own when one operation serves two jobs. */
+export interface CallPurpose {
+  lane: Lane;
+  /** Default: the operation. */
+  kind?: string;
 }
 
 export class UpstreamGateway {
@@ -102,18 +111,35 @@ export class UpstreamGateway {
     return null;
   }
 
-  /** Every upstream request goes through here: health, budget feedback and the error log in one place. */
-  async call<T>(op: PartnerOperation, send: (client: PartnerClient) => Promise<PartnerResponse<T>>): Promise<PartnerResponse<T>> {
+  /** Every upstream request goes through here: health, budget feedback, the error log and the event in one place. */
+  async call<T>(op: PartnerOperation, purpose: CallPurpose, send: (client: PartnerClient) => Promise<PartnerResponse<T>>): Promise<PartnerResponse<T>> {
+    const kind = purpose.kind ?? op;
     try {
       const res = await send(this.clientFor(op));
+      const at = this.o.clock.now();
       this.o.budget.noteResponse({ rateLimit: res.rateLimit, error: null });
-      this.lastSuccessAt = this.o.clock.now();
+      this.lastSuccessAt = at;
       this.consecutiveFailures = 0;
+      this.o.events.emit('request', { at, kind, lane: purpose.lane, status: res.status, ok: true });
       return res;
     } catch (e) {
-      if (e instanceof PartnerError) this.noteFailure(op, e);
+      if (e instanceof PartnerError) {
+        this.noteFailure(op, e);
+        this.o.events.emit('request', { at: this.o.clock.now(), kind, lane: purpose.lane, status: e.status, ok: false });
+      }
       throw e;
     }
+  }
+
+  /**
+   * A list walk whose pages ran out before the last one its first page announced: every page answered, but the
+   * list is not whole. The feed keeps the last complete list; this says so in the log and in the health.
+   */
+  noteIncompleteWalk(op: PartnerOperation, path: string, walked: { pages: number; totalPages: number; items: number }): void {
+    const now = this.o.clock.now();
+    this.o.log({ msg: 'incomplete list walk', operation: op, path, pages: walked.pages, totalPages: walked.totalPages, items: walked.items });
+    const message = `The list ${path} ended at page ${walked.pages} of ${walked.totalPages}; the last complete list is kept.`;
+    this.lastError = { at: now, status: null, kind: 'contract', message, correlationId: null };
   }
 
   /** Asks /status and takes what it says: capabilities, the limit, and when to ask again. */
@@ -122,7 +148,7 @@ export class UpstreamGateway {
     this.nextStatusAt = clock.now() + Math.min(STATUS_RETRY_MAX_MS, tripsIntervalMs, STATUS_RETRY_BASE_MS * 2 ** this.statusFailures);
     let res: PartnerResponse<PartnerStatus>;
     try {
-      res = await this.call('status', (c) => c.status());
+      res = await this.call('status', { lane: 'poll' }, (c) => c.status());
     } catch (e) {
       this.statusFailures++;
       throw e;

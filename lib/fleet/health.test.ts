@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PartnerStatus, UpstreamError } from '@/lib/model';
+import { TypedEmitter, type FeedEvents, type HealthEvent } from './events';
 import { FakeClock } from './fake-clock';
+import { FinalTrips } from './final-trips';
 import { FleetState } from './fleet-state';
 import { UpstreamGateway, capabilitiesOf } from './gateway';
 import { FeedHealth } from './health';
@@ -14,6 +16,7 @@ function setup() {
   const budget = new RateBudget({ clock, share: 0.8 });
   const tz = new FeedTimezone(null);
   const state = new FleetState(tz);
+  const events = new TypedEmitter<FeedEvents>();
   const gateway = new UpstreamGateway({
     clock,
     budget,
@@ -23,13 +26,15 @@ function setup() {
     timeRule: tz.rule,
     tripsIntervalMs: 15_000,
     log: () => {},
+    events,
   });
   const connect = (status = BUSINESS) => {
     gateway.status = status;
     gateway.capabilities = capabilitiesOf(status);
     budget.setLimit(status.rateLimitPerMinute);
   };
-  return { clock, budget, state, gateway, connect, health: new FeedHealth(gateway, budget, state) };
+  const finalTrips = new FinalTrips(() => {});
+  return { clock, budget, state, gateway, connect, events, health: new FeedHealth({ gateway, budget, state, finalTrips, events }) };
 }
 
 const error = (at: number, over: Partial<UpstreamError> = {}): UpstreamError => ({ at, status: 503, kind: 'http', message: 'Service temporarily unavailable', correlationId: null, ...over });
@@ -92,5 +97,27 @@ describe('FeedHealth', () => {
     }
     // Three buses on trips and 480 location slots a minute: B/(2L) = 3/960 min.
     expect(health.report(now).freshness).toEqual({ meanAgeS: 20, p95AgeS: 29, boundS: (3 / 960) * 60, trackedBuses: 3 });
+  });
+
+  it('announces each change of state once, with the message after it', () => {
+    const { clock, gateway, connect, events, health } = setup();
+    const seen: HealthEvent[] = [];
+    events.on('health', (e) => seen.push(e));
+    const t0 = clock.now();
+    health.report(t0);
+    connect();
+    health.check(t0 + 1);
+    health.report(t0 + 2);
+    gateway.authProblem = 'unauthorized';
+    health.check(t0 + 3);
+    health.check(t0 + 4);
+    gateway.authProblem = null;
+    // A request answered brings the news as well as a report does.
+    events.emit('request', { at: t0 + 5, kind: 'status', lane: 'poll', status: 200, ok: true });
+    expect(seen).toEqual([
+      { at: t0 + 1, from: 'starting', to: 'ok', message: 'Live data is flowing.' },
+      { at: t0 + 3, from: 'ok', to: 'unauthorized', message: 'The upstream API rejected the API key (401); the key is re-checked periodically.' },
+      { at: t0 + 5, from: 'unauthorized', to: 'ok', message: 'Live data is flowing.' },
+    ]);
   });
 });

@@ -1,32 +1,52 @@
 import 'server-only';
-import type { Capabilities, Health } from '@/lib/model';
+import type { Capabilities, Health, UpstreamState } from '@/lib/model';
 import { percentile } from '@/lib/stats/percentile';
+import type { FeedEvents, TypedEmitter } from './events';
+import type { FinalTrips } from './final-trips';
 import type { FleetState } from './fleet-state';
 import type { UpstreamGateway } from './gateway';
 import type { RateBudget } from './rate-budget';
 
 // The feed's health as /api/status and every snapshot show it: the upstream's state and one sentence about it,
-// the key's plan and capabilities, the budget, and how fresh the positions are against the round-robin bound.
+// the key's plan and capabilities, the budget, how fresh the positions are against the round-robin bound, and
+// the final-trip lookups. A change of state is announced as a 'health' event when it is first seen: at the next
+// upstream answer or the next report, whichever comes first.
 
 /** This many transport failures in a row, with no answer between them, make the upstream unreachable. */
 const UNREACHABLE_AFTER_FAILURES = 3;
 /** After an error the state stays degraded this long, so a passing fault is still seen on the status page. */
 const DEGRADED_WINDOW_MS = 2 * 60_000;
 
+export interface HealthSources {
+  gateway: UpstreamGateway;
+  budget: RateBudget;
+  state: FleetState;
+  finalTrips: FinalTrips;
+  events: TypedEmitter<FeedEvents>;
+}
+
 export class FeedHealth {
-  constructor(
-    private readonly gateway: UpstreamGateway,
-    private readonly budget: RateBudget,
-    private readonly state: FleetState,
-  ) {}
+  private readonly gateway: UpstreamGateway;
+  private readonly budget: RateBudget;
+  private readonly state: FleetState;
+  private lastState: UpstreamState = 'starting';
+
+  constructor(private readonly s: HealthSources) {
+    this.gateway = s.gateway;
+    this.budget = s.budget;
+    this.state = s.state;
+    s.events.on('request', ({ at }) => this.check(at));
+  }
 
   report(now: number): Health {
     const budget = this.budget.stats();
     const state = this.upstreamState(now, budget.pausedUntil);
+    const message = this.message(state, now);
+    this.announce(state, message, now);
     const status = this.gateway.status;
     return {
       state,
-      message: this.message(state, now),
+      message,
       lastSuccessAt: this.gateway.lastSuccessAt,
       lastError: this.gateway.lastError,
       plan: status?.plan ?? null,
@@ -35,8 +55,22 @@ export class FeedHealth {
       capabilities: this.gateway.capabilities,
       budget,
       freshness: this.freshness(now),
+      finalTrips: { requestsLastHour: this.s.finalTrips.requestsLastHour(now), pending: this.s.finalTrips.size },
       timezone: this.state.tz.health(now),
     };
+  }
+
+  /** Announces a change of state, if there was one. */
+  check(now: number): void {
+    const state = this.upstreamState(now, this.budget.pausedUntil(now));
+    if (state !== this.lastState) this.announce(state, this.message(state, now), now);
+  }
+
+  private announce(state: UpstreamState, message: string, now: number): void {
+    if (state === this.lastState) return;
+    const from = this.lastState;
+    this.lastState = state;
+    this.s.events.emit('health', { at: now, from, to: state, message });
   }
 
   private upstreamState(now: number, pausedUntil: number | null): Health['state'] {

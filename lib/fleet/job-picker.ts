@@ -1,5 +1,6 @@
 import 'server-only';
 import type { AppConfig } from '@/lib/config';
+import { FINAL_TRIP_EVERY_N_SLOTS, type FinalTrips } from './final-trips';
 import type { FleetState } from './fleet-state';
 import type { UpstreamGateway } from './gateway';
 import { LocationScheduler, type BusTrack } from './location-scheduler';
@@ -7,14 +8,20 @@ import type { RateBudget } from './rate-budget';
 
 // What the poller sends in its next slot. In order: /status when due (nothing else while the key is refused);
 // a bus a viewer has just opened; a list whose interval has passed (never two list pages in a row while
-// locations wait); a route's stops every few slots while some are missing or due; then the location scheduler's
-// pick; whatever list or stops remain when no location may be asked.
+// locations wait); a route's stops every few slots while some are missing or due; a trip that left
+// /trips/active at most once every FINAL_TRIP_EVERY_N_SLOTS slots, unless the scheduler's pick is a watched
+// bus; then the location scheduler's pick; whatever list or stops remain when no location may be asked.
 
 export const LIST_KINDS = ['activeTrips', 'listBuses', 'listRoutes'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
 const isListKind = (kind: string): kind is ListKind => (LIST_KINDS as readonly string[]).includes(kind);
 
-export type Job = { kind: 'status' } | { kind: ListKind } | { kind: 'routeStops'; routeId: number } | { kind: 'busLocation'; track: BusTrack };
+export type Job =
+  | { kind: 'status' }
+  | { kind: ListKind }
+  | { kind: 'routeStops'; routeId: number }
+  | { kind: 'busLocation'; track: BusTrack }
+  | { kind: 'finalTrip'; tripId: number };
 
 /** Share of the poller's slots each list may take at most; a big fleet stretches the interval instead. */
 const LIST_SLOT_SHARE: Record<ListKind, number> = { activeTrips: 0.3, listBuses: 0.1, listRoutes: 0.05 };
@@ -32,6 +39,7 @@ export interface PickerSources {
   gateway: UpstreamGateway;
   state: FleetState;
   budget: RateBudget;
+  finalTrips: FinalTrips;
   /** When a route's stops were last loaded (null: never). */
   stopsFetchedAt: (routeId: number) => number | null;
 }
@@ -47,6 +55,7 @@ export class JobPicker {
   /** Buses a viewer just started watching, not located since: served before anything else. */
   private readonly newWatches = new Set<number>();
   private lastJobWasList = false;
+  private nextFinalTripAt = 0;
 
   constructor(private readonly s: PickerSources) {}
 
@@ -57,7 +66,7 @@ export class JobPicker {
     if (!gateway.ready) return false;
     if (LIST_KINDS.some((k) => gateway.can(k, now) && now >= this.nextListAt[k])) return true;
     if (gateway.can('busLocation', now) && state.tracks.size > inFlight) return true;
-    return this.stopsTarget(now) !== null;
+    return this.stopsTarget(now) !== null || this.finalTripDue(now);
   }
 
   pick(now: number): Job | null {
@@ -109,9 +118,22 @@ export class JobPicker {
     const stops = this.stopsTarget(now);
     if (stops !== null && this.slotCount % STOPS_EVERY_N_SLOTS === 0) return { kind: 'routeStops', routeId: stops };
     const track = this.pickLocation(now);
+    // A trip that ended may take this slot unless the scheduler picked a watched bus; the bus it picked is
+    // picked again next slot (nothing was sent for it).
+    if (this.finalTripDue(now) && !(track && track.watchedUntil > now)) {
+      const tripId = this.s.finalTrips.take();
+      if (tripId !== null) {
+        this.nextFinalTripAt = now + FINAL_TRIP_EVERY_N_SLOTS * this.s.budget.pollIntervalMs();
+        return { kind: 'finalTrip', tripId };
+      }
+    }
     if (track) return { kind: 'busLocation', track };
     if (list) return { kind: list };
     return stops !== null ? { kind: 'routeStops', routeId: stops } : null;
+  }
+
+  private finalTripDue(now: number): boolean {
+    return this.s.finalTrips.size > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now);
   }
 
   private takeNewWatch(now: number): BusTrack | null {

@@ -114,6 +114,6 @@ export class Lookups {
     const refused = gateway.refusal(op, what, clock.now());
     if (refused) throw new UnavailableError(refused);
     await budget.acquire(op, 'demand', { maxWaitMs: DEMAND_MAX_WAIT_MS, signal });
-    return (await gateway.call(op, send)).data;
+    return (await gateway.call(op, { lane: 'demand' }, send)).data;
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { TripsEvent } from './events';
 import { MINUTE, startTestFeed, stopAll } from './test-feed';
 
 describe('Poller over 10 simulated minutes with 500 buses', () => {
@@ -67,6 +68,37 @@ describe('Poller after a fault', () => {
     for (let i = 1; i < next.length; i++) {
       if (next[i] !== 'busLocation' && next[i] !== 'routeStops') expect(next[i - 1], `request ${i} after the key came back`).not.toMatch(/^(activeTrips|listBuses|listRoutes)$/);
     }
+  });
+});
+
+
+describe('Poller on a list walk cut short', () => {
+  it('keeps the last complete list, logs the walk once and shows it in the health, and takes the next complete one', async () => {
+    const walks: TripsEvent[] = [];
+    const { clock, upstream, feed, logs } = startTestFeed({ buses: 250, onTrip: 250, limit: 600 }, { beforeStart: (f) => void f.events.on('trips', (e) => walks.push(e)) });
+    await clock.advance(MINUTE);
+    const complete = walks.length;
+    expect(complete).toBeGreaterThan(0);
+    expect(feed.liveSnapshot().snapshot.vehicles.filter((v) => v.trip)).toHaveLength(250);
+    upstream.cutShortTrips = true;
+    const from = clock.now();
+    await clock.advance(40_000);
+    const during = feed.liveSnapshot().snapshot;
+    // Pages 2 and 3 came back empty: the 250 trips (and their buses' tracks) stay as the last complete walk had them.
+    const cut = upstream.calls.filter((c) => c.op === 'activeTrips' && c.at >= from && c.status === 200).length;
+    expect(cut).toBeGreaterThanOrEqual(4);
+    expect(walks).toHaveLength(complete);
+    expect(during.vehicles.filter((v) => v.trip)).toHaveLength(250);
+    const lines = logs.filter((l) => l.msg === 'incomplete list walk');
+    expect(lines.length).toBe(cut / 2);
+    expect(lines[0]).toEqual({ msg: 'incomplete list walk', operation: 'activeTrips', path: '/trips/active', pages: 2, totalPages: 3, items: 100 });
+    expect(during.health.state).toBe('degraded');
+    expect(during.health.message).toMatch(/\(The list \/trips\/active ended at page 2 of 3; the last complete list is kept\.\); data is still flowing\.$/);
+    upstream.cutShortTrips = false;
+    await clock.advance(20_000);
+    await stopAll(clock, feed);
+    expect(walks.length).toBeGreaterThan(complete);
+    expect(walks.at(-1)!.trips).toHaveLength(250);
   });
 });
 

@@ -1,9 +1,10 @@
 import 'server-only';
 import type { AppConfig } from '@/lib/config';
-import type { Paged } from '@/lib/model';
+import type { Paged, Trip } from '@/lib/model';
 import { PartnerError, walkPages, type PageRequest, type PartnerClient, type PartnerResponse } from '@/lib/partner';
 import type { Clock } from './clock';
 import type { FeedEvents, TypedEmitter } from './events';
+import type { FinalTrips } from './final-trips';
 import type { FleetState } from './fleet-state';
 import type { UpstreamGateway } from './gateway';
 import type { Job, JobPicker, ListKind } from './job-picker';
@@ -13,8 +14,9 @@ import type { RateBudget } from './rate-budget';
 import { shiftBusTimes, shiftTripTimes } from './times';
 
 // The one loop that spends the poll lane: wait for a slot, let the job picker say what it is for, run it. List
-// walks and route stops run in the loop; location requests run beside the next slots, a few at a time (the
-// pacer already spaced their start). Answers go into the fleet state.
+// walks and route stops run in the loop; location and final-trip requests run beside the next slots, a few at a
+// time (the pacer already spaced their start). Answers go into the fleet state, and out as the feed's events: a
+// new fix, a complete trips walk, a trip's final answer (the gateway announces every request itself).
 
 /** Location requests allowed in flight at once by default. */
 export const MAX_LOCATIONS_IN_FLIGHT = 4;
@@ -24,6 +26,7 @@ const IDLE_RECHECK_MS = 1_000;
 const LOOP_ERROR_PAUSE_MS = 1_000;
 /** A failing bus's wait doubles per failure up to 2^this slots (and never past its parked floor). */
 const MAX_BACKOFF_DOUBLINGS = 20;
+const LIST_PATHS: Record<ListKind, string> = { activeTrips: '/trips/active', listBuses: '/buses', listRoutes: '/routes' };
 
 export interface PollerSources {
   clock: Clock;
@@ -33,6 +36,7 @@ export interface PollerSources {
   state: FleetState;
   picker: JobPicker;
   lookups: Lookups;
+  finalTrips: FinalTrips;
   maxInFlight: number;
   log: (line: Record<string, unknown>) => void;
   events: TypedEmitter<FeedEvents>;
@@ -107,6 +111,8 @@ export class Poller {
           return await this.refreshStops(job.routeId);
         case 'busLocation':
           return this.startLocation(job.track);
+        case 'finalTrip':
+          return this.runBeside(this.refreshFinalTrip(job.tripId));
       }
     } catch (e) {
       if (!(e instanceof PartnerError)) throw e;
@@ -117,7 +123,11 @@ export class Poller {
   /** Location requests run alongside the next slots (up to maxInFlight); the pacer already spaced their start. */
   private startLocation(track: BusTrack): void {
     track.inFlight = true;
-    const p: Promise<void> = this.refreshLocation(track).finally(() => this.inflight.delete(p));
+    this.runBeside(this.refreshLocation(track));
+  }
+
+  private runBeside(request: Promise<void>): void {
+    const p: Promise<void> = request.finally(() => this.inflight.delete(p));
     this.inflight.add(p);
   }
 
@@ -142,34 +152,60 @@ export class Poller {
     };
   }
 
+  /** Every page of a list, or null when its pages ran out early: then the last complete list stays. */
   private async walk<T>(kind: ListKind, page: (c: PartnerClient, p: PageRequest) => Promise<PartnerResponse<Paged<T>>>) {
     const { gateway, state, picker } = this.s;
     const gen = state.tz.generation;
-    const r = await walkPages((p) => gateway.call(kind, (c) => page(c, p)), { beforePage: this.pagePacer(kind) });
+    const r = await walkPages((p) => gateway.call(kind, { lane: 'poll' }, (c) => page(c, p)), { beforePage: this.pagePacer(kind) });
     picker.listWalked(kind, r.responses.length);
+    if (!r.complete) {
+      const totalPages = r.responses[0]?.data.totalPages ?? 0;
+      gateway.noteIncompleteWalk(kind, LIST_PATHS[kind], { pages: r.responses.length, totalPages, items: r.items.length });
+      return null;
+    }
     return { items: r.items, shift: state.tz.shiftSince(gen) };
   }
 
   private async refreshList(kind: ListKind): Promise<void> {
-    const { state, clock } = this.s;
+    const { state, clock, events, finalTrips } = this.s;
     if (kind === 'activeTrips') {
-      const { items, shift } = await this.walk(kind, (c, p) => c.activeTrips(p));
+      const walked = await this.walk(kind, (c, p) => c.activeTrips(p));
+      if (!walked) return;
       const now = clock.now();
-      state.applyTrips(shift ? items.map((t) => shiftTripTimes(t, shift)) : items, now);
-      for (const trip of state.trips) {
-        this.s.events.emit('observation', { type: 'trip-delay', tripId: trip.id, busId: trip.busId, routeId: trip.routeId, seenAt: now, status: trip.status, delayMinutes: trip.delayMinutes });
-      }
+      const previous = state.trips;
+      state.applyTrips(walked.shift ? walked.items.map((t) => shiftTripTimes(t, walked.shift)) : walked.items, now);
+      if (events.has('trip-final')) finalTrips.noteWalk(previous, state.trips);
+      events.emit('trips', { fetchedAt: now, trips: state.trips });
     } else if (kind === 'listBuses') {
-      const { items, shift } = await this.walk(kind, (c, p) => c.listBuses(p));
-      state.applyBuses(shift ? items.map((b) => shiftBusTimes(b, shift)) : items, clock.now());
+      const walked = await this.walk(kind, (c, p) => c.listBuses(p));
+      if (walked) state.applyBuses(walked.shift ? walked.items.map((b) => shiftBusTimes(b, walked.shift)) : walked.items, clock.now());
     } else {
-      const { items } = await this.walk(kind, (c, p) => c.listRoutes(p));
-      state.applyRoutes(items, clock.now());
+      const walked = await this.walk(kind, (c, p) => c.listRoutes(p));
+      if (walked) state.applyRoutes(walked.items, clock.now());
     }
   }
 
+  /** How a trip that left /trips/active ended: one request, announced whatever it found (404: null). */
+  private async refreshFinalTrip(tripId: number): Promise<void> {
+    const { gateway, state, clock, events, finalTrips } = this.s;
+    const gen = state.tz.generation;
+    finalTrips.noteSent(clock.now());
+    let trip: Trip | null;
+    try {
+      const { data } = await gateway.call('trip', { lane: 'poll', kind: 'finalTrip' }, (c) => c.trip(tripId));
+      const shift = state.tz.shiftSince(gen);
+      trip = shift ? shiftTripTimes(data, shift) : data;
+    } catch (e) {
+      if (!(e instanceof PartnerError)) throw e;
+      // Any other failure was booked by the gateway; the trip is not asked again.
+      if (e.status !== 404) return;
+      trip = null;
+    }
+    events.emit('trip-final', { fetchedAt: clock.now(), tripId, trip });
+  }
+
   private async refreshStops(routeId: number): Promise<void> {
-    const res = await this.s.gateway.call('routeStops', (c) => c.routeStops(routeId));
+    const res = await this.s.gateway.call('routeStops', { lane: 'poll' }, (c) => c.routeStops(routeId));
     this.s.lookups.putStops(routeId, res.data, this.s.clock.now());
   }
 
@@ -177,13 +213,9 @@ export class Poller {
     const { gateway, state, clock, config, budget } = this.s;
     const gen = state.tz.generation;
     try {
-      const { data: loc } = await gateway.call('busLocation', (c) => c.busLocation(track.busId));
-      const now = clock.now();
-      state.applyLocation(track, loc, gen, now);
-      if (track.lat !== null && track.lon !== null) {
-        const { busId, fetchedAt, gpsAt, lat, lon, speedKmh, heading, accuracy } = track;
-        this.s.events.emit('observation', { type: 'location', busId, fetchedAt: fetchedAt!, gpsAt, lat, lon, speedKmh, heading, accuracy });
-      }
+      const { data: loc } = await gateway.call('busLocation', { lane: 'poll' }, (c) => c.busLocation(track.busId));
+      const fix = state.applyLocation(track, loc, gen, clock.now());
+      if (fix) this.s.events.emit('fix', fix);
     } catch (e) {
       if (!(e instanceof PartnerError)) throw e;
       const now = clock.now();
