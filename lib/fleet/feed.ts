@@ -22,7 +22,9 @@ import { FeedTimezone } from './timezone';
 //   gateway.ts         every upstream call, failure bookkeeping, what the key may do (/status)
 //   poller.ts          the loop that spends the poll lane, with job-picker.ts choosing each slot's job
 //   fleet-state.ts     buses, routes, trips and tracks, and the rules that apply answers to them
+//   final-trips.ts     the trips that left /trips/active, waiting for their one lookup
 //   snapshot-builder.ts, health.ts, lookups.ts   what viewers read: the snapshot, the health, on-demand answers
+//   events.ts          what the feed announces (`events`), for subscribers wired at server start (index.ts)
 
 export interface FeedOptions {
   config: AppConfig;
