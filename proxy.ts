@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { contentSecurityPolicy, frameAncestorsFrom, originsOf } from '@/lib/security-headers';
+import { contentSecurityPolicy, frameAncestorsFrom, originsOf } from '@/lib/http/security-headers';
 
 /**
  * Next.js answers a dynamic segment with a broken percent-escape (`/api/trips/%`, `%zz`, `%FF`) with a bare 500

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { RoundRobinPoller } from './round-robin';
 import { readLive, startBenchStack, waitForLive, type BenchStack, type TruthBus } from './support/app-stack';
 import type { Benchmark, Figure } from './support/report';
-import { distanceM, max, mean, percentile, sleep } from './support/stats';
+import { distanceM } from '../lib/geo/sphere';
+import { max, mean, percentile, sleep } from './support/stats';
 import { startViewers } from './support/viewers';
 
 const BUSES = 500;
@@ -70,7 +71,7 @@ function record(t: Tally, held: Held | undefined, truth: TruthBus, at: number): 
     return;
   }
   t.ages.push((at - held.fetchedAt) / 1000);
-  t.errors.push(distanceM(held.lat, held.lon, truth.lat, truth.lon));
+  t.errors.push(distanceM(held.lon, held.lat, truth.lon, truth.lat));
 }
 
 function summary(t: Tally) {

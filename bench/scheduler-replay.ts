@@ -4,10 +4,11 @@
 // the bus reported, lost GPS and buses without GPS included). Every 10 s, every bus on a trip is compared with
 // what each holds. It isolates the choice of the next bus from network timing, and covers what a 5-minute
 // live run cannot: the peaks, the quiet hours, trips starting and ending, parked buses reaching their floor.
+import { distanceM } from '../lib/geo/sphere';
 import { createSimulator } from '../lib/sim';
 import { nextInRotation } from './round-robin';
 import type { Benchmark } from './support/report';
-import { distanceM, mean, median, percentile } from './support/stats';
+import { mean, median, percentile } from './support/stats';
 
 // The scheduler and the configuration are server code: they import the 'server-only' marker, which throws
 // outside a server bundle. This process is the server side too, so the marker resolves to its empty module
@@ -147,7 +148,7 @@ export const schedulerReplay: Benchmark = {
           contenders.forEach((c, i) => {
             const h = held[i]!;
             c.ages.push((now - h.fetchedAt!) / 1000);
-            c.errors.push(distanceM(h.lat!, h.lon!, truth.lat, truth.lon));
+            c.errors.push(distanceM(h.lon!, h.lat!, truth.lon, truth.lat));
           });
         }
         nextSample += SAMPLE_MS;

@@ -186,6 +186,8 @@ function typicalWeekdayServices(calendar, calendarDates) {
 
 const toRad = (deg) => (deg * Math.PI) / 180;
 
+// The same great-circle distance as lib/geo/sphere.ts distanceM (same radius, longitude first): this script is
+// plain Node run once to derive the data file and cannot import the app's TypeScript, so it keeps its own copy.
 function haversineM([lon1, lat1], [lon2, lat2]) {
   const dLat = toRad(lat2 - lat1);
   const dLon = toRad(lon2 - lon1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distanceM, max, mean, median, percentile } from './stats';
+import { max, mean, median, percentile } from './stats';
 
 describe('bench statistics', () => {
   it('summarises unsorted samples with the project percentile (linear between closest ranks)', () => {
@@ -16,11 +16,5 @@ describe('bench statistics', () => {
     expect(mean([])).toBeNull();
     expect(percentile([], 0.5)).toBeNull();
     expect(max([])).toBeNull();
-  });
-
-  it('measures metres on the ground', () => {
-    // One degree of latitude is about 111.2 km.
-    expect(distanceM(40, -73.9, 41, -73.9)).toBeCloseTo(111_195, -2);
-    expect(distanceM(40.75, -73.99, 40.75, -73.99)).toBe(0);
   });
 });

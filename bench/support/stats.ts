@@ -22,13 +22,4 @@ export function max(xs: readonly number[]): number | null {
   return xs.length === 0 ? null : xs.reduce((a, b) => (b > a ? b : a));
 }
 
-/** Great-circle distance in metres (spherical Earth; the error is far below GPS noise at city scale). */
-export function distanceM(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLon = (lon2 - lon1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { SCOPES } from '../../lib/model/transit';
 import { zoneAtLocalHour } from '../../lib/sim/clock';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -130,11 +131,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     standard: `standard-${randomBytes(6).toString('hex')}`,
     narrow: `narrow-${randomBytes(6).toString('hex')}`,
   };
-  const all = ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'];
   const rateLimit = opts.rateLimit ?? 300;
   const simKeys = [
-    { key: keys.business, plan: 'business', scopes: all, limit_per_minute: rateLimit },
-    { key: keys.standard, plan: 'standard', scopes: all.filter((s) => s !== 'gps:read'), limit_per_minute: rateLimit },
+    { key: keys.business, plan: 'business', scopes: SCOPES, limit_per_minute: rateLimit },
+    { key: keys.standard, plan: 'standard', scopes: SCOPES.filter((s) => s !== 'gps:read'), limit_per_minute: rateLimit },
     { key: keys.narrow, plan: 'business', scopes: ['routes:read', 'stops:read'], limit_per_minute: rateLimit },
   ];
   const simPort = await freePort();

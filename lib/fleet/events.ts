@@ -1,33 +1,79 @@
 import 'server-only';
-import type { EpochMs } from '@/lib/model';
+import type { EpochMs, Trip, UpstreamState } from '@/lib/model';
 
-// The feed as an event source: a recorder (history, replay, delay statistics) subscribes here without
-// touching the poller.
+// The feed as an event source. A recorder (lib/history) or anything else subscribes at server start through
+// `feed.events`; the poller never knows who listens. The shapes are a contract shared with the subscribers:
+// change them only together with every subscriber.
 
-export type Observation =
-  | {
-      type: 'location';
-      busId: number;
-      fetchedAt: EpochMs;
-      gpsAt: EpochMs | null;
-      lat: number;
-      lon: number;
-      speedKmh: number | null;
-      heading: number | null;
-      accuracy: number | null;
-    }
-  | {
-      type: 'trip-delay';
-      tripId: number;
-      busId: number | null;
-      routeId: number | null;
-      seenAt: EpochMs;
-      status: string | null;
-      delayMinutes: number | null;
-    };
+/** A new fix of a bus: a location answer with a position whose GPS time differs from the bus's previous fix. */
+export interface FixEvent {
+  busId: number;
+  /** Upstream last_gps_at, already in the feed's time rule. */
+  gpsAt: EpochMs | null;
+  /** When the feed received it. */
+  fetchedAt: EpochMs;
+  lat: number;
+  lon: number;
+  heading: number | null;
+  speedKmh: number | null;
+  accuracy: number | null;
+  /** The active trip the bus was running at that moment (the feed's trip by bus), or null. */
+  tripId: number | null;
+}
+
+/** One complete walk of /trips/active (a walk cut short emits nothing). */
+export interface TripsEvent {
+  fetchedAt: EpochMs;
+  /** Deduplicated, sorted by id. */
+  trips: Trip[];
+}
+
+/**
+ * A trip that left /trips/active, as /trips/{id} answered afterwards: one low-priority request through the
+ * budget's poll lane (after watched buses and on-trip locations are served; never more than a small share of
+ * slots). `trip` is null when the upstream answered 404. Emitted at most once per trip id.
+ */
+export interface TripFinalEvent {
+  fetchedAt: EpochMs;
+  tripId: number;
+  trip: Trip | null;
+}
+
+/** Every upstream request once it has an answer or failed: what the budget was spent on. */
+export interface RequestEvent {
+  at: EpochMs;
+  /** A PartnerOperation ('status' | 'listBuses' | 'listRoutes' | 'routeStops' | 'activeTrips' | 'trip' | 'busLocation'), or 'finalTrip'. */
+  kind: string;
+  lane: 'poll' | 'demand';
+  /** HTTP status, null for a timeout or network error. */
+  status: number | null;
+  ok: boolean;
+}
+
+/** The upstream health changed state. */
+export interface HealthEvent {
+  at: EpochMs;
+  from: UpstreamState;
+  to: UpstreamState;
+  /** The health message after the change. */
+  message: string;
+}
 
 export interface FeedEvents {
-  observation: Observation;
+  fix: FixEvent;
+  trips: TripsEvent;
+  'trip-final': TripFinalEvent;
+  request: RequestEvent;
+  health: HealthEvent;
+}
+
+/** What a restarted server knows before its first upstream answer (see Feed.restore). */
+export interface WarmState {
+  /** The newest fix of each bus, with its true GPS and fetched times. */
+  fixes: FixEvent[];
+  /** The trips that were active at the last complete walk before the stop, as they were then. */
+  trips: Trip[];
+  tripsFetchedAt: EpochMs | null;
 }
 
 type Listener<T> = (payload: T) => void;
@@ -39,6 +85,11 @@ export class TypedEmitter<Events extends object> {
   on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): () => void {
     (this.listeners[event] ??= new Set()).add(listener);
     return () => this.listeners[event]?.delete(listener);
+  }
+
+  /** Whether anyone listens: work done only to be announced is skipped when nobody would hear it. */
+  has<K extends keyof Events>(event: K): boolean {
+    return (this.listeners[event]?.size ?? 0) > 0;
   }
 
   emit<K extends keyof Events>(event: K, payload: Events[K]): void {

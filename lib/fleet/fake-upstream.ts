@@ -1,9 +1,18 @@
-import type { Bus, BusLocation, Paged, PartnerStatus, Route, RouteStops, Trip } from '@/lib/model';
-import { PartnerError, type PageRequest, type PartnerClient, type PartnerOperation, type PartnerResponse, type TimeRule } from '@/lib/partner';
+import { SCOPES, type Bus, type BusLocation, type Paged, type PartnerStatus, type Route, type RouteStops, type Trip } from '@/lib/model';
+import { DEFAULT_PER_PAGE, PartnerError, type PageRequest, type PartnerClient, type PartnerOperation, type PartnerResponse, type TimeRule } from '@/lib/partner';
+import { PLAN_NAMES } from '@/lib/sim/keys';
+import { RateLimiter } from '@/lib/sim/rate-limit';
 import type { Clock } from './clock';
 
-// A scripted upstream for unit tests: a fleet on a fake clock, a fixed-window rate limiter like a real
-// server's, a log of every request, and switches for 401s, 429 storms and timezone offsets.
+// A scripted upstream for the feed's unit tests: a PartnerClient whose answers are made bus by bus on a fake
+// clock, with a log of every request and switches for 401s, 429 storms, unknown or unreadable buses and the
+// wall-clock offset of its times. The simulator (lib/sim) is the upstream everywhere else; a second one is needed
+// because these tests pin what the simulator cannot: exactly which buses run a trip (1..onTrip), four speed
+// classes so the scheduler's weighting shows, one bus that always answers 404 or breaks the contract, a chosen
+// timezone offset, request latency on the fake clock, and a scripted network whose GeoJSON a test can spell out.
+// The simulator's timetable decides those by itself, on the Manhattan network. What both share, the fake takes
+// from the simulator: its fixed-window rate limiter (lib/sim/rate-limit) and its plan names. It answers in the
+// app model, as lib/partner's client would after parsing, and fails with the PartnerErrors that client throws.
 
 export interface FakeCall {
   at: number;
@@ -26,7 +35,8 @@ export interface FakeUpstreamOptions {
   routes?: number;
 }
 
-const ALL_SCOPES = ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'];
+const KEY = 'fake-key';
+const WINDOW_MS = 60_000;
 
 export class FakeUpstream {
   readonly calls: FakeCall[] = [];
@@ -38,13 +48,20 @@ export class FakeUpstream {
   readonly unknownBuses = new Set<number>();
   /** Buses whose location record breaks the contract on every read. */
   readonly unreadableBuses = new Set<number>();
-  private windowStart: number;
-  private windowCount = 0;
+  /** Trips that have ended: gone from /trips/active, and /trips/{id} answers them completed. */
+  readonly finishedTrips = new Set<number>();
+  /** While true, /trips/active answers every page after the first empty, though the first announced more. */
+  cutShortTrips = false;
+  /** Buses whose GPS stopped reporting: every answer repeats the same fix. */
+  readonly stuckGps = new Set<number>();
+  /** When a stuck GPS reported last. */
+  static readonly STUCK_GPS_AT = Date.UTC(2026, 0, 15, 11, 0, 0);
+  private readonly limiter: RateLimiter;
   private readonly o: Required<FakeUpstreamOptions>;
 
   constructor(opts: FakeUpstreamOptions) {
-    this.o = { level: 'business', scopes: ALL_SCOPES, latencyMs: 50, wallOffsetMin: 0, routes: 10, ...opts };
-    this.windowStart = opts.clock.now();
+    this.o = { level: 'business', scopes: [...SCOPES], latencyMs: 50, wallOffsetMin: 0, routes: 10, ...opts };
+    this.limiter = new RateLimiter(WINDOW_MS, () => opts.clock.now());
   }
 
   get clock(): Clock {
@@ -73,15 +90,16 @@ export class FakeUpstream {
   }
 
   client(timeRule: () => TimeRule): PartnerClient {
-    const page = <T>(all: T[], p: PageRequest = {}): Paged<T> => {
-      const perPage = p.perPage ?? 25;
+    const page = <T>(all: T[], p: PageRequest = {}, cutShort = false): Paged<T> => {
+      const perPage = p.perPage ?? DEFAULT_PER_PAGE;
       const n = p.page ?? 1;
-      return { items: all.slice((n - 1) * perPage, n * perPage), page: n, perPage, total: all.length, totalPages: Math.max(1, Math.ceil(all.length / perPage)) };
+      const items = cutShort && n > 1 ? [] : all.slice((n - 1) * perPage, n * perPage);
+      return { items, page: n, perPage, total: all.length, totalPages: Math.max(1, Math.ceil(all.length / perPage)) };
     };
     const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
     return {
       status: () => this.answer('status', null, (): PartnerStatus => ({
-        plan: this.o.level === 'business' ? 'API Business' : 'API Standard',
+        plan: PLAN_NAMES[this.o.level],
         level: this.o.level,
         scopes: this.o.scopes,
         rateLimitPerMinute: this.o.limit,
@@ -89,7 +107,16 @@ export class FakeUpstream {
       listBuses: (p) => this.answer('listBuses', null, () => page(ids(this.o.buses).map((id) => this.bus(id, timeRule())), p)),
       listRoutes: (p) => this.answer('listRoutes', null, () => page(ids(this.o.routes).map((id) => this.route(id)), p)),
       routeStops: (id) => this.answer('routeStops', id, () => this.stops(id)),
-      activeTrips: (p) => this.answer('activeTrips', null, () => page(ids(this.o.onTrip).map((id) => this.trip(id, timeRule())), p)),
+      activeTrips: (p) =>
+        this.answer('activeTrips', null, () =>
+          page(
+            ids(this.o.onTrip)
+              .filter((id) => !this.finishedTrips.has(id))
+              .map((id) => this.trip(id, timeRule())),
+            p,
+            this.cutShortTrips,
+          ),
+        ),
       trip: (id) => this.answer('trip', id, () => this.trip(id, timeRule())),
       busLocation: (id) => this.answer('busLocation', id, () => this.location(id, timeRule())),
     };
@@ -97,11 +124,7 @@ export class FakeUpstream {
 
   private async answer<T>(op: PartnerOperation, id: number | null, make: () => T): Promise<PartnerResponse<T>> {
     const at = this.clock.now();
-    if (at - this.windowStart >= 60_000) {
-      this.windowStart += Math.floor((at - this.windowStart) / 60_000) * 60_000;
-      this.windowCount = 0;
-    }
-    this.windowCount++;
+    const window = this.limiter.take(KEY, this.o.limit);
     const path = id === null ? `/${op}` : `/${op}/${id}`;
     const fail = (status: number, retryAfterS: number | null = null) => {
       this.calls.push({ at, op, id, status });
@@ -110,7 +133,7 @@ export class FakeUpstream {
     if (this.o.latencyMs > 0) await this.clock.sleep(this.o.latencyMs);
     if (this.revoked) throw fail(401);
     if (at < this.stormUntil) throw fail(429, this.stormRetryAfterS);
-    if (this.windowCount > this.o.limit) throw fail(429, Math.ceil((this.windowStart + 60_000 - at) / 1000));
+    if (!window.allowed) throw fail(429, this.limiter.retryAfterS(window));
     if (op === 'busLocation' && (this.o.level !== 'business' || !this.o.scopes.includes('gps:read'))) throw fail(403);
     if ((op === 'trip' || op === 'busLocation') && id! > this.o.buses * 2) throw fail(404);
     if (op === 'busLocation' && this.unknownBuses.has(id!)) throw fail(404);
@@ -119,8 +142,8 @@ export class FakeUpstream {
       throw new PartnerError({ kind: 'contract', status: 200, message: `The response of ${path} breaks the contract: data.last_latitude: expected number (got "abc").`, operation: op, path, field: 'data.last_latitude' });
     }
     this.calls.push({ at, op, id, status: 200 });
-    const resetAt = this.windowStart + 60_000;
-    return { data: make(), rateLimit: { limit: this.o.limit, remaining: Math.max(0, this.o.limit - this.windowCount), resetAt, resetAtRaw: resetAt }, requestId: null, scope: null, status: 200 };
+    const resetAt = window.resetAtMs;
+    return { data: make(), rateLimit: { limit: this.o.limit, remaining: window.remaining, resetAt, resetAtRaw: resetAt }, requestId: null, scope: null, status: 200 };
   }
 
   /** An instant as the client would parse the upstream's wall-clock text under the rule. */
@@ -130,20 +153,7 @@ export class FakeUpstream {
   }
 
   private bus(id: number, rule: TimeRule): Bus {
-    return {
-      id,
-      plateNumber: `P-${id}`,
-      internalCode: `B${id}`,
-      busName: `Bus ${id}`,
-      seatsCount: 40,
-      brand: null,
-      model: null,
-      year: null,
-      currentStatus: 'available',
-      status: 'active',
-      currentRouteId: null,
-      lastGpsAt: this.asParsed(this.clock.now() - 20_000, rule),
-    };
+    return fakeBus(id, { lastGpsAt: this.asParsed(this.clock.now() - 20_000, rule) });
   }
 
   private route(id: number): Route {
@@ -166,30 +176,12 @@ export class FakeUpstream {
   }
 
   private trip(id: number, rule: TimeRule): Trip {
-    const start = this.asParsed(this.clock.now() - 10 * 60_000, rule);
-    return {
-      id,
-      routeId: (id % this.o.routes) + 1,
-      busId: id <= this.o.onTrip ? id : null,
-      tripDate: '2026-01-15',
-      direction: 'outbound',
-      tripType: null,
-      serviceKind: null,
-      plannedDepartureAt: start,
-      plannedArrivalAt: start + 3_600_000,
-      actualDepartureAt: start,
-      actualArrivalAt: null,
-      status: 'started',
-      delayMinutes: id % 9,
-      routeName: null,
-      routeCode: null,
-      plateNumber: `P-${id}`,
-      busName: `Bus ${id}`,
-    };
+    const trip = fakeTrip(id, { routeId: (id % this.o.routes) + 1, busId: id <= this.o.onTrip ? id : null, start: this.asParsed(this.clock.now() - 10 * 60_000, rule) });
+    return this.finishedTrips.has(id) ? { ...trip, status: 'completed', actualArrivalAt: this.asParsed(this.clock.now() - 60_000, rule) } : trip;
   }
 
   private location(id: number, rule: TimeRule): BusLocation {
-    const now = this.clock.now();
+    const now = this.stuckGps.has(id) ? FakeUpstream.STUCK_GPS_AT : this.clock.now();
     const km = (this.speedOf(id) * (now - Date.UTC(2026, 0, 15))) / 3_600_000;
     return {
       busId: id,
@@ -199,9 +191,53 @@ export class FakeUpstream {
       latitude: 40.7 + (id % 50) / 1000 + km / 111,
       longitude: -74 + Math.floor(id / 50) / 1000,
       lastGpsAt: this.asParsed(now - 3_000, rule),
+      // A stuck GPS answers its last fix over and over (the spec's last_gps_at is the fix's own time).
       speedKmh: this.speedOf(id),
       heading: 0,
       accuracy: 5,
     };
   }
+}
+
+/** A bus as the fake lists it (its GPS time given by the caller). */
+export function fakeBus(id: number, over: Partial<Bus> = {}): Bus {
+  return {
+    id,
+    plateNumber: `P-${id}`,
+    internalCode: `B${id}`,
+    busName: `Bus ${id}`,
+    seatsCount: 40,
+    brand: null,
+    model: null,
+    year: null,
+    currentStatus: 'available',
+    status: 'active',
+    currentRouteId: null,
+    lastGpsAt: null,
+    ...over,
+  };
+}
+
+/** A trip under way as the fake answers it: bus `id`, started at `start` (epoch ms), planned to take an hour. */
+export function fakeTrip(id: number, { start, ...over }: Partial<Trip> & { start: number }): Trip {
+  return {
+    id,
+    routeId: 1,
+    busId: id,
+    tripDate: '2026-01-15',
+    direction: 'outbound',
+    tripType: null,
+    serviceKind: null,
+    plannedDepartureAt: start,
+    plannedArrivalAt: start + 3_600_000,
+    actualDepartureAt: start,
+    actualArrivalAt: null,
+    status: 'started',
+    delayMinutes: id % 9,
+    routeName: null,
+    routeCode: null,
+    plateNumber: `P-${id}`,
+    busName: `Bus ${id}`,
+    ...over,
+  };
 }

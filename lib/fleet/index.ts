@@ -2,12 +2,15 @@ import 'server-only';
 import { appConfig, validateConfigAtStartup } from '@/lib/config';
 import { createConfiguredClient, readPartnerConfig } from '@/lib/partner';
 import { Feed } from './feed';
+import type { SnapshotStore } from './snapshot-store';
 
-export { Feed, capabilitiesOf, type FeedOptions, type ListResult } from './feed';
+export { Feed, type FeedOptions } from './feed';
+export { capabilitiesOf } from './gateway';
+export type { ListResult } from './lookups';
 export { RateBudget, BudgetUnavailableError, type Lane, type BudgetStats } from './rate-budget';
 export { LocationScheduler, type BusTrack } from './location-scheduler';
 export { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
-export { TypedEmitter, type FeedEvents, type Observation } from './events';
+export { TypedEmitter, type FeedEvents, type FixEvent, type TripsEvent, type TripFinalEvent, type RequestEvent, type HealthEvent, type WarmState } from './events';
 export type { Answer } from './on-demand-cache';
 export type { Failure } from './failure';
 export type { Clock } from './clock';
@@ -18,19 +21,54 @@ export type { Clock } from './clock';
 const FEED = Symbol.for('fleetmap.feed');
 type FeedHolder = { [FEED]?: Feed };
 
+/**
+ * What server start plugs into the feed. The feed never imports the rooms that use it (the recorder in
+ * lib/history, the cluster in lib/cluster): they are wired here, once, before the first request is sent.
+ */
+export interface FeedWiring {
+  /** A snapshot store shared by several instances, in place of the in-memory one. */
+  store?: SnapshotStore;
+  /** Runs on the new feed before it starts: subscribe to `feed.events`, `feed.restore(warm state)`. */
+  beforeStart?: (feed: Feed) => void | Promise<void>;
+}
+
+function createFeed(store: SnapshotStore | undefined): Feed {
+  validateConfigAtStartup();
+  const partner = readPartnerConfig();
+  const feed = new Feed({
+    config: appConfig(),
+    timezone: partner.ok ? partner.config.timezone : null,
+    client: (timeRule) => createConfiguredClient({ timeRule }),
+    store,
+  });
+  Object.defineProperty(globalThis, FEED, { value: feed, enumerable: false, configurable: true, writable: false });
+  return feed;
+}
+
+/**
+ * Server start (instrumentation): creates the process's feed, lets the wiring attach to it, then starts it.
+ * A feed that already exists (an API request came first) is returned as it is.
+ */
+export async function startFeed(wiring: FeedWiring = {}): Promise<Feed> {
+  const existing = (globalThis as FeedHolder)[FEED];
+  if (existing) return existing;
+  const feed = createFeed(wiring.store);
+  try {
+    await wiring.beforeStart?.(feed);
+  } catch (e) {
+    // A feed that never starts must not be left to serve: the next caller creates a fresh one.
+    delete (globalThis as FeedHolder)[FEED];
+    throw e;
+  }
+  feed.start();
+  return feed;
+}
+
 /** The process's feed, created and started on first use (instrumentation, else the first API request). */
 export function ensureFeedStarted(): Feed {
-  const holder = globalThis as FeedHolder;
-  let feed = holder[FEED];
+  let feed = (globalThis as FeedHolder)[FEED];
   if (!feed) {
-    validateConfigAtStartup();
-    const partner = readPartnerConfig();
-    feed = new Feed({
-      config: appConfig(),
-      timezone: partner.ok ? partner.config.timezone : null,
-      client: (timeRule) => createConfiguredClient({ timeRule }),
-    });
-    Object.defineProperty(globalThis, FEED, { value: feed, enumerable: false, configurable: true, writable: false });
+    feed = createFeed(undefined);
     feed.start();
   }
   return feed;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocationScheduler, newTrack, recordFix, type BusTrack } from './location-scheduler';
-import { haversineKm } from './times';
+import { distanceM } from '@/lib/geo/sphere';
 
 const NOW = 1_000_000;
 const timing = { parkedFloorMs: 300_000, watchRefreshMs: 5_000, slotMs: 1_000 };
@@ -137,7 +137,7 @@ function simulate(fleet: SimBus[], policy: Policy, minutes: number): { meanError
     if (now < warmupMs) continue;
     for (const [i, held] of tracks.entries()) {
       const real = truth(i, now);
-      errorSum += haversineKm(held.lat!, held.lon!, real.lat, real.lon) * 1000;
+      errorSum += distanceM(held.lon!, held.lat!, real.lon, real.lat);
       ageSum += (now - held.fetchedAt!) / 1000;
       samples++;
     }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { haversineKm } from './times';
+import { distanceM } from '@/lib/geo/sphere';
 
 // Which bus gets the next location slot. One pass over the tracks per slot (O(B)), best of each tier:
 //  1. watched buses (a viewer named them) not refreshed since the watch began or older than the watch
@@ -127,7 +127,7 @@ function noteTravel(t: BusTrack, fix: Fix): void {
     t.travelSpeedKmh = null;
     return;
   }
-  const v = Math.min(MAX_SPEED_KMH, haversineKm(t.lat, t.lon, fix.lat, fix.lon) / (dt / 3_600_000));
+  const v = Math.min(MAX_SPEED_KMH, distanceM(t.lon, t.lat, fix.lon, fix.lat) / 1000 / (dt / 3_600_000));
   t.travelSpeedKmh = t.travelSpeedKmh === null ? v : t.travelSpeedKmh + SPEED_SMOOTHING * (v - t.travelSpeedKmh);
 }
 

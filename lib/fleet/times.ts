@@ -18,14 +18,3 @@ export function shiftTripTimes(trip: Trip, ms: number): Trip {
 export function shiftBusTimes(bus: Bus, ms: number): Bus {
   return { ...bus, lastGpsAt: shift(bus.lastGpsAt, ms) };
 }
-
-const EARTH_RADIUS_KM = 6371;
-
-/** Great-circle distance; used for a bus's speed when the upstream sends none. */
-export function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLon = (lon2 - lon1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
-}

@@ -95,6 +95,17 @@ export interface Health {
     boundS: number | null;
     trackedBuses: number;
   };
+  /**
+   * The one /trips/{id} lookup of each trip that left /trips/active (how it ended), a low-priority job of the
+   * poller that runs while a recorder listens (0 and 0 otherwise). The feed always sends it; optional in the type
+   * so that a Health built by hand (a test's) need not invent figures for it.
+   */
+  finalTrips?: {
+    /** Lookups sent in the last 60 minutes. */
+    requestsLastHour: number;
+    /** Trips that left and wait for their lookup. */
+    pending: number;
+  };
   timezone: {
     /** IANA zone or a fixed offset such as `UTC-05:00`. */
     zone: string;

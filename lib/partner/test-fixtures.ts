@@ -1,4 +1,5 @@
 import 'server-only';
+import { SCOPES } from '@/lib/model';
 import type {
   WireBusInput,
   WireBusLocationInput,
@@ -110,7 +111,7 @@ export function wireStatus(over: Loose<WireStatusDataInput> = {}): Record<string
   return {
     plan: 'API Business',
     level: 'business',
-    scopes: ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'],
+    scopes: [...SCOPES],
     rate_limit_per_minute: 60,
     ...over,
   };

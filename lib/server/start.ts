@@ -1,12 +1,14 @@
 import 'server-only';
 import { validateConfigAtStartup } from '@/lib/config';
-import { ensureFeedStarted } from '@/lib/fleet';
+import { startFeed } from '@/lib/fleet';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
 
 /**
  * Server start: validate the configuration (one clear line per problem, and the server does not start on a
  * bad configuration), start the embedded simulator when no upstream is configured, then start the one feed.
+ * Whatever subscribes to the feed (a recorder) or replaces its snapshot store (a cluster) is wired here, in
+ * startFeed's wiring, never inside lib/fleet.
  */
 export async function startServer() {
   validateConfigAtStartup();
@@ -15,5 +17,5 @@ export async function startServer() {
     registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
     console.info(JSON.stringify({ msg: 'embedded simulator started', baseUrl: sim.baseUrl }));
   }
-  ensureFeedStarted();
+  await startFeed();
 }

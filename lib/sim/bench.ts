@@ -1,13 +1,15 @@
 // Simulator figures: fleet size, active trips by time of day, and request latency over HTTP.
 // Run: npx tsx lib/sim/bench.ts
+import { SCOPES } from '../model/transit';
+import { percentile } from '../stats/percentile';
 import { createSimulator } from './index';
 
 const KEY = 'bench-key-0001';
-const keys = [{ key: KEY, plan: 'business' as const, scopes: ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'] as const, limitPerMinute: 1_000_000 }];
+const keys = [{ key: KEY, plan: 'business' as const, scopes: SCOPES, limitPerMinute: 1_000_000 }];
 // Wednesday 4 March 2026 in New York.
 const day = (localHour: number) => Date.parse('2026-03-04T05:00:00Z') + localHour * 3_600_000;
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const pct = (xs: number[], p: number) => percentile([...xs].sort((a, b) => a - b), p) ?? Number.NaN;
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function latency(buses: number | undefined) {

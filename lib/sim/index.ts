@@ -7,46 +7,20 @@ import { faultsPatchSchema, mergeFaults, noFaults, type Faults, type FaultsPatch
 import { buildFleet } from './fleet';
 import { demoKeys, type ApiKey } from './keys';
 import { prepareNetwork, type NetworkData, type SimNetwork } from './network';
+import type { SimulatorOptions } from './options';
 import { seededStream } from './random';
-import { RateLimiter, type ResetAtUnit } from './rate-limit';
+import { RateLimiter } from './rate-limit';
 import { planFleet, type FleetPlan } from './schedule';
 import { RequestStats, type StatsSnapshot } from './stats';
 import { routeStopIdBase } from './wire';
 import { World, type GpsState } from './world';
 
 export { BASE_PATH } from './api';
-export { DEMO_BUSINESS_KEY, DEMO_NARROW_KEY, DEMO_STANDARD_KEY, PLAN_NAMES, SIM_SCOPES, maskKey, type ApiKey } from './keys';
+export { DEMO_BUSINESS_KEY, DEMO_NARROW_KEY, DEMO_STANDARD_KEY, PLAN_NAMES, maskKey, type ApiKey } from './keys';
 export type { Faults, FaultsPatch } from './faults';
 export type { StatsSnapshot } from './stats';
-export { simOptionsFromEnv, simRunnerFromEnv } from './options';
+export { simOptionsFromEnv, simRunnerFromEnv, type SimulatorOptions } from './options';
 export { zoneAtLocalHour } from './clock';
-
-export interface SimulatorOptions {
-  /** Seed of every random choice (fleet, timetable, delays, GPS). Default 42. */
-  seed?: number;
-  /** Fleet size (1..10000); default: what the real weekday timetable needs plus ~10% spares. */
-  buses?: number;
-  /** Sim time runs this many times faster than real time (0 freezes it). Default 1. */
-  speed?: number;
-  /** IANA zone of the wall clock written in timestamps. Default America/New_York. */
-  timezone?: string;
-  /** Requests per minute per key for the demo keys. Default 300. */
-  rateLimit?: number;
-  /** Replaces the demo keys. */
-  keys?: ApiKey[];
-  /** Serve /__admin endpoints. Default false. */
-  admin?: boolean;
-  /** A network in the file format; default the bundled Manhattan network. */
-  network?: NetworkData;
-  /** Unit of meta.rate_limit.reset_at. Default epoch-s. */
-  resetAt?: ResetAtUnit;
-  /** Sim time at start, epoch ms. Default: now. */
-  startAt?: number;
-  /** The real clock, epoch ms (tests inject one). Default Date.now. */
-  now?: () => number;
-  /** Length of a rate-limit window, ms (tests shorten it). Default 60,000. */
-  rateWindowMs?: number;
-}
 
 export interface TruthBus {
   id: number;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { SCOPES, type Scope } from '../model/transit';
 
-// Integration keys the simulator accepts: three built-in demo keys, or SIM_KEYS (a JSON array).
+// Integration keys the simulator accepts: three built-in demo keys, or SIM_KEYS (a JSON array). The scopes are
+// the spec's, as lib/model lists them.
 
-export const SIM_SCOPES = ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'] as const;
-export type SimScope = (typeof SIM_SCOPES)[number];
+export type SimScope = Scope;
 export type SimPlan = 'standard' | 'business';
 
 export const PLAN_NAMES: Record<SimPlan, string> = { standard: 'API Standard', business: 'API Business' };
@@ -21,8 +22,8 @@ export const DEMO_NARROW_KEY = 'demo-narrow-key';
 
 export function demoKeys(limitPerMinute: number): ApiKey[] {
   return [
-    { key: DEMO_BUSINESS_KEY, plan: 'business', scopes: [...SIM_SCOPES], limitPerMinute },
-    { key: DEMO_STANDARD_KEY, plan: 'standard', scopes: SIM_SCOPES.filter((s) => s !== 'gps:read'), limitPerMinute },
+    { key: DEMO_BUSINESS_KEY, plan: 'business', scopes: [...SCOPES], limitPerMinute },
+    { key: DEMO_STANDARD_KEY, plan: 'standard', scopes: SCOPES.filter((s) => s !== 'gps:read'), limitPerMinute },
     { key: DEMO_NARROW_KEY, plan: 'business', scopes: ['routes:read', 'stops:read'], limitPerMinute },
   ];
 }
@@ -33,7 +34,7 @@ const keyEntrySchema = z.strictObject({
     .min(8, 'must be at least 8 characters')
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
   plan: z.enum(['standard', 'business'], { error: 'must be "standard" or "business"' }),
-  scopes: z.array(z.enum(SIM_SCOPES, { error: `must be one of ${SIM_SCOPES.join(', ')}` })),
+  scopes: z.array(z.enum(SCOPES, { error: `must be one of ${SCOPES.join(', ')}` })),
   limit_per_minute: z.int({ error: 'must be an integer' }).min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').optional(),
 });
 

@@ -1,10 +1,38 @@
 import { z } from 'zod';
 import { isValidTimeZone } from './clock';
 import { demoKeys, parseKeysJson, type ApiKey } from './keys';
+import type { NetworkData } from './network';
 import type { ResetAtUnit } from './rate-limit';
-import type { SimulatorOptions } from './index';
 
-// SIM_* environment variables, validated with one clear line per problem.
+// The simulator's options, and the SIM_* environment variables that set them (validated with one clear line per
+// problem).
+
+export interface SimulatorOptions {
+  /** Seed of every random choice (fleet, timetable, delays, GPS). Default 42. */
+  seed?: number;
+  /** Fleet size (1..10000); default: what the real weekday timetable needs plus ~10% spares. */
+  buses?: number;
+  /** Sim time runs this many times faster than real time (0 freezes it). Default 1. */
+  speed?: number;
+  /** IANA zone of the wall clock written in timestamps. Default America/New_York. */
+  timezone?: string;
+  /** Requests per minute per key for the demo keys. Default 300. */
+  rateLimit?: number;
+  /** Replaces the demo keys. */
+  keys?: ApiKey[];
+  /** Serve /__admin endpoints. Default false. */
+  admin?: boolean;
+  /** A network in the file format; default the bundled Manhattan network. */
+  network?: NetworkData;
+  /** Unit of meta.rate_limit.reset_at. Default epoch-s. */
+  resetAt?: ResetAtUnit;
+  /** Sim time at start, epoch ms. Default: now. */
+  startAt?: number;
+  /** The real clock, epoch ms (tests inject one). Default Date.now. */
+  now?: () => number;
+  /** Length of a rate-limit window, ms (tests shorten it). Default 60,000. */
+  rateWindowMs?: number;
+}
 
 type Env = Record<string, string | undefined>;
 

@@ -1,5 +1,5 @@
 import { ensureFeedStarted } from '@/lib/fleet';
-import { parseId, snapshotResponse } from '@/lib/fleet/http';
+import { parseId, snapshotResponse } from '@/lib/http/responses';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,6 +1,6 @@
 import type { NetworkResponse } from '@/lib/model';
 import { ensureFeedStarted } from '@/lib/fleet';
-import { jsonResponse } from '@/lib/fleet/http';
+import { jsonResponse } from '@/lib/http/responses';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,6 +1,6 @@
 import type { RoutesResponse } from '@/lib/model';
 import { ensureFeedStarted } from '@/lib/fleet';
-import { errorResponse, jsonResponse } from '@/lib/fleet/http';
+import { errorResponse, jsonResponse } from '@/lib/http/responses';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

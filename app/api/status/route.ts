@@ -1,5 +1,5 @@
 import { ensureFeedStarted } from '@/lib/fleet';
-import { jsonResponse } from '@/lib/fleet/http';
+import { jsonResponse } from '@/lib/http/responses';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

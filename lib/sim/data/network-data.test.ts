@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { distanceM } from '../../geo/sphere';
 
 const networkFile = fileURLToPath(new URL('./manhattan-network.json', import.meta.url));
 
@@ -44,19 +45,13 @@ const directions = network.routes.flatMap((r) => r.directions.map((d) => ({ rout
 // Manhattan with the bridges and airports its routes reach (LaGuardia, The Hub, Randall's Island).
 const MANHATTAN_ISH = { minLon: -74.1, maxLon: -73.8, minLat: 40.6, maxLat: 40.95 };
 
-function haversineM([lon1, lat1]: [number, number], [lon2, lat2]: [number, number]): number {
-  const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
 /** The point at `distM` metres along a polyline, interpolating within the segment. */
 function pointAlong(shape: [number, number][], distM: number): [number, number] {
   let travelled = 0;
   for (let i = 1; i < shape.length; i++) {
     const a = shape[i - 1]!;
     const b = shape[i]!;
-    const seg = haversineM(a, b);
+    const seg = distanceM(a[0], a[1], b[0], b[1]);
     if (travelled + seg >= distM) {
       const t = seg === 0 ? 0 : (distM - travelled) / seg;
       return [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
@@ -117,7 +112,7 @@ describe('manhattan-network.json', () => {
   it('states the shape length it carries', () => {
     for (const d of directions) {
       let length = 0;
-      for (let i = 1; i < d.shape.length; i++) length += haversineM(d.shape[i - 1]!, d.shape[i]!);
+      for (let i = 1; i < d.shape.length; i++) length += distanceM(d.shape[i - 1]![0], d.shape[i - 1]![1], d.shape[i]![0], d.shape[i]![1]);
       expect(Math.abs(length - d.shapeLengthM), `${d.route}/${d.directionId}`).toBeLessThanOrEqual(1);
     }
   });
@@ -129,7 +124,7 @@ describe('manhattan-network.json', () => {
       expect(along.at(-1)!, d.route).toBeLessThanOrEqual(d.shapeLengthM + 50);
       // Stops sit at the kerb, a street's half-width from the centreline the shape follows.
       for (const s of d.stops) {
-        expect(haversineM(pointAlong(d.shape, s.distM), [s.lon, s.lat]), `${d.route}/${d.directionId} ${s.name}`).toBeLessThan(60);
+        expect(distanceM(...pointAlong(d.shape, s.distM), s.lon, s.lat), `${d.route}/${d.directionId} ${s.name}`).toBeLessThan(60);
       }
     }
   });

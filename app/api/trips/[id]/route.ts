@@ -1,6 +1,6 @@
 import type { TripResponse } from '@/lib/model';
 import { ensureFeedStarted } from '@/lib/fleet';
-import { onDemandById } from '@/lib/fleet/http';
+import { onDemandById } from '@/lib/http/responses';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

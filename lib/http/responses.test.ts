@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { etagMatches, parseId, snapshotResponse } from './http';
-import type { StoredSnapshot } from './snapshot-store';
+import type { StoredSnapshot } from '@/lib/fleet';
+import { etagMatches, parseId, snapshotResponse } from './responses';
 
 describe('parseId', () => {
   it.each(['1', '42', '2147483648', '9007199254740991'])('accepts %s', (raw) => {

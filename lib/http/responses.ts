@@ -1,11 +1,10 @@
 import 'server-only';
 import { z } from 'zod';
 import type { ApiErrorBody } from '@/lib/model';
-import type { Failure } from './failure';
-import type { Answer } from './on-demand-cache';
-import type { StoredSnapshot } from './snapshot-store';
+import type { Answer, Failure, StoredSnapshot } from '@/lib/fleet';
 
-// What the thin route handlers in app/api share: id parsing, error bodies, ETag handling. No Next.js here.
+// The HTTP edge of our API: what the thin route handlers in app/api share (id parsing, error bodies, ETag
+// handling). No Next.js here.
 
 // The spec bounds ids only below (integer, minimum 1), and real ones outgrow 32 bits: the simulator's trip
 // ids are day-numbered (about 2.5·10^9 in 2026). The ceiling is therefore the largest integer JSON numbers

@@ -1,0 +1,128 @@
+import 'server-only';
+import type { Capabilities, Health, UpstreamState } from '@/lib/model';
+import { percentile } from '@/lib/stats/percentile';
+import type { FeedEvents, TypedEmitter } from './events';
+import type { FinalTrips } from './final-trips';
+import type { FleetState } from './fleet-state';
+import type { UpstreamGateway } from './gateway';
+import type { RateBudget } from './rate-budget';
+
+// The feed's health as /api/status and every snapshot show it: the upstream's state and one sentence about it,
+// the key's plan and capabilities, the budget, how fresh the positions are against the round-robin bound, and
+// the final-trip lookups. A change of state is announced as a 'health' event when it is first seen: at the next
+// upstream answer or the next report, whichever comes first.
+
+/** This many transport failures in a row, with no answer between them, make the upstream unreachable. */
+const UNREACHABLE_AFTER_FAILURES = 3;
+/** After an error the state stays degraded this long, so a passing fault is still seen on the status page. */
+const DEGRADED_WINDOW_MS = 2 * 60_000;
+
+export interface HealthSources {
+  gateway: UpstreamGateway;
+  budget: RateBudget;
+  state: FleetState;
+  finalTrips: FinalTrips;
+  events: TypedEmitter<FeedEvents>;
+}
+
+export class FeedHealth {
+  private readonly gateway: UpstreamGateway;
+  private readonly budget: RateBudget;
+  private readonly state: FleetState;
+  private lastState: UpstreamState = 'starting';
+
+  constructor(private readonly s: HealthSources) {
+    this.gateway = s.gateway;
+    this.budget = s.budget;
+    this.state = s.state;
+    s.events.on('request', ({ at }) => this.check(at));
+  }
+
+  report(now: number): Health {
+    const budget = this.budget.stats();
+    const state = this.upstreamState(now, budget.pausedUntil);
+    const message = this.message(state, now);
+    this.announce(state, message, now);
+    const status = this.gateway.status;
+    return {
+      state,
+      message,
+      lastSuccessAt: this.gateway.lastSuccessAt,
+      lastError: this.gateway.lastError,
+      plan: status?.plan ?? null,
+      level: status?.level ?? null,
+      scopes: status?.scopes ?? [],
+      capabilities: this.gateway.capabilities,
+      budget,
+      freshness: this.freshness(now),
+      finalTrips: { requestsLastHour: this.s.finalTrips.requestsLastHour(now), pending: this.s.finalTrips.size },
+      timezone: this.state.tz.health(now),
+    };
+  }
+
+  /** Announces a change of state, if there was one. */
+  check(now: number): void {
+    const state = this.upstreamState(now, this.budget.pausedUntil(now));
+    if (state !== this.lastState) this.announce(state, this.message(state, now), now);
+  }
+
+  private announce(state: UpstreamState, message: string, now: number): void {
+    if (state === this.lastState) return;
+    const from = this.lastState;
+    this.lastState = state;
+    this.s.events.emit('health', { at: now, from, to: state, message });
+  }
+
+  private upstreamState(now: number, pausedUntil: number | null): Health['state'] {
+    const g = this.gateway;
+    if (g.authProblem) return g.authProblem;
+    if (pausedUntil !== null) return 'rate-limited';
+    if (g.consecutiveFailures >= UNREACHABLE_AFTER_FAILURES) return 'unreachable';
+    if (!g.status) return g.lastError ? 'unreachable' : 'starting';
+    if (g.lastError && now - g.lastError.at < DEGRADED_WINDOW_MS) return 'degraded';
+    return 'ok';
+  }
+
+  private message(state: Health['state'], now: number): string {
+    const { lastError, capabilities } = this.gateway;
+    switch (state) {
+      case 'starting':
+        return 'Connecting to the upstream API.';
+      case 'unauthorized':
+        return 'The upstream API rejected the API key (401); the key is re-checked periodically.';
+      case 'forbidden':
+        return "The upstream API refused the key's plan (403); the key is re-checked periodically.";
+      case 'rate-limited':
+        return "The upstream rate limit was hit; every request is paused until the upstream's Retry-After passes.";
+      case 'unreachable':
+        return `The upstream API ${lastError?.kind === 'contract' ? 'answers with data that cannot be read' : 'cannot be reached'} (${lastError?.message ?? 'no answer'}); retrying with backoff.`;
+      case 'degraded':
+        return `Some upstream requests failed ${Math.round((now - lastError!.at) / 1000)} s ago (${lastError!.message}); data is still flowing.`;
+      case 'ok': {
+        const missing = (Object.keys(capabilities) as (keyof Capabilities)[]).filter((k) => !capabilities[k]);
+        if (missing.length === 0) return 'Live data is flowing.';
+        const noGps = missing.includes('locations') ? ' Bus positions need gps:read on the API Business plan; trips are listed without positions.' : '';
+        return `Live data is flowing; this key cannot read ${missing.join(', ')}.${noGps}`;
+      }
+    }
+  }
+
+  private freshness(now: number): Health['freshness'] {
+    if (!this.gateway.capabilities.locations) return { meanAgeS: null, p95AgeS: null, boundS: null, trackedBuses: 0 };
+    const tracks = [...this.state.tracks.values()];
+    const onTrip = tracks.filter((t) => t.onTrip);
+    const tracked = onTrip.length > 0 ? onTrip : tracks;
+    const ages = tracked
+      .filter((t) => t.fetchedAt !== null && t.lat !== null)
+      .map((t) => (now - t.fetchedAt!) / 1000)
+      .sort((a, b) => a - b);
+    const otherPolls = this.budget.sentLastMinute((kind, lane) => lane === 'poll' && kind !== 'busLocation');
+    const locationPerMinute = Math.max(1, this.budget.pollPerMinute() - otherPolls);
+    return {
+      meanAgeS: ages.length === 0 ? null : ages.reduce((a, b) => a + b, 0) / ages.length,
+      p95AgeS: percentile(ages, 0.95),
+      boundS: tracked.length === 0 ? null : (tracked.length / (2 * locationPerMinute)) * 60,
+      trackedBuses: tracked.length,
+    };
+  }
+}

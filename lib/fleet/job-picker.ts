@@ -1,0 +1,178 @@
+import 'server-only';
+import type { AppConfig } from '@/lib/config';
+import { FINAL_TRIP_EVERY_N_SLOTS, type FinalTrips } from './final-trips';
+import type { FleetState } from './fleet-state';
+import type { UpstreamGateway } from './gateway';
+import { LocationScheduler, type BusTrack } from './location-scheduler';
+import type { RateBudget } from './rate-budget';
+
+// What the poller sends in its next slot. In order: /status when due (nothing else while the key is refused);
+// a bus a viewer has just opened; a list whose interval has passed (never two list pages in a row while
+// locations wait); a route's stops every few slots while some are missing or due; a trip that left
+// /trips/active at most once every FINAL_TRIP_EVERY_N_SLOTS slots, unless the scheduler's pick is a watched
+// bus; then the location scheduler's pick; whatever list or stops remain when no location may be asked.
+
+export const LIST_KINDS = ['activeTrips', 'listBuses', 'listRoutes'] as const;
+export type ListKind = (typeof LIST_KINDS)[number];
+const isListKind = (kind: string): kind is ListKind => (LIST_KINDS as readonly string[]).includes(kind);
+
+export type Job =
+  | { kind: 'status' }
+  | { kind: ListKind }
+  | { kind: 'routeStops'; routeId: number }
+  | { kind: 'busLocation'; track: BusTrack }
+  | { kind: 'finalTrip'; tripId: number };
+
+/** Share of the poller's slots each list may take at most; a big fleet stretches the interval instead. */
+const LIST_SLOT_SHARE: Record<ListKind, number> = { activeTrips: 0.3, listBuses: 0.1, listRoutes: 0.05 };
+/** Background stops loading takes every Nth slot while routes lack stops. */
+const STOPS_EVERY_N_SLOTS = 6;
+/** A route whose stops failed to load is not tried again for this long. */
+const STOPS_RETRY_MS = 60_000;
+/** Stops change far less often than the route list: reload each route's stops every few route refreshes. */
+const STOPS_REFRESH_ROUTE_INTERVALS = 6;
+/** A watched bus is asked again once its fix is this old, or two slots old when slots are slower. */
+const WATCH_REFRESH_MIN_MS = 5_000;
+
+export interface PickerSources {
+  config: AppConfig['feed'];
+  gateway: UpstreamGateway;
+  state: FleetState;
+  budget: RateBudget;
+  finalTrips: FinalTrips;
+  /** When a route's stops were last loaded (null: never). */
+  stopsFetchedAt: (routeId: number) => number | null;
+}
+
+export class JobPicker {
+  /** Slots the poller has used since start (locations started between list pages included). */
+  slotCount = 0;
+  private readonly scheduler = new LocationScheduler();
+  private readonly nextListAt: Record<ListKind, number> = { activeTrips: 0, listBuses: 0, listRoutes: 0 };
+  /** Pages each list took at its last walk: a long list is walked less often. */
+  private readonly listPages: Record<ListKind, number> = { activeTrips: 1, listBuses: 1, listRoutes: 1 };
+  private readonly stopsAttemptAt = new Map<number, number>();
+  /** Buses a viewer just started watching, not located since: served before anything else. */
+  private readonly newWatches = new Set<number>();
+  private lastJobWasList = false;
+  private nextFinalTripAt = 0;
+
+  constructor(private readonly s: PickerSources) {}
+
+  /** Whether any job may be due now; `inFlight` location requests are already out. */
+  hasWork(now: number, inFlight: number): boolean {
+    const { gateway, state } = this.s;
+    if (now >= gateway.nextStatusAt) return true;
+    if (!gateway.ready) return false;
+    if (LIST_KINDS.some((k) => gateway.can(k, now) && now >= this.nextListAt[k])) return true;
+    if (gateway.can('busLocation', now) && state.tracks.size > inFlight) return true;
+    return this.stopsTarget(now) !== null || this.finalTripDue(now);
+  }
+
+  pick(now: number): Job | null {
+    if (now >= this.s.gateway.nextStatusAt) return { kind: 'status' };
+    if (!this.s.gateway.ready) return null;
+    const job = this.pickFleetJob(now);
+    this.lastJobWasList = job !== null && isListKind(job.kind);
+    return job;
+  }
+
+  /** A bus a viewer just opened, else the scheduler's pick; null when no location may or need be asked. */
+  pickLocation(now: number): BusTrack | null {
+    if (!this.s.gateway.can('busLocation', now)) return null;
+    return this.takeNewWatch(now) ?? this.scheduler.pick(this.s.state.tracks.values(), now, this.schedulerTiming());
+  }
+
+  /** A viewer follows this bus: it gets the top location priority for FEED_WATCH_TTL_S. Unknown ids are ignored. */
+  watch(busId: number, now: number): boolean {
+    const t = this.s.state.tracks.get(busId);
+    if (!t) return false;
+    if (t.watchedUntil <= now) {
+      t.watchedSince = now;
+      this.newWatches.add(busId);
+    }
+    t.watchedUntil = now + this.s.config.watchTtlMs;
+    return true;
+  }
+
+  /** A list walk starts now: it is next due one interval later. */
+  listStarted(kind: ListKind, now: number): void {
+    this.nextListAt[kind] = now + this.listIntervalMs(kind);
+  }
+
+  listWalked(kind: ListKind, pages: number): void {
+    this.listPages[kind] = Math.max(1, pages);
+  }
+
+  stopsStarted(routeId: number, now: number): void {
+    this.stopsAttemptAt.set(routeId, now);
+  }
+
+  private pickFleetJob(now: number): Job | null {
+    const watched = this.takeNewWatch(now);
+    if (watched) return { kind: 'busLocation', track: watched };
+    // Lists due one after another (after a fault, all three, overdue) alternate with locations, so positions
+    // keep flowing while they walk; the walk itself does the same between its pages.
+    const list = LIST_KINDS.find((kind) => this.s.gateway.can(kind, now) && now >= this.nextListAt[kind]);
+    if (list && !this.lastJobWasList) return { kind: list };
+    const stops = this.stopsTarget(now);
+    if (stops !== null && this.slotCount % STOPS_EVERY_N_SLOTS === 0) return { kind: 'routeStops', routeId: stops };
+    const track = this.pickLocation(now);
+    // A trip that ended may take this slot unless the scheduler picked a watched bus; the bus it picked is
+    // picked again next slot (nothing was sent for it).
+    if (this.finalTripDue(now) && !(track && track.watchedUntil > now)) {
+      const tripId = this.s.finalTrips.take();
+      if (tripId !== null) {
+        this.nextFinalTripAt = now + FINAL_TRIP_EVERY_N_SLOTS * this.s.budget.pollIntervalMs();
+        return { kind: 'finalTrip', tripId };
+      }
+    }
+    if (track) return { kind: 'busLocation', track };
+    if (list) return { kind: list };
+    return stops !== null ? { kind: 'routeStops', routeId: stops } : null;
+  }
+
+  private finalTripDue(now: number): boolean {
+    return this.s.finalTrips.size > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now);
+  }
+
+  private takeNewWatch(now: number): BusTrack | null {
+    if (!this.s.gateway.can('busLocation', now)) return null;
+    for (const busId of this.newWatches) {
+      const t = this.s.state.tracks.get(busId);
+      if (t?.inFlight) continue;
+      this.newWatches.delete(busId);
+      if (t && (t.fetchedAt === null || t.fetchedAt < t.watchedSince)) return t;
+    }
+    return null;
+  }
+
+  private schedulerTiming() {
+    const slotMs = this.s.budget.pollIntervalMs();
+    return { parkedFloorMs: this.s.config.parkedFloorMs, watchRefreshMs: Math.max(WATCH_REFRESH_MIN_MS, 2 * slotMs), slotMs };
+  }
+
+  private listIntervalMs(kind: ListKind): number {
+    const { config } = this.s;
+    const configured = kind === 'activeTrips' ? config.tripsIntervalMs : kind === 'listBuses' ? config.busesIntervalMs : config.routesIntervalMs;
+    return Math.max(configured, (this.listPages[kind] * this.s.budget.pollIntervalMs()) / LIST_SLOT_SHARE[kind]);
+  }
+
+  /** A route whose stops are missing (first) or due for a reload, not tried in the last minute. */
+  private stopsTarget(now: number): number | null {
+    const { gateway, state, config } = this.s;
+    if (!gateway.can('routeStops', now) || state.routes.length === 0) return null;
+    let best: number | null = null;
+    let bestAt = Number.POSITIVE_INFINITY;
+    for (const r of state.routes) {
+      if (now - (this.stopsAttemptAt.get(r.id) ?? Number.NEGATIVE_INFINITY) < STOPS_RETRY_MS) continue;
+      const at = this.s.stopsFetchedAt(r.id) ?? Number.NEGATIVE_INFINITY;
+      if (now - at < STOPS_REFRESH_ROUTE_INTERVALS * config.routesIntervalMs) continue;
+      if (at < bestAt) {
+        best = r.id;
+        bestAt = at;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,119 @@
+import 'server-only';
+import type { BusesResponse, NetworkResponse, RouteStops, RoutesResponse, Trip } from '@/lib/model';
+import type { PartnerClient, PartnerOperation, PartnerResponse } from '@/lib/partner';
+import type { Clock } from './clock';
+import { UnavailableError, type Failure } from './failure';
+import type { FleetState } from './fleet-state';
+import type { UpstreamGateway } from './gateway';
+import { buildNetwork } from './network';
+import { OnDemandCache, type Answer } from './on-demand-cache';
+import type { RateBudget } from './rate-budget';
+
+// What route handlers ask of the feed besides the snapshot: one trip or one route's stops (asked upstream on
+// demand, within the budget's headroom, cached and shared by every viewer), the lists the poller holds, and the
+// network as GeoJSON. The stops cache is also where the poller's background loading puts each route's stops.
+
+export type ListResult<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+/**
+ * A trip is served without a new request this long after the answer that brought it: the active-trips walk
+ * (every FEED_TRIPS_INTERVAL_S) or an on-demand lookup. Short, because a trip's delay changes by the minute.
+ */
+export const TRIP_FRESH_MS = 10_000;
+/** An upstream 404 (unknown trip or route) is remembered this long. */
+const NOT_FOUND_MEMORY_MS = 60_000;
+/** Any other failure is remembered this long, so a broken upstream is not asked once per viewer. */
+const FAILURE_MEMORY_MS = 5_000;
+/** A trip older than this is no longer served in place of a failure. */
+const TRIP_STALE_MAX_MS = 30 * 60_000;
+/** A route's stops change rarely: served for minutes, and a day old rather than not at all. */
+const STOPS_FRESH_MS = 10 * 60_000;
+const STOPS_STALE_MAX_MS = 24 * 60 * 60_000;
+/** How long an on-demand request may wait for a slot in the budget's headroom before it answers 503. */
+const DEMAND_MAX_WAIT_MS = 5_000;
+
+export interface LookupSources {
+  clock: Clock;
+  budget: RateBudget;
+  gateway: UpstreamGateway;
+  state: FleetState;
+  /** Aborts requests waiting for a slot when the feed stops. */
+  signal: AbortSignal;
+}
+
+export class Lookups {
+  private readonly tripCache: OnDemandCache<Trip>;
+  private readonly stopsCache: OnDemandCache<RouteStops>;
+  private stopsVersion = 0;
+  private network: { key: string; value: NetworkResponse } | null = null;
+
+  constructor(private readonly s: LookupSources) {
+    this.tripCache = new OnDemandCache(s.clock, { okMs: TRIP_FRESH_MS, notFoundMs: NOT_FOUND_MEMORY_MS, errorMs: FAILURE_MEMORY_MS, staleMaxMs: TRIP_STALE_MAX_MS });
+    this.stopsCache = new OnDemandCache(s.clock, { okMs: STOPS_FRESH_MS, notFoundMs: NOT_FOUND_MEMORY_MS, errorMs: FAILURE_MEMORY_MS, staleMaxMs: STOPS_STALE_MAX_MS });
+    // Cached trips were read under the old rule.
+    s.state.onTimeShift(() => this.tripCache.clear());
+  }
+
+  async trip(id: number): Promise<Answer<Trip>> {
+    const { state } = this.s;
+    const now = this.s.clock.now();
+    // The active-trips walk already brought it: no request needed while that is fresh.
+    if (state.tripsFetchedAt !== null && now - state.tripsFetchedAt < TRIP_FRESH_MS) {
+      const listed = state.trips.find((t) => t.id === id);
+      if (listed) return { ok: true, value: listed, fetchedAt: state.tripsFetchedAt };
+    }
+    return this.tripCache.get(String(id), () => this.demand('trip', 'trips (trips:read)', (c) => c.trip(id)), `Trip ${id} was not found upstream.`);
+  }
+
+  async routeStops(routeId: number): Promise<Answer<RouteStops>> {
+    const answer = await this.stopsCache.get(
+      String(routeId),
+      () => this.demand('routeStops', 'route stops (stops:read)', (c) => c.routeStops(routeId)),
+      `Route ${routeId} was not found upstream.`,
+    );
+    if (answer.ok) this.stopsVersion++;
+    return answer;
+  }
+
+  /** When this route's stops were last loaded, by the poller or on demand; null when never. */
+  stopsFetchedAt(routeId: number): number | null {
+    return this.stopsCache.peek(String(routeId))?.fetchedAt ?? null;
+  }
+
+  /** The poller's background load of a route's stops. */
+  putStops(routeId: number, stops: RouteStops, fetchedAt: number): void {
+    this.stopsCache.put(String(routeId), stops, fetchedAt);
+    this.stopsVersion++;
+  }
+
+  routesList(): ListResult<RoutesResponse> {
+    const refused = this.s.gateway.listRefusal('listRoutes', 'routes (routes:read)');
+    if (refused) return { ok: false, failure: refused };
+    return { ok: true, value: { routes: this.s.state.routes, fetchedAt: this.s.state.routesFetchedAt } };
+  }
+
+  busesList(): ListResult<BusesResponse> {
+    const refused = this.s.gateway.listRefusal('listBuses', 'buses (buses:read)');
+    if (refused) return { ok: false, failure: refused };
+    const buses = [...this.s.state.buses.values()].sort((a, b) => a.id - b.id);
+    return { ok: true, value: { buses, fetchedAt: this.s.state.busesFetchedAt } };
+  }
+
+  networkGeoJson(): NetworkResponse {
+    const { routes, routesFetchedAt } = this.s.state;
+    const key = `${routesFetchedAt}:${this.stopsVersion}`;
+    if (this.network?.key !== key) {
+      this.network = { key, value: buildNetwork(routesFetchedAt === null ? null : routes, (id) => this.stopsCache.peek(String(id))?.value ?? null) };
+    }
+    return this.network.value;
+  }
+
+  /** One on-demand request: refused at once when the key cannot make it, else sent in the demand lane. */
+  private async demand<T>(op: PartnerOperation, what: string, send: (client: PartnerClient) => Promise<PartnerResponse<T>>): Promise<T> {
+    const { gateway, budget, clock, signal } = this.s;
+    const refused = gateway.refusal(op, what, clock.now());
+    if (refused) throw new UnavailableError(refused);
+    await budget.acquire(op, 'demand', { maxWaitMs: DEMAND_MAX_WAIT_MS, signal });
+    return (await gateway.call(op, { lane: 'demand' }, send)).data;
+  }
+}

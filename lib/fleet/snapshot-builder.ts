@@ -1,0 +1,100 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { tripDelayClass, type DelayThresholds, type Health, type LiveSnapshot, type Trip, type UnpositionedTrip, type Vehicle, type VehicleTrip } from '@/lib/model';
+import type { FleetState } from './fleet-state';
+import type { SnapshotStore, StoredSnapshot } from './snapshot-store';
+
+// The live snapshot every viewer shares: built from the fleet state, serialised once, versioned only when its
+// content changed (so ETags hold while nothing moves), and kept in the snapshot store.
+
+/** However many viewers ask, the snapshot is rebuilt at most this often. */
+export const SNAPSHOT_MIN_INTERVAL_MS = 1_000;
+
+export interface SnapshotSources {
+  state: FleetState;
+  store: SnapshotStore;
+  thresholds: DelayThresholds;
+  /** Whether the key may read locations: without it every trip is listed as unpositioned. */
+  locations: () => boolean;
+  health: (now: number) => Health;
+}
+
+export class SnapshotBuilder {
+  /** Tells this process's ETags from those of an earlier one, whose versions restarted from 1. */
+  private readonly generation = randomBytes(4).toString('hex');
+  private builtAt = Number.NEGATIVE_INFINITY;
+  private content = '';
+  private version = 0;
+
+  constructor(private readonly s: SnapshotSources) {}
+
+  /** The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. */
+  live(now: number): StoredSnapshot {
+    const stored = this.s.store.read();
+    if (stored && now - this.builtAt < SNAPSHOT_MIN_INTERVAL_MS) return stored;
+    this.builtAt = now;
+    const parts = this.parts(now);
+    const json = JSON.stringify(parts);
+    if (stored && json === this.content) return stored;
+    this.content = json;
+    this.version++;
+    const snapshot: LiveSnapshot = { generatedAt: now, version: this.version, ...parts };
+    const next: StoredSnapshot = {
+      snapshot,
+      body: `{"generatedAt":${now},"version":${this.version},${json.slice(1)}`,
+      etag: `W/"${this.generation}-${this.version}"`,
+    };
+    this.s.store.write(next);
+    return next;
+  }
+
+  private parts(now: number): Omit<LiveSnapshot, 'generatedAt' | 'version'> {
+    const { state, thresholds } = this.s;
+    const vehicles: Vehicle[] = [];
+    const ids = [...state.tracks.keys()].sort((a, b) => a - b);
+    for (const busId of ids) {
+      const t = state.tracks.get(busId)!;
+      const bus = state.buses.get(busId);
+      const trip = state.tripByBus.get(busId) ?? null;
+      vehicles.push({
+        busId,
+        plateNumber: bus?.plateNumber ?? t.plateNumber ?? trip?.plateNumber ?? null,
+        busName: bus?.busName ?? t.busName ?? trip?.busName ?? null,
+        internalCode: bus?.internalCode ?? t.internalCode,
+        lat: t.lat,
+        lon: t.lon,
+        heading: t.heading,
+        speedKmh: t.speedKmh,
+        accuracy: t.accuracy,
+        gpsAt: t.gpsAt,
+        fetchedAt: t.fetchedAt,
+        trip: trip ? vehicleTrip(trip, thresholds) : null,
+      });
+    }
+    const locations = this.s.locations();
+    const unpositionedTrips: UnpositionedTrip[] = [];
+    for (const trip of state.trips) {
+      const t = trip.busId === null ? undefined : state.tracks.get(trip.busId);
+      if (locations && t && t.lat !== null && t.lon !== null) continue;
+      unpositionedTrips.push({ ...vehicleTrip(trip, thresholds), busId: trip.busId, plateNumber: trip.plateNumber, busName: trip.busName });
+    }
+    return { vehicles, unpositionedTrips, health: this.s.health(now), thresholds };
+  }
+}
+
+function vehicleTrip(trip: Trip, thresholds: DelayThresholds): VehicleTrip {
+  return {
+    tripId: trip.id,
+    routeId: trip.routeId,
+    routeCode: trip.routeCode,
+    routeName: trip.routeName,
+    direction: trip.direction,
+    status: trip.status,
+    delayMinutes: trip.delayMinutes,
+    delayClass: tripDelayClass(trip.delayMinutes, thresholds),
+    plannedDepartureAt: trip.plannedDepartureAt,
+    plannedArrivalAt: trip.plannedArrivalAt,
+    actualDepartureAt: trip.actualDepartureAt,
+    actualArrivalAt: trip.actualArrivalAt,
+  };
+}

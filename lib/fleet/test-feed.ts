@@ -1,0 +1,59 @@
+import type { AppConfig } from '@/lib/config';
+import { FakeClock } from './fake-clock';
+import { FakeUpstream, type FakeUpstreamOptions } from './fake-upstream';
+import { Feed } from './feed';
+
+// A feed for unit tests: the scripted upstream on a fake clock, deterministic jitter, and its log kept.
+
+export const MINUTE = 60_000;
+
+export function testConfig(over: Partial<AppConfig['feed']> = {}): AppConfig {
+  return {
+    feed: {
+      budgetShare: 0.8,
+      tripsIntervalMs: 15_000,
+      busesIntervalMs: 180_000,
+      routesIntervalMs: 600_000,
+      parkedFloorMs: 300_000,
+      watchTtlMs: 30_000,
+      ...over,
+    },
+    delay: { lateMin: 5, earlyMin: 1 },
+    staleAfterS: 120,
+    mapStyleUrl: null,
+    mapStyleUrlDark: null,
+  };
+}
+
+export interface TestFeedOptions {
+  timezone?: string | null;
+  feed?: Partial<AppConfig['feed']>;
+  /** Runs on the feed before it starts (subscriptions, a warm restart). */
+  beforeStart?: (feed: Feed, clock: FakeClock) => void;
+}
+
+export function startTestFeed(up: Omit<FakeUpstreamOptions, 'clock'>, opts: TestFeedOptions = {}) {
+  const clock = new FakeClock();
+  const upstream = new FakeUpstream({ clock, ...up });
+  const logs: Record<string, unknown>[] = [];
+  let seed = 1;
+  const feed = new Feed({
+    config: testConfig(opts.feed),
+    timezone: opts.timezone ?? null,
+    client: (rule) => upstream.client(rule),
+    clock,
+    // Deterministic jitter.
+    random: () => ((seed = (seed * 48271) % 2147483647) / 2147483647),
+    log: (line) => logs.push(line),
+  });
+  opts.beforeStart?.(feed, clock);
+  feed.start();
+  return { clock, upstream, feed, logs };
+}
+
+/** Stopping waits for requests in flight, whose latency runs on the fake clock. */
+export async function stopAll(clock: FakeClock, feed: Feed) {
+  const stopped = feed.stop();
+  await clock.advance(1_000);
+  await stopped;
+}
