@@ -8,8 +8,9 @@ import { assertBox, padBox } from './basemap-geometry.mjs';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const NETWORK_FILE = join(ROOT, 'lib/sim/data/manhattan-network.json');
 const FALLBACK_NETWORK_BOX = [-74.03, 40.68, -73.9, 40.89];
-// Land and place names reach this far past the last stop.
-const PAD_KM = 3;
+// Land and place names reach this far past the last stop: at zoom 11 a dispatcher's screen spans ~50 km, and
+// past the local extent only the world's 1:110m coast is left.
+const PAD_KM = 10;
 
 /** The network's `bbox`, or the Manhattan network's box when the file is absent. */
 export function networkBox() {

@@ -19,6 +19,8 @@ const ROOT_DIRECTORY_LIMIT = 16_384 - HEADER_BYTES;
 const COMPRESSION = { none: 1, gzip: 2 };
 const TILE_TYPE_MVT = 1;
 const EXTENT = 4096;
+// The source layers of the Protomaps basemap schema (what @protomaps/basemaps styles).
+const SCHEMA_LAYERS = ['boundaries', 'buildings', 'earth', 'landcover', 'landuse', 'places', 'pois', 'roads', 'transit', 'water'];
 
 function varint(out, value) {
   let v = value;
@@ -189,10 +191,12 @@ export function fixtureArchive({ maxZoom = 14 } = {}) {
       }
     }
   }
+  // Like a real Protomaps extract, the metadata lists every layer of the schema, with features or not: MapLibre
+  // refuses a style layer whose source layer the archive does not declare.
   const metadata = {
     name: 'Fleetmap test fixture',
     attribution: 'Fleetmap test fixture',
-    vector_layers: layers.map((l) => ({ id: l.name, fields: {}, minzoom: 0, maxzoom: maxZoom })),
+    vector_layers: SCHEMA_LAYERS.map((id) => ({ id, fields: {}, minzoom: 0, maxzoom: maxZoom })),
   };
   return writePmtiles({ tiles, bounds: FIXTURE_BOUNDS, metadata });
 }

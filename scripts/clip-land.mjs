@@ -17,7 +17,7 @@
 // (scripts/basemap-streets.mjs) is drawn over the land, so a street along the shore still reads as a street.
 //
 // The box is the network's `bbox` from lib/sim/data/manhattan-network.json when that file exists, else the
-// Manhattan network's [-74.03, 40.68, -73.90, 40.89]; padded by 3 km so the map has land past the last stop (basemap-network.mjs).
+// Manhattan network's [-74.03, 40.68, -73.90, 40.89]; padded by 10 km so the map has land past the last stop (basemap-network.mjs).
 // Output: one feature `kind: "extent"` (the clip box: the style paints it as water over the coarse world land,
 // so the 110m coastline never shows through the rivers) and one `kind: "land"` MultiPolygon.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -253,7 +253,8 @@ function basemapLabelLayers(theme: MapTheme): SymbolLayerSpecification[] {
       type: 'symbol',
       source: PLACES_SOURCE_ID,
       minzoom: 12,
-      maxzoom: 17,
+      // At street zoom the streets' own names take over.
+      maxzoom: 16,
       filter: ['>', ['get', 'rank'], 1],
       layout: {
         'symbol-sort-key': byPopulation,
