@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
 import { readAppConfig, validateConfigAtStartup } from './config';
 
 describe('readAppConfig', () => {
@@ -12,6 +16,7 @@ describe('readAppConfig', () => {
         staleAfterS: 120,
         mapStyleUrl: null,
         mapStyleUrlDark: null,
+        mapPmtiles: null,
       },
     });
   });
@@ -36,7 +41,22 @@ describe('readAppConfig', () => {
       staleAfterS: 90,
       mapStyleUrl: 'https://tiles.example.org/light.json',
       mapStyleUrlDark: 'http://127.0.0.1:8080/dark.json',
+      mapPmtiles: null,
     });
+  });
+
+  it('turns MAP_PMTILES into an absolute path and the map style into the app-served archive', () => {
+    const r = readAppConfig({ MAP_PMTILES: ' data/nyc.pmtiles ' });
+    expect(r.ok && r.config.mapPmtiles).toBe(resolve('data/nyc.pmtiles'));
+    expect(r.ok && r.config.mapStyleUrl).toBe(PMTILES_STYLE_URL);
+    expect(r.ok && r.config.mapStyleUrlDark).toBeNull();
+  });
+
+  it('refuses MAP_PMTILES together with a hosted style', () => {
+    for (const hosted of [{ MAP_STYLE_URL: 'https://tiles.example.org/light.json' }, { MAP_STYLE_URL_DARK: 'https://tiles.example.org/dark.json' }]) {
+      const r = readAppConfig({ MAP_PMTILES: '/srv/nyc.pmtiles', ...hosted });
+      expect(r.ok ? [] : r.problems).toEqual([expect.stringMatching(/^MAP_PMTILES and MAP_STYLE_URL\(_DARK\) are both set/)]);
+    }
   });
 
   it('names each bad variable', () => {
@@ -57,6 +77,29 @@ describe('validateConfigAtStartup', () => {
     expect(() => validateConfigAtStartup({ FEED_BUDGET_SHARE: '0', PARTNER_API_KEY: 'k' })).toThrowError(
       /Invalid configuration:\n {2}- FEED_BUDGET_SHARE must be between 0.1 and 1\n {2}- PARTNER_API_KEY is set but PARTNER_API_BASE_URL is not/,
     );
+  });
+
+  describe('MAP_PMTILES', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fleetmap-config-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string, head: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, Buffer.concat([Buffer.from(head, 'latin1'), Buffer.alloc(120)]));
+      return path;
+    };
+
+    it('passes a readable PMTiles v3 archive', () => {
+      expect(() => validateConfigAtStartup({ MAP_PMTILES: file('ok.pmtiles', 'PMTiles\x03') })).not.toThrow();
+    });
+
+    it.each([
+      ['a missing file', () => join(dir, 'missing.pmtiles'), /MAP_PMTILES: cannot read .*missing\.pmtiles \(ENOENT\)/],
+      ['a folder', () => dir, /MAP_PMTILES: .* is not a file/],
+      ['another format', () => file('tiles.mbtiles', 'SQLite format 3'), /is not a PMTiles archive/],
+      ['PMTiles version 2', () => file('old.pmtiles', 'PMTiles\x02'), /is PMTiles version 2; this app reads version 3/],
+    ])('reports %s at start-up', (_what, path, problem) => {
+      expect(() => validateConfigAtStartup({ MAP_PMTILES: path() })).toThrowError(problem);
+    });
   });
 
   it('passes a valid environment', () => {

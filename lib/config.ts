@@ -1,5 +1,8 @@
 import 'server-only';
+import { resolve } from 'node:path';
 import { z } from 'zod';
+import { pmtilesFileProblem } from '@/lib/map-style/pmtiles-file';
+import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
 import { readPartnerConfig } from '@/lib/partner';
 
 // The app's own configuration (the feed's tuning knobs, delay thresholds, map styles). The upstream's
@@ -34,7 +37,17 @@ function styleUrlVar(name: string) {
   ).transform((v) => v ?? null);
 }
 
-const appConfigSchema = z.object({
+/** A file path; relative paths are taken from the directory the server starts in. */
+const pathVar = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z
+    .string()
+    .transform((s) => resolve(s.trim()))
+    .optional(),
+).transform((v) => v ?? null);
+
+const appConfigSchema = z
+  .object({
   FEED_BUDGET_SHARE: numberVar('FEED_BUDGET_SHARE', 0.8, 0.1, 1),
   FEED_TRIPS_INTERVAL_S: numberVar('FEED_TRIPS_INTERVAL_S', 15, 1, 3600),
   FEED_BUSES_INTERVAL_S: numberVar('FEED_BUSES_INTERVAL_S', 180, 10, 86_400),
@@ -46,7 +59,11 @@ const appConfigSchema = z.object({
   STALE_AFTER_S: numberVar('STALE_AFTER_S', 120, 5, 86_400),
   MAP_STYLE_URL: styleUrlVar('MAP_STYLE_URL'),
   MAP_STYLE_URL_DARK: styleUrlVar('MAP_STYLE_URL_DARK'),
-});
+  MAP_PMTILES: pathVar,
+})
+  .refine((v) => v.MAP_PMTILES === null || (v.MAP_STYLE_URL === null && v.MAP_STYLE_URL_DARK === null), {
+    message: 'MAP_PMTILES and MAP_STYLE_URL(_DARK) are both set: MAP_PMTILES draws the Protomaps basemap from that file, MAP_STYLE_URL loads a hosted style; set one of them',
+  });
 
 export interface AppConfig {
   feed: {
@@ -61,8 +78,14 @@ export interface AppConfig {
   };
   delay: { lateMin: number; earlyMin: number };
   staleAfterS: number;
+  /**
+   * What the map loads for the light theme (and the dark one when mapStyleUrlDark is null): a hosted style
+   * (MAP_STYLE_URL), the app's own PMTiles archive as a `pmtiles://` URL (MAP_PMTILES), or null for the offline style.
+   */
   mapStyleUrl: string | null;
   mapStyleUrlDark: string | null;
+  /** The PMTiles archive the app serves at /api/basemap/region.pmtiles (MAP_PMTILES, absolute); null or absent for none. */
+  mapPmtiles?: string | null;
 }
 
 export type AppConfigResult = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
@@ -84,8 +107,9 @@ export function readAppConfig(env: Env = process.env): AppConfigResult {
       },
       delay: { lateMin: v.DELAY_LATE_MIN, earlyMin: v.DELAY_EARLY_MIN },
       staleAfterS: v.STALE_AFTER_S,
-      mapStyleUrl: v.MAP_STYLE_URL,
+      mapStyleUrl: v.MAP_STYLE_URL ?? (v.MAP_PMTILES === null ? null : PMTILES_STYLE_URL),
       mapStyleUrlDark: v.MAP_STYLE_URL_DARK,
+      mapPmtiles: v.MAP_PMTILES,
     },
   };
 }
@@ -106,6 +130,9 @@ export function validateConfigAtStartup(env: Env = process.env): void {
   const problems: string[] = [];
   const app = readAppConfig(env);
   if (!app.ok) problems.push(...app.problems);
+  // The file is checked once here, not on every read of the configuration (pages read it per request).
+  const pmtilesProblem = app.ok && app.config.mapPmtiles ? pmtilesFileProblem(app.config.mapPmtiles) : null;
+  if (pmtilesProblem) problems.push(pmtilesProblem);
   const partner = readPartnerConfig(env);
   if (!partner.ok) problems.push(...partner.problems);
   if (problems.length > 0) throw configError(problems);

@@ -18,6 +18,7 @@ export function ringBox(ring: Ring): Box;
 export function boxesIntersect(a: Box, b: Box): boolean;
 export function clipRingToBox(ring: Ring, box: Box): Ring | null;
 export function signedArea(ring: Ring, xScale?: number): number;
+export function simplifyLine(points: Position[], tolerance: number, xScale?: number): Position[];
 export function simplifyRing(ring: Ring, tolerance: number, xScale?: number): Ring;
 export function roundRing(ring: Ring, decimals: number): Ring;
 export function simplifyAndRound(ring: Ring, options: SimplifyOptions): Ring | null;

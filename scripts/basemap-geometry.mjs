@@ -145,6 +145,11 @@ function simplifyPath(points, tolerance, xScale) {
   return points.filter((_, i) => keep[i] === 1);
 }
 
+/** Douglas–Peucker for an open line; `xScale` (cos of the latitude) makes the tolerance isotropic in metres. */
+export function simplifyLine(points, tolerance, xScale = 1) {
+  return points.length < 3 ? points.slice() : simplifyPath(points, tolerance, xScale);
+}
+
 /**
  * Douglas–Peucker for a closed ring: split at the point farthest from the start so both halves are
  * open paths with fixed ends. `xScale` (cos of the latitude) makes the tolerance isotropic in metres.

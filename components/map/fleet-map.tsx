@@ -10,7 +10,8 @@ import { busCollections, busPoints, pointsBounds, type LngLat } from '@/lib/clie
 import type { Theme } from '@/lib/client/delay-palette';
 import { networkQuery } from '@/lib/client/queries';
 import { useServerNow } from '@/lib/client/use-snapshot-clock';
-import { NETWORK_SOURCE_ID, resolveMapStyle } from '@/lib/map-style/offline-style';
+import { NETWORK_SOURCE_ID } from '@/lib/map-style/offline-style';
+import { prepareBasemap, resolveMapStyle } from '@/lib/map-style/resolve-style';
 import { MapTooltip, type MapHover } from './bus-tooltip';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID, BUS_SOURCE_ID, useBusLayer } from './layers/bus-layer';
 import { ROUTE_OVERLAY_STOP_LAYER_IDS, useRouteOverlayLayer } from './layers/route-overlay-layer';
@@ -109,7 +110,8 @@ export function FleetMap(props: FleetMapProps) {
   useEffect(() => {
     let cancelled = false;
     let created: MapLibreMap | null = null;
-    void import('maplibre-gl').then((maplibre) => {
+    void import('maplibre-gl').then(async (maplibre) => {
+      await prepareBasemap(maplibre, latest.current);
       const container = containerRef.current;
       if (cancelled || !container) return;
       const p = latest.current;

@@ -1,6 +1,8 @@
-// The map style that ships with the app: land and water from files under public/basemap, labels from glyphs
-// under public/fonts, and the network from our own /api/network. Every URL is on the app's origin, so the map
-// works with no internet. Pure data: no DOM, no env, safe to import from client components.
+// The map style that ships with the app: land and water, the street skeleton and place names from files under
+// public/basemap (built by scripts/clip-land.mjs, basemap-world-land.mjs, basemap-streets.mjs and
+// basemap-places.mjs), labels from glyphs under public/fonts, and the network from our own /api/network. Every
+// URL is on the app's origin, so the map works with no internet. Pure data: no DOM, no env, safe to import
+// from client components.
 import type {
   CircleLayerSpecification,
   ExpressionSpecification,
@@ -16,6 +18,8 @@ export type MapTheme = 'light' | 'dark';
 export const WORLD_LAND_SOURCE_ID = 'world-land';
 export const LOCAL_LAND_SOURCE_ID = 'local-land';
 export const NETWORK_SOURCE_ID = 'network';
+export const STREETS_SOURCE_ID = 'streets';
+export const PLACES_SOURCE_ID = 'places';
 
 export const BASEMAP_LAYER_IDS = {
   background: 'basemap-water',
@@ -23,6 +27,15 @@ export const BASEMAP_LAYER_IDS = {
   /** The clip box of the local land, painted as water so the coarse world coastline never fills the rivers. */
   localExtent: 'basemap-local-extent',
   localLand: 'basemap-local-land',
+  streetCasing: 'basemap-street-casing',
+  street: 'basemap-street',
+} as const;
+
+/** Basemap labels, drawn above the network's lines so a dispatcher can always read where a bus is. */
+export const BASEMAP_LABEL_LAYER_IDS = {
+  streetNames: 'basemap-street-names',
+  neighbourhoods: 'basemap-place-neighbourhoods',
+  boroughs: 'basemap-place-boroughs',
 } as const;
 
 export const NETWORK_LAYER_IDS = {
@@ -36,6 +49,8 @@ export const NETWORK_LAYER_IDS = {
 export const BASEMAP_PATHS = {
   worldLand: '/basemap/land-world.geojson',
   localLand: '/basemap/land-local.geojson',
+  streets: '/basemap/streets.geojson',
+  places: '/basemap/places.geojson',
   network: '/api/network',
   glyphs: '/fonts/{fontstack}/{range}.pbf',
 } as const;
@@ -54,10 +69,14 @@ export const LAND_ATTRIBUTION = {
   local: '© OpenStreetMap contributors',
   world: 'Natural Earth',
 } as const;
+export const PLACES_ATTRIBUTION = 'GeoNames (CC BY 4.0)';
 
 interface Palette {
   water: string;
   land: string;
+  street: string;
+  streetCasing: string;
+  place: string;
   routeLine: string;
   routeLineOpacity: number;
   stopFill: string;
@@ -72,6 +91,9 @@ const PALETTES: Record<MapTheme, Palette> = {
   light: {
     water: '#b9cad6',
     land: '#f4f2ee',
+    street: '#ffffff',
+    streetCasing: '#d6d1c7',
+    place: '#36404d',
     routeLine: '#7f8c99',
     routeLineOpacity: 0.75,
     stopFill: '#ffffff',
@@ -82,6 +104,9 @@ const PALETTES: Record<MapTheme, Palette> = {
   dark: {
     water: '#0c2038',
     land: '#121417',
+    street: '#232830',
+    streetCasing: '#1a1e24',
+    place: '#a9b5c4',
     routeLine: '#3b4a5e',
     routeLineOpacity: 0.9,
     stopFill: '#1b2230',
@@ -134,7 +159,7 @@ export function networkLayers(theme: MapTheme): LayerSpecification[] {
     paint: {
       'line-color': p.routeLine,
       'line-opacity': p.routeLineOpacity,
-      'line-width': ['interpolate', ['linear'], ['zoom'], 10, 0.6, 14, 1.4, 18, 3],
+      'line-width': ['interpolate', ['linear'], ['zoom'], 10, 0.6, 14, 1.2, 18, 2],
     },
   };
   const routeCodes: SymbolLayerSpecification = {
@@ -185,9 +210,85 @@ export function networkLayers(theme: MapTheme): LayerSpecification[] {
   return [routeLines, routeCodes, stops, stopNames];
 }
 
+// Street bands widen with the zoom like a road's true width on screen; below zoom 12 the network's own lines
+// are detail enough, and the bands would only thicken the island into a grey mesh.
+const STREET_WIDTH: ExpressionSpecification = ['interpolate', ['exponential', 1.6], ['zoom'], 12, 0.8, 14, 3.5, 16, 10, 18, 28];
+const STREET_CASING_WIDTH: ExpressionSpecification = ['interpolate', ['exponential', 1.6], ['zoom'], 12, 1.6, 14, 5, 16, 12.5, 18, 32];
+
+/** The street skeleton (streets the network runs on), as bands under the network's lines. */
+function streetLayers(theme: MapTheme): LineLayerSpecification[] {
+  const p = PALETTES[theme];
+  const base = { type: 'line', source: STREETS_SOURCE_ID, minzoom: 12, layout: { 'line-join': 'round', 'line-cap': 'round' } } as const;
+  return [
+    { ...base, id: BASEMAP_LAYER_IDS.streetCasing, paint: { 'line-color': p.streetCasing, 'line-width': STREET_CASING_WIDTH } },
+    { ...base, id: BASEMAP_LAYER_IDS.street, paint: { 'line-color': p.street, 'line-width': STREET_WIDTH } },
+  ];
+}
+
+/** Street names at street zoom, then neighbourhoods and boroughs: what a dispatcher orients by. */
+function basemapLabelLayers(theme: MapTheme): SymbolLayerSpecification[] {
+  const p = PALETTES[theme];
+  const halo = { 'text-halo-color': p.labelHalo, 'text-halo-width': 1.5 };
+  // Larger places win a collision: GeoNames' population is the best importance we have.
+  const byPopulation: ExpressionSpecification = ['-', ['get', 'population']];
+  return [
+    {
+      id: BASEMAP_LABEL_LAYER_IDS.streetNames,
+      type: 'symbol',
+      source: STREETS_SOURCE_ID,
+      minzoom: 14,
+      filter: ['has', 'name'],
+      layout: {
+        'symbol-placement': 'line',
+        'symbol-spacing': 350,
+        'text-field': ['get', 'name'],
+        'text-font': [LABEL_FONT],
+        'text-size': ['interpolate', ['linear'], ['zoom'], 14, 10, 18, 13],
+        'text-max-angle': 30,
+      },
+      paint: { 'text-color': p.label, ...halo },
+    },
+    {
+      id: BASEMAP_LABEL_LAYER_IDS.neighbourhoods,
+      type: 'symbol',
+      source: PLACES_SOURCE_ID,
+      minzoom: 12,
+      // At street zoom the streets' own names take over.
+      maxzoom: 16,
+      filter: ['>', ['get', 'rank'], 1],
+      layout: {
+        'symbol-sort-key': byPopulation,
+        'text-field': ['get', 'name'],
+        'text-font': [LABEL_FONT],
+        'text-size': ['interpolate', ['linear'], ['zoom'], 12, 11, 16, 14],
+        'text-max-width': 7,
+        'text-letter-spacing': 0.04,
+      },
+      paint: { 'text-color': p.place, ...halo },
+    },
+    {
+      id: BASEMAP_LABEL_LAYER_IDS.boroughs,
+      type: 'symbol',
+      source: PLACES_SOURCE_ID,
+      minzoom: 9,
+      maxzoom: 14,
+      filter: ['==', ['get', 'rank'], 1],
+      layout: {
+        'symbol-sort-key': byPopulation,
+        'text-field': ['get', 'name'],
+        'text-font': [LABEL_FONT],
+        'text-size': ['interpolate', ['linear'], ['zoom'], 9, 12, 13, 17],
+        'text-transform': 'uppercase',
+        'text-letter-spacing': 0.12,
+      },
+      paint: { 'text-color': p.place, ...halo },
+    },
+  ];
+}
+
 /**
- * The offline style: water background, world land, local detail, then the network.
- * `networkAttribution` credits the network's data (default: the simulator's MTA source; null for none).
+ * The offline style: water, world land, local land, the street skeleton, then the network, then the basemap's
+ * labels. `networkAttribution` credits the network's data (default: the simulator's MTA source; null for none).
  */
 export function offlineStyle(opts: { theme: MapTheme; origin: string; networkAttribution?: string | null }): StyleSpecification {
   const origin = normalizeOrigin(opts.origin);
@@ -199,6 +300,9 @@ export function offlineStyle(opts: { theme: MapTheme; origin: string; networkAtt
     sources: {
       [WORLD_LAND_SOURCE_ID]: { type: 'geojson', data: `${origin}${BASEMAP_PATHS.worldLand}`, attribution: LAND_ATTRIBUTION.world },
       [LOCAL_LAND_SOURCE_ID]: { type: 'geojson', data: `${origin}${BASEMAP_PATHS.localLand}`, attribution: LAND_ATTRIBUTION.local },
+      // The skeleton is drawn from the simulator's network, whatever network the app is showing.
+      [STREETS_SOURCE_ID]: { type: 'geojson', data: `${origin}${BASEMAP_PATHS.streets}`, attribution: DEFAULT_NETWORK_ATTRIBUTION },
+      [PLACES_SOURCE_ID]: { type: 'geojson', data: `${origin}${BASEMAP_PATHS.places}`, attribution: PLACES_ATTRIBUTION },
       [NETWORK_SOURCE_ID]: networkSource({ origin, attribution: opts.networkAttribution }),
     },
     layers: [
@@ -218,26 +322,9 @@ export function offlineStyle(opts: { theme: MapTheme; origin: string; networkAtt
         filter: ['==', ['get', 'kind'], 'land'],
         paint: { 'fill-color': p.land },
       },
+      ...streetLayers(opts.theme),
       ...networkLayers(opts.theme),
+      ...basemapLabelLayers(opts.theme),
     ],
   };
-}
-
-function configuredUrl(value: string | null): string | null {
-  return value !== null && value.trim() !== '' ? value.trim() : null;
-}
-
-/**
- * The style the map loads. A hosted basemap (MAP_STYLE_URL, and MAP_STYLE_URL_DARK for the dark theme) wins
- * when configured; dark without its own URL uses MAP_STYLE_URL, because an operator who chose a hosted basemap
- * wants it everywhere. With neither, the offline style. Callers pass the configured strings; this reads no env.
- */
-export function resolveMapStyle(opts: {
-  theme: MapTheme;
-  origin: string;
-  styleUrl: string | null;
-  styleUrlDark: string | null;
-}): string | StyleSpecification {
-  const hosted = (opts.theme === 'dark' ? configuredUrl(opts.styleUrlDark) : null) ?? configuredUrl(opts.styleUrl);
-  return hosted ?? offlineStyle({ theme: opts.theme, origin: opts.origin });
 }
