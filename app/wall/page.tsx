@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Providers } from '@/components/providers';
 import { WallDisplay } from '@/components/wall/wall-display';
-import { parseWallOptions } from '@/components/wall/wall-options';
+import { parseWallOptions } from '@/lib/view/wall-options';
 import { readAppConfig } from '@/lib/config';
 
 export const metadata: Metadata = { title: 'Wall · Fleetmap' };

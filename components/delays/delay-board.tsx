@@ -2,9 +2,9 @@
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { DEFAULT_DELAY_THRESHOLDS, type DelayThresholds, type LiveSnapshot } from '@/lib/model';
-import { activeTrips } from '@/lib/stats/active-trips';
-import { formatAgo, formatClock } from '@/lib/client/location-age';
-import { DELAY_COLORS } from '@/lib/client/delay-palette';
+import { activeTrips } from '@/lib/view/trips';
+import { formatAgo, formatClock } from '@/lib/view/format';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import {
   delayFigures,
   delayHistogram,
@@ -15,13 +15,13 @@ import {
   tripDirections,
   type RouteSortKey,
   type SortDirection,
-} from '@/lib/stats/delay-stats';
-import { delayTableCsv, formatShare } from '@/lib/stats/delay-table';
-import { heldDataAgeS } from '@/lib/stats/data-age';
+} from '@/lib/view/delays';
+import { delayTableCsv, formatShare } from '@/lib/view/delay-table';
+import { heldDataAgeS } from '@/lib/view/ages';
 import { DelayHistogramChart, OnTimeShareChart } from './delay-charts';
 import { downloadText } from './download';
 import { HealthBanners } from '@/components/status';
-import { dataAgeS } from '@/lib/client/health-status';
+import { dataAgeS } from '@/lib/view/health';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { MostDelayedList } from './most-delayed-list';
 import { RouteDelayTable } from './route-delay-table';

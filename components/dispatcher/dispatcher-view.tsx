@@ -7,16 +7,16 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 import { FleetMap, type MapView } from '@/components/map/fleet-map';
 import { HealthBanners, StatusBar } from '@/components/status';
 import { ThemeToggle } from '@/components/theme/theme-toggle';
-import { useTheme } from '@/components/theme/theme';
-import { lacksLocations, noLocationsReason } from '@/lib/client/health-status';
-import { formatDelay } from '@/lib/client/location-age';
-import { directionOptions, filterTrips, resolveSelection, routeOptions, sortTrips, tripRows, type SortKey, type TripFilters as Filters, type TripRow } from '@/lib/client/trip-rows';
+import { useTheme } from '@/lib/client/use-theme';
+import { lacksLocations, noLocationsReason } from '@/lib/view/health';
+import { formatDelay } from '@/lib/view/format';
+import { directionOptions, filterTrips, resolveSelection, routeOptions, sortTrips, tripRows, type SortKey, type TripFilters as Filters, type TripRow } from '@/lib/view/trip-list';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { TripFilters } from './trip-filters';
 import { TripList } from './trip-list';
 import { TripPanel } from './trip-panel';
-import { useDispatcherKeys } from './use-dispatcher-keys';
-import { useDispatcherUrl } from './use-dispatcher-url';
+import { useDispatcherKeys } from '@/lib/client/use-dispatcher-keys';
+import { useDispatcherUrl } from '@/lib/client/use-dispatcher-url';
 
 export interface DispatcherViewProps {
   staleAfterS: number;

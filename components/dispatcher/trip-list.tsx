@@ -1,9 +1,10 @@
 'use client';
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Theme } from '@/lib/client/delay-palette';
-import { formatAgo, isStaleAge } from '@/lib/client/location-age';
-import { rowAgeS, type TripRow } from '@/lib/client/trip-rows';
+import type { Theme } from '@/lib/view/theme';
+import { isStaleAge } from '@/lib/view/ages';
+import { formatAgo } from '@/lib/view/format';
+import { rowAgeS, type TripRow } from '@/lib/view/trip-list';
 import { DelayBadge, DelayDot } from './delay-badge';
 
 const ROW_HEIGHT = 54;

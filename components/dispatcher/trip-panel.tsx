@@ -1,10 +1,11 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import type { Vehicle } from '@/lib/model';
-import type { Theme } from '@/lib/client/delay-palette';
-import { browserTimeZone, formatAgo, formatClock, isStaleAge, locationAgeS } from '@/lib/client/location-age';
+import type { Theme } from '@/lib/view/theme';
+import { isStaleAge, locationAgeS } from '@/lib/view/ages';
+import { browserTimeZone, formatAgo, formatClock } from '@/lib/view/format';
 import { ApiError, tripQuery } from '@/lib/client/queries';
-import type { TripRow } from '@/lib/client/trip-rows';
+import type { TripRow } from '@/lib/view/trip-list';
 import { DelayBadge } from './delay-badge';
 
 export interface TripPanelProps {

@@ -1,11 +1,12 @@
 // The wall's panels: plain components fed by the view, each rendered inside its own PanelBoundary.
-import type { ActiveTrip } from '@/lib/stats/active-trips';
-import { routeLabel } from '@/lib/stats/active-trips';
-import type { DelayFigures } from '@/lib/stats/delay-stats';
-import { formatShare } from '@/lib/stats/delay-table';
-import { DELAY_COLORS, type Theme } from '@/lib/client/delay-palette';
-import { formatAgo, formatDelay } from '@/lib/client/location-age';
-import type { WallRoute, WallView } from './wall-view';
+import type { ActiveTrip } from '@/lib/view/trips';
+import { routeLabel } from '@/lib/view/trips';
+import type { DelayFigures } from '@/lib/view/delays';
+import { formatShare } from '@/lib/view/delay-table';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
+import type { Theme } from '@/lib/view/theme';
+import { formatAgo, formatDelay } from '@/lib/view/format';
+import type { WallRoute, WallView } from '@/lib/view/wall-view';
 
 export function WallTitle({ view, requested }: { view: WallView | null; requested: readonly string[] }) {
   const plural = (n: number) => `${n} route${n === 1 ? '' : 's'} with active trips`;
