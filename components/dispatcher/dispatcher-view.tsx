@@ -10,7 +10,9 @@ import { ThemeToggle } from '@/components/theme/theme-toggle';
 import { useTheme } from '@/lib/client/use-theme';
 import { lacksLocations, noLocationsReason } from '@/lib/view/health';
 import { formatDelay } from '@/lib/view/format';
-import { directionOptions, filterTrips, resolveSelection, routeOptions, sortTrips, tripRows, type SortKey, type TripFilters as Filters, type TripRow } from '@/lib/view/trip-list';
+import { hasPosition } from '@/lib/view/bus-features';
+import { directionOptions, filterTrips, resolveSelection, routeOptions, sortTrips, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
+import { activeTrips, type ActiveTrip } from '@/lib/view/trips';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { TripFilters } from './trip-filters';
 import { TripList } from './trip-list';
@@ -39,7 +41,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const feed = useLiveFeed(url.busId);
   const { snapshot, now, link } = feed;
 
-  const rows = useMemo(() => (snapshot ? tripRows(snapshot) : []), [snapshot]);
+  const rows = useMemo(() => (snapshot ? activeTrips(snapshot) : []), [snapshot]);
   const { rows: filtered, counts } = useMemo(() => filterTrips(rows, url.filters, { now, staleAfterS }), [rows, url.filters, now, staleAfterS]);
   const sorted = useMemo(() => sortTrips(filtered, url.sort, now), [filtered, url.sort, now]);
   const routes = useMemo(() => routeOptions(rows), [rows]);
@@ -53,7 +55,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const listOnly = health !== null && lacksLocations(health);
 
   const selectRow = useCallback(
-    (row: TripRow) => {
+    (row: ActiveTrip) => {
       setFollow(false);
       // On a phone the sheet makes way for the map and the panel (the sheet state does not apply on wider screens).
       setSheetOpen(false);
@@ -86,7 +88,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const [initialView] = useState(url.view);
 
   const recentre = useCallback(() => {
-    if (!map || vehicle?.lat == null || vehicle.lon == null) return;
+    if (!map || !vehicle || !hasPosition(vehicle)) return;
     map.easeTo({ center: [vehicle.lon, vehicle.lat], zoom: Math.max(map.getZoom(), 15) });
   }, [map, vehicle]);
 
@@ -111,7 +113,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       selectRow(sorted[next]!);
     },
     toggleFollow: () => {
-      if (vehicle?.lat != null && !listOnly) setFollow((f) => !f);
+      if (vehicle && hasPosition(vehicle) && !listOnly) setFollow((f) => !f);
     },
   });
 

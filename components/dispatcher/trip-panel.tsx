@@ -5,12 +5,13 @@ import type { Theme } from '@/lib/view/theme';
 import { isStaleAge, locationAgeS } from '@/lib/view/ages';
 import { browserTimeZone, formatAgo, formatClock } from '@/lib/view/format';
 import { ApiError, tripQuery } from '@/lib/client/queries';
-import type { TripRow } from '@/lib/view/trip-list';
+import { hasPosition } from '@/lib/view/bus-features';
+import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
 
 export interface TripPanelProps {
   tripId: number | null;
-  row: TripRow | null;
+  row: ActiveTrip | null;
   vehicle: Vehicle | null;
   now: number;
   staleAfterS: number;
@@ -65,7 +66,7 @@ export function TripPanel(p: TripPanelProps) {
   const direction = row?.direction ?? trip?.direction ?? null;
 
   const age = vehicle ? locationAgeS(vehicle.gpsAt, now) : null;
-  const positioned = vehicle !== null && vehicle.lat !== null && vehicle.lon !== null;
+  const positioned = vehicle !== null && hasPosition(vehicle);
   const stale = positioned && isStaleAge(age, staleAfterS);
   const title = tripId !== null ? `${routeCode ?? 'Trip'} ${routeName ?? ''}`.trim() : (vehicle?.plateNumber ?? vehicle?.busName ?? 'Bus');
 

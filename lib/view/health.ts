@@ -1,6 +1,7 @@
 // What the status bar and the banners say about the data's health. Pure: the components only lay it out.
 import type { EpochMs, Health, UpstreamState, Vehicle } from '@/lib/model';
 import { locationAgeS, meanAgeS } from './ages';
+import { hasPosition } from './bus-features';
 import { formatAgo, formatClock, formatDuration } from './format';
 
 export type BannerTone = 'error' | 'warning' | 'info';
@@ -108,7 +109,7 @@ export function budgetLabel(health: Health): string {
 
 /** Mean fix age of positioned buses on active trips, as of `now`. */
 export function meanTripLocationAgeS(vehicles: readonly Vehicle[], now: EpochMs): number | null {
-  return meanAgeS(vehicles.filter((v) => v.trip && v.lat !== null && v.lon !== null).map((v) => locationAgeS(v.gpsAt, now)));
+  return meanAgeS(vehicles.filter((v) => v.trip && hasPosition(v)).map((v) => locationAgeS(v.gpsAt, now)));
 }
 
 /** Locations are known to be unavailable (the plan and scopes are known and exclude them). */

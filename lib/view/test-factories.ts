@@ -95,7 +95,9 @@ export function trip(over: Partial<ActiveTrip> = {}): ActiveTrip {
     busId: null,
     plateNumber: null,
     busName: null,
+    internalCode: null,
     positioned: false,
+    gpsAt: null,
     ...over,
   };
 }

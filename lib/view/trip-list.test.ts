@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from './test-factories';
-import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, resolveSelection, routeOptions, sortTrips, tripRows, type TripRow } from './trip-list';
+import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, resolveSelection, routeOptions, sortTrips } from './trip-list';
+import { activeTrips, type ActiveTrip } from './trips';
 
 const ctx = { now: T0, staleAfterS: 120 };
 
@@ -14,28 +15,28 @@ const snapshot = {
   unpositionedTrips: [makeUnpositionedTrip({ tripId: 15, routeId: 15, routeCode: 'M15', routeName: 'First Av', delayMinutes: 0 })],
 };
 
-describe('tripRows', () => {
+describe('the list\'s trips (activeTrips)', () => {
   it('lists vehicles on trips and unpositioned trips, not idle buses', () => {
-    const rows = tripRows(snapshot);
+    const rows = activeTrips(snapshot);
     expect(rows.map((r) => r.tripId)).toEqual([11, 12, 14, 15]);
     expect(rows.map((r) => r.positioned)).toEqual([true, true, false, false]);
   });
 
   it('does not list a trip twice when it appears in both places', () => {
-    const rows = tripRows({ vehicles: snapshot.vehicles, unpositionedTrips: [makeUnpositionedTrip({ tripId: 11 })] });
+    const rows = activeTrips({ vehicles: snapshot.vehicles, unpositionedTrips: [makeUnpositionedTrip({ tripId: 11 })] });
     expect(rows.filter((r) => r.tripId === 11)).toHaveLength(1);
   });
 });
 
 describe('search', () => {
-  const row = tripRows(snapshot)[0]!;
+  const row = activeTrips(snapshot)[0]!;
   it.each(['ab-1', 'bus 1', 'm15', 'first', '11', '#1'])('finds the trip by %s', (q) => expect(matchesQuery(row, q)).toBe(true));
   it.each(['zz', '2', 'M2 '])('does not match %s', (q) => expect(matchesQuery(row, q)).toBe(false));
 });
 
 describe('filterTrips', () => {
-  const rows = tripRows(snapshot);
-  const ids = (r: TripRow[]) => r.map((x) => x.tripId);
+  const rows = activeTrips(snapshot);
+  const ids = (r: ActiveTrip[]) => r.map((x) => x.tripId);
 
   it('filters by route and direction', () => {
     expect(ids(filterTrips(rows, { ...NO_FILTERS, routeId: 15 }, ctx).rows)).toEqual([11, 15]);
@@ -58,8 +59,8 @@ describe('filterTrips', () => {
 });
 
 describe('sortTrips', () => {
-  const rows = tripRows(snapshot);
-  const ids = (r: TripRow[]) => r.map((x) => x.tripId);
+  const rows = activeTrips(snapshot);
+  const ids = (r: ActiveTrip[]) => r.map((x) => x.tripId);
 
   it('sorts by delay, latest first, unknown last', () => {
     expect(ids(sortTrips(rows, 'delay', T0))).toEqual([11, 15, 12, 14]);
@@ -73,7 +74,7 @@ describe('sortTrips', () => {
 });
 
 describe('options', () => {
-  const rows = tripRows(snapshot);
+  const rows = activeTrips(snapshot);
   it('offers each route once, in natural order', () => {
     expect(routeOptions(rows).map((o) => o.label)).toEqual(['M2 · Fifth Av', 'M15 · First Av', 'M101 · Third Av']);
   });
@@ -83,7 +84,7 @@ describe('options', () => {
 });
 
 describe('resolveSelection', () => {
-  const rows = tripRows(snapshot);
+  const rows = activeTrips(snapshot);
   it('follows a trip link to its bus', () => {
     expect(resolveSelection({ tripId: 12, busId: null }, rows)).toMatchObject({ tripId: 12, busId: 2 });
   });

@@ -1,44 +1,8 @@
-// The dispatcher's list of active trips: vehicles on a trip plus trips without a usable position, with
-// search, filters, sort and per-class counts. Pure, so the list and its tests share one implementation.
-import type { DelayClass, EpochMs, LiveSnapshot, VehicleTrip } from '@/lib/model';
-import { hasPosition } from './bus-features';
+// The dispatcher's list of active trips (the one projection, lib/view/trips.ts): search, filters, sort,
+// per-class counts and what a selection points at. Pure, so the list and its tests share one implementation.
+import type { DelayClass, EpochMs } from '@/lib/model';
 import { isStaleAge, locationAgeS } from './ages';
-
-/** One active trip as the list shows it: the trip's live fields plus its bus and where the bus is. */
-export interface TripRow
-  extends Pick<VehicleTrip, 'tripId' | 'routeId' | 'routeCode' | 'routeName' | 'direction' | 'status' | 'delayMinutes' | 'delayClass'> {
-  busId: number | null;
-  plateNumber: string | null;
-  busName: string | null;
-  internalCode: string | null;
-  /** The bus has a drawable position on the map. */
-  positioned: boolean;
-  gpsAt: EpochMs | null;
-}
-
-type RowBus = Pick<TripRow, 'busId' | 'plateNumber' | 'busName' | 'internalCode' | 'positioned' | 'gpsAt'>;
-
-function tripRow(t: VehicleTrip, bus: RowBus): TripRow {
-  const { tripId, routeId, routeCode, routeName, direction, status, delayMinutes, delayClass } = t;
-  return { tripId, routeId, routeCode, routeName, direction, status, delayMinutes, delayClass, ...bus };
-}
-
-export function tripRows(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips'>): TripRow[] {
-  const rows: TripRow[] = [];
-  const seen = new Set<number>();
-  for (const v of snapshot.vehicles) {
-    if (!v.trip || seen.has(v.trip.tripId)) continue;
-    seen.add(v.trip.tripId);
-    const positioned = hasPosition(v);
-    rows.push(tripRow(v.trip, { busId: v.busId, plateNumber: v.plateNumber, busName: v.busName, internalCode: v.internalCode, positioned, gpsAt: positioned ? v.gpsAt : null }));
-  }
-  for (const t of snapshot.unpositionedTrips) {
-    if (seen.has(t.tripId)) continue;
-    seen.add(t.tripId);
-    rows.push(tripRow(t, { busId: t.busId, plateNumber: t.plateNumber, busName: t.busName, internalCode: null, positioned: false, gpsAt: null }));
-  }
-  return rows;
-}
+import type { ActiveTrip } from './trips';
 
 export const SORT_KEYS = ['delay', 'route', 'age'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -61,12 +25,13 @@ export interface RowContext {
   staleAfterS: number;
 }
 
-export function rowAgeS(row: TripRow, now: EpochMs): number | null {
+/** Seconds since the fix of the trip's bus; null without a position. */
+export function tripAgeS(row: ActiveTrip, now: EpochMs): number | null {
   return row.positioned ? locationAgeS(row.gpsAt, now) : null;
 }
 
 /** Case-insensitive match on plate, bus name, internal code, route code and name; trip id by prefix. */
-export function matchesQuery(row: TripRow, query: string): boolean {
+export function matchesQuery(row: ActiveTrip, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (!q) return true;
   const hay = [row.plateNumber, row.busName, row.internalCode, row.routeCode, row.routeName];
@@ -75,10 +40,10 @@ export function matchesQuery(row: TripRow, query: string): boolean {
   return /^\d+$/.test(idQuery) && String(row.tripId).startsWith(idQuery);
 }
 
-function matchesAllButClass(row: TripRow, f: TripFilters, ctx: RowContext): boolean {
+function matchesAllButClass(row: ActiveTrip, f: TripFilters, ctx: RowContext): boolean {
   if (f.routeId !== null && row.routeId !== f.routeId) return false;
   if (f.direction !== null && row.direction !== f.direction) return false;
-  if (f.staleOnly && !isStaleAge(rowAgeS(row, ctx.now), ctx.staleAfterS)) return false;
+  if (f.staleOnly && !isStaleAge(tripAgeS(row, ctx.now), ctx.staleAfterS)) return false;
   return matchesQuery(row, f.query);
 }
 
@@ -88,9 +53,9 @@ export type ClassCounts = Record<DelayClass, number>;
  * The rows to show and the count of each delay class among rows passing every other filter, so each class
  * button says how many trips it would add.
  */
-export function filterTrips(rows: readonly TripRow[], f: TripFilters, ctx: RowContext): { rows: TripRow[]; counts: ClassCounts } {
+export function filterTrips(rows: readonly ActiveTrip[], f: TripFilters, ctx: RowContext): { rows: ActiveTrip[]; counts: ClassCounts } {
   const counts: ClassCounts = { late: 0, 'on-time': 0, early: 0, unknown: 0 };
-  const out: TripRow[] = [];
+  const out: ActiveTrip[] = [];
   for (const row of rows) {
     if (!matchesAllButClass(row, f, ctx)) continue;
     counts[row.delayClass] += 1;
@@ -101,13 +66,13 @@ export function filterTrips(rows: readonly TripRow[], f: TripFilters, ctx: RowCo
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
-function byDelayDesc(a: TripRow, b: TripRow): number {
+function byDelayDesc(a: ActiveTrip, b: ActiveTrip): number {
   // Unknown delays go last: a dispatcher sorts by delay to find the late ones.
   if (a.delayMinutes === null || b.delayMinutes === null) return a.delayMinutes === null ? (b.delayMinutes === null ? 0 : 1) : -1;
   return b.delayMinutes - a.delayMinutes;
 }
 
-function byRoute(a: TripRow, b: TripRow): number {
+function byRoute(a: ActiveTrip, b: ActiveTrip): number {
   const ka = a.routeCode ?? a.routeName;
   const kb = b.routeCode ?? b.routeName;
   if (ka === null || kb === null) return ka === null ? (kb === null ? 0 : 1) : -1;
@@ -116,16 +81,16 @@ function byRoute(a: TripRow, b: TripRow): number {
 
 /** Oldest fix first; trips without a position before all positioned ones (they are the least known). */
 function byAgeDesc(now: EpochMs) {
-  return (a: TripRow, b: TripRow) => {
-    const aa = rowAgeS(a, now);
-    const ab = rowAgeS(b, now);
+  return (a: ActiveTrip, b: ActiveTrip) => {
+    const aa = tripAgeS(a, now);
+    const ab = tripAgeS(b, now);
     if (aa === null || ab === null) return aa === null ? (ab === null ? 0 : -1) : 1;
     return ab - aa;
   };
 }
 
 /** Stable, total order: ties fall back to route, then trip id, so rows never shuffle between snapshots. */
-export function sortTrips(rows: readonly TripRow[], key: SortKey, now: EpochMs): TripRow[] {
+export function sortTrips(rows: readonly ActiveTrip[], key: SortKey, now: EpochMs): ActiveTrip[] {
   const primary = key === 'delay' ? byDelayDesc : key === 'route' ? byRoute : byAgeDesc(now);
   const secondary = key === 'route' ? byDelayDesc : byRoute;
   return [...rows].sort((a, b) => primary(a, b) || secondary(a, b) || a.tripId - b.tripId);
@@ -136,7 +101,7 @@ export interface RouteOption {
   label: string;
 }
 
-export function routeOptions(rows: readonly TripRow[]): RouteOption[] {
+export function routeOptions(rows: readonly ActiveTrip[]): RouteOption[] {
   const byId = new Map<number, RouteOption>();
   for (const r of rows) {
     if (r.routeId === null || byId.has(r.routeId)) continue;
@@ -145,14 +110,14 @@ export function routeOptions(rows: readonly TripRow[]): RouteOption[] {
   return [...byId.values()].sort((a, b) => collator.compare(a.label, b.label));
 }
 
-export function directionOptions(rows: readonly TripRow[]): string[] {
+export function directionOptions(rows: readonly ActiveTrip[]): string[] {
   return [...new Set(rows.flatMap((r) => (r.direction ? [r.direction] : [])))].sort(collator.compare);
 }
 
 export interface Selection {
   tripId: number | null;
   busId: number | null;
-  row: TripRow | null;
+  row: ActiveTrip | null;
 }
 
 /**
@@ -160,7 +125,7 @@ export interface Selection {
  * runs it; a bus link shows that bus's current trip. A trip no longer active keeps its id (the panel says
  * it finished) and the bus named alongside it.
  */
-export function resolveSelection(sel: { tripId: number | null; busId: number | null }, rows: readonly TripRow[]): Selection {
+export function resolveSelection(sel: { tripId: number | null; busId: number | null }, rows: readonly ActiveTrip[]): Selection {
   if (sel.tripId !== null) {
     const row = rows.find((r) => r.tripId === sel.tripId) ?? null;
     return { tripId: sel.tripId, busId: row?.busId ?? sel.busId, row };

@@ -1,29 +1,40 @@
-// The trips the delay board and the wall count: every active trip the snapshot knows, whether or not its bus
-// has a position. Works the same on a Standard-plan key (no GPS), where every trip is unpositioned.
-import type { LiveSnapshot, VehicleTrip } from '@/lib/model';
+// The one projection from the live snapshot to active trips. The delay board, the wall and the dispatcher's list
+// all read trips from here, so they agree about every trip and about whether its bus has a position. Every active
+// trip the snapshot knows is listed, with or without a position: on a Standard-plan key (no GPS) every trip is
+// unpositioned and the list still works.
+import type { EpochMs, LiveSnapshot, VehicleTrip } from '@/lib/model';
+import { hasPosition } from './bus-features';
 
 export interface ActiveTrip extends VehicleTrip {
   busId: number | null;
   plateNumber: string | null;
   busName: string | null;
+  internalCode: string | null;
+  /** The bus has a readable position (hasPosition): the map draws it. */
   positioned: boolean;
+  /** GPS time of that position; null when the trip is not positioned. */
+  gpsAt: EpochMs | null;
 }
 
 export function activeTrips(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips'>): ActiveTrip[] {
   const byId = new Map<number, ActiveTrip>();
   for (const v of snapshot.vehicles) {
-    if (!v.trip) continue;
+    // A trip is listed once: on the first bus that carries it.
+    if (!v.trip || byId.has(v.trip.tripId)) continue;
+    const positioned = hasPosition(v);
     byId.set(v.trip.tripId, {
       ...v.trip,
       busId: v.busId,
       plateNumber: v.plateNumber,
       busName: v.busName,
-      positioned: v.lat !== null && v.lon !== null,
+      internalCode: v.internalCode,
+      positioned,
+      gpsAt: positioned ? v.gpsAt : null,
     });
   }
-  // A trip is listed once even if the feed, mid-refresh, shows it on a bus and as unpositioned.
+  // ... and once even if the feed, mid-refresh, shows it on a bus and as unpositioned.
   for (const t of snapshot.unpositionedTrips) {
-    if (!byId.has(t.tripId)) byId.set(t.tripId, { ...t, positioned: false });
+    if (!byId.has(t.tripId)) byId.set(t.tripId, { ...t, internalCode: null, positioned: false, gpsAt: null });
   }
   return [...byId.values()];
 }
