@@ -6,7 +6,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { GeoJSONSource, Map as MapLibreMap, MapGeoJSONFeature, MapMouseEvent } from 'maplibre-gl';
 import type { Vehicle } from '@/lib/model';
-import { busCollections, busPoints, pointsBounds, type LngLat } from '@/lib/view/bus-features';
+import { lonLatBounds, type LngLat } from '@/lib/geo/lon-lat';
+import { busCollections, busPoints } from '@/lib/view/bus-features';
 import type { Theme } from '@/lib/view/theme';
 import { networkQuery } from '@/lib/client/queries';
 import { useServerNow } from '@/lib/client/use-server-now';
@@ -237,7 +238,7 @@ export function FleetMap(props: FleetMapProps) {
   // First view: the URL's view if given, else fit to the buses once they arrive (and, for wall displays,
   // again every few minutes as the fleet moves around).
   const lastFit = useRef<number | null>(null);
-  const bounds = useMemo(() => pointsBounds(points), [points]);
+  const bounds = useMemo(() => lonLatBounds(points.map((p) => p.position)), [points]);
   useEffect(() => {
     if (!map || !bounds) return;
     const t = Date.now();

@@ -6,7 +6,8 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { Vehicle } from '@/lib/model';
-import { hasPosition, pointsBounds } from '@/lib/view/bus-features';
+import { lonLatBounds } from '@/lib/geo/lon-lat';
+import { hasPosition } from '@/lib/view/bus-features';
 
 const MIN_REFRAME_MS = 10_000;
 
@@ -14,7 +15,7 @@ export function useWallFraming(map: MapLibreMap | null, frameKey: string, vehicl
   const last = useRef<{ key: string; at: number } | null>(null);
   useEffect(() => {
     const located = vehicles.filter(hasPosition);
-    const bounds = pointsBounds(located.map((v) => ({ position: [v.lon, v.lat] as const })));
+    const bounds = lonLatBounds(located.map((v) => [v.lon, v.lat] as const));
     if (!map || !bounds) return;
     const now = Date.now();
     const keyChanged = last.current?.key !== frameKey;

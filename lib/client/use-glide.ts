@@ -2,7 +2,7 @@
 // Glides buses from where they are drawn to their new fixes over GLIDE_MS with requestAnimationFrame: at
 // most one state update (so one setData) per frame, nothing scheduled once the glide is over.
 import { useEffect, useRef, useState } from 'react';
-import type { LngLat } from '@/lib/view/bus-features';
+import type { LngLat } from '@/lib/geo/lon-lat';
 import { GLIDE_MS, planGlides, positionsAt } from '@/lib/view/bus-motion';
 
 interface Frame {

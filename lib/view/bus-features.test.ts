@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { busCollections, busPoints, pointsBounds } from './bus-features';
+import { busCollections, busPoints } from './bus-features';
 import { makeTrip, makeVehicle, T0 } from './test-factories';
 
 describe('busPoints', () => {
@@ -66,10 +66,5 @@ describe('busCollections', () => {
     const { clustered } = busCollections(points, new Map([[1, [-73.5, 40.5] as const]]), null);
     expect(clustered.features[0]!.geometry.coordinates).toEqual([-73.5, 40.5]);
     expect(clustered.features[1]!.geometry.coordinates).toEqual([-73.9, 40.75]);
-  });
-
-  it('bounds the points', () => {
-    expect(pointsBounds(points)).toEqual([-73.98, 40.75, -73.9, 40.75]);
-    expect(pointsBounds([])).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 // GeoJSON for the bus layers, built from the snapshot's vehicles. Pure, so it is tested without a map.
 import type { DelayClass, EpochMs, Vehicle } from '@/lib/model';
+import { isLonLat, type LngLat } from '@/lib/geo/lon-lat';
 import { isStaleAge, locationAgeS } from './ages';
 
 export type BusClass = DelayClass | 'none';
-export type LngLat = readonly [number, number];
 
 export interface BusProperties {
   busId: number;
@@ -26,15 +26,9 @@ export interface BusPoint {
 export type BusFeature = GeoJSON.Feature<GeoJSON.Point, BusProperties> & { id: number };
 export type BusFeatureCollection = GeoJSON.FeatureCollection<GeoJSON.Point, BusProperties>;
 
+/** The one rule for "this bus has a position": every view that draws, lists or counts positions asks it. */
 export function hasPosition(v: Vehicle): v is Vehicle & { lat: number; lon: number } {
-  return (
-    v.lat !== null &&
-    v.lon !== null &&
-    Number.isFinite(v.lat) &&
-    Number.isFinite(v.lon) &&
-    Math.abs(v.lat) <= 90 &&
-    Math.abs(v.lon) <= 180
-  );
+  return isLonLat(v.lon, v.lat);
 }
 
 export function busLabel(v: Pick<Vehicle, 'busName' | 'plateNumber' | 'busId'> & { trip: { routeCode: string | null } | null }): string {
@@ -88,20 +82,4 @@ export function busCollections(
     clustered: { type: 'FeatureCollection', features: clustered },
     selected: { type: 'FeatureCollection', features: selected },
   };
-}
-
-/** [west, south, east, north] of the points, or null when there are none. */
-export function pointsBounds(points: readonly { position: LngLat }[]): [number, number, number, number] | null {
-  if (points.length === 0) return null;
-  let w = Infinity;
-  let s = Infinity;
-  let e = -Infinity;
-  let n = -Infinity;
-  for (const { position: [lon, lat] } of points) {
-    if (lon < w) w = lon;
-    if (lon > e) e = lon;
-    if (lat < s) s = lat;
-    if (lat > n) n = lat;
-  }
-  return [w, s, e, n];
 }

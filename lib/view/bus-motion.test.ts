@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { LngLat } from './bus-features';
-import { distanceM, easeOut, planGlides, positionsAt } from './bus-motion';
+import type { LngLat } from '@/lib/geo/lon-lat';
+import { easeOut, planGlides, positionsAt } from './bus-motion';
 
 const at = (lon: number, lat: number): LngLat => [lon, lat];
-
-describe('distanceM', () => {
-  it('measures about 111 km per degree of latitude', () => {
-    expect(distanceM(at(-74, 40), at(-74, 41))).toBeGreaterThan(111_000);
-    expect(distanceM(at(-74, 40), at(-74, 41))).toBeLessThan(111_400);
-  });
-});
 
 describe('planGlides', () => {
   const drawn = new Map<number, LngLat>([

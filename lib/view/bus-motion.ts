@@ -1,6 +1,7 @@
 // Smooth motion between snapshots: each bus glides from where it is drawn now to its new fix. Pure
 // functions here; the requestAnimationFrame loop lives in lib/client/use-glide.ts.
-import type { LngLat } from './bus-features';
+import type { LngLat } from '@/lib/geo/lon-lat';
+import { distanceM } from '@/lib/geo/sphere';
 
 export const GLIDE_MS = 1_000;
 /** A jump this long is a new fix after a gap or a teleport, not motion: it is drawn at once. */
@@ -19,23 +20,13 @@ export interface Glide {
   to: LngLat;
 }
 
-const EARTH_RADIUS_M = 6_371_008.8;
-
-export function distanceM(a: LngLat, b: LngLat): number {
-  const toRad = Math.PI / 180;
-  const dLat = (b[1] - a[1]) * toRad;
-  const dLon = (b[0] - a[0]) * toRad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * toRad) * Math.cos(b[1] * toRad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
 /** The buses that should glide: drawn before, moved, and not further than maxJumpM; none if too many. */
 export function planGlides(drawn: ReadonlyMap<number, LngLat>, targets: ReadonlyMap<number, LngLat>, maxJumpM = MAX_GLIDE_M, maxGliding = MAX_GLIDING_BUSES): Glide[] {
   const glides: Glide[] = [];
   for (const [busId, to] of targets) {
     const from = drawn.get(busId);
     if (!from || (from[0] === to[0] && from[1] === to[1])) continue;
-    if (distanceM(from, to) > maxJumpM) continue;
+    if (distanceM(from[0], from[1], to[0], to[1]) > maxJumpM) continue;
     glides.push({ busId, from, to });
   }
   return glides.length > maxGliding ? [] : glides;

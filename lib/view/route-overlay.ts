@@ -1,5 +1,7 @@
 // The route overlay's GeoJSON: a line through the route's stops in stop_order, and the stops themselves
 // with their role (start, end, or on the way).
+import { lonLatBounds, type LonLatBounds } from '@/lib/geo/lon-lat';
+import { routeLine } from '@/lib/geo/route-lines';
 import type { RouteStop } from '@/lib/model';
 
 export type StopRole = 'start' | 'end' | 'stop';
@@ -14,25 +16,16 @@ export interface RouteOverlayStopProps {
 
 export type RouteOverlayCollection = GeoJSON.FeatureCollection<GeoJSON.LineString | GeoJSON.Point, RouteOverlayStopProps | { kind: 'line' }>;
 
-function located(s: RouteStop): s is RouteStop & { latitude: number; longitude: number } {
-  return s.latitude !== null && s.longitude !== null && Number.isFinite(s.latitude) && Number.isFinite(s.longitude);
-}
-
 /**
+ * The line and the stops as lib/geo/route-lines places them (the network on the server draws the same line).
  * The spec lets is_start/is_end be absent in practice (false everywhere); then the first and last stops in
- * stop_order are the ends. Stops without coordinates cannot be drawn and are left out of the line.
+ * stop_order are the ends.
  */
 export function routeOverlayGeoJson(stops: readonly RouteStop[]): RouteOverlayCollection {
-  const ordered = stops.filter(located).sort((a, b) => a.stopOrder - b.stopOrder);
+  const { stops: ordered, coordinates } = routeLine(stops);
   const flagged = ordered.some((s) => s.isStart || s.isEnd);
   const features: RouteOverlayCollection['features'] = [];
-  if (ordered.length >= 2) {
-    features.push({
-      type: 'Feature',
-      geometry: { type: 'LineString', coordinates: ordered.map((s) => [s.longitude, s.latitude]) },
-      properties: { kind: 'line' },
-    });
-  }
+  if (coordinates) features.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { kind: 'line' } });
   ordered.forEach((s, i) => {
     const role: StopRole = flagged
       ? s.isStart
@@ -55,11 +48,7 @@ export function routeOverlayGeoJson(stops: readonly RouteStop[]): RouteOverlayCo
   return { type: 'FeatureCollection', features };
 }
 
-/** [west, south, east, north] of the drawable stops, or null. */
-export function routeOverlayBounds(stops: readonly RouteStop[]): [number, number, number, number] | null {
-  const pts = stops.filter(located);
-  if (pts.length === 0) return null;
-  const lons = pts.map((s) => s.longitude);
-  const lats = pts.map((s) => s.latitude);
-  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+/** The bounds of the drawable stops, or null. */
+export function routeOverlayBounds(stops: readonly RouteStop[]): LonLatBounds | null {
+  return lonLatBounds(routeLine(stops).stops.map((s) => [s.longitude, s.latitude] as const));
 }
