@@ -1,6 +1,6 @@
 'use client';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { parseDispatcherUrl, serializeDispatcherUrl, type DispatcherUrlState } from '@/lib/view/dispatcher-url';
 
 export type UrlPatch = Partial<DispatcherUrlState> | ((s: DispatcherUrlState) => Partial<DispatcherUrlState>);
@@ -21,4 +21,23 @@ export function useDispatcherUrl(): [DispatcherUrlState, (patch: UrlPatch) => vo
     window.history.replaceState(null, '', qs ? `?${qs}` : window.location.pathname);
   }, []);
   return [state, update];
+}
+
+const VIEW_WRITE_DEBOUNCE_MS = 400;
+
+/**
+ * The map's view in the URL: read once, for the map's first camera; later map moves write it (debounced, a
+ * drag fires many), never read it.
+ */
+export function useMapViewUrl(urlView: DispatcherUrlState['view'], update: (patch: UrlPatch) => void) {
+  const [initialView] = useState(urlView);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const onViewChange = useCallback(
+    (view: NonNullable<DispatcherUrlState['view']>) => {
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = setTimeout(() => update({ view }), VIEW_WRITE_DEBOUNCE_MS);
+    },
+    [update],
+  );
+  return { initialView, onViewChange };
 }

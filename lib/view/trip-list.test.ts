@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from './test-factories';
-import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, resolveSelection, routeOptions, sortTrips } from './trip-list';
+import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, resolveSelection, routeOptions, selectionAnnouncement, sortTrips } from './trip-list';
 import { activeTrips, type ActiveTrip } from './trips';
 
 const ctx = { now: T0, staleAfterS: 120 };
@@ -94,5 +94,19 @@ describe('resolveSelection', () => {
   });
   it('keeps a finished trip and its bus', () => {
     expect(resolveSelection({ tripId: 999, busId: 2 }, rows)).toEqual({ tripId: 999, busId: 2, row: null });
+  });
+});
+
+describe('selectionAnnouncement', () => {
+  const rows = activeTrips(snapshot);
+  it('names the trip, its route, its bus and its delay', () => {
+    expect(selectionAnnouncement(resolveSelection({ tripId: 11, busId: null }, rows), null)).toBe('Selected trip 11, route M15, bus AB-100, +8 min.');
+    expect(selectionAnnouncement(resolveSelection({ tripId: 14, busId: null }, rows), null)).toBe('Selected trip 14, route M101, bus GH-400, delay unknown.');
+  });
+  it('names a finished trip or an idle bus by what is known, and says when nothing is selected', () => {
+    expect(selectionAnnouncement(resolveSelection({ tripId: 999, busId: 2 }, rows), 'CD-200')).toBe('Selected trip 999.');
+    expect(selectionAnnouncement(resolveSelection({ tripId: null, busId: 3 }, rows), 'EF-300')).toBe('Selected bus EF-300.');
+    expect(selectionAnnouncement(resolveSelection({ tripId: null, busId: 3 }, rows), null)).toBe('Selected bus 3.');
+    expect(selectionAnnouncement(resolveSelection({ tripId: null, busId: null }, rows), null)).toBe('No selection.');
   });
 });

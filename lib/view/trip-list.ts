@@ -2,6 +2,7 @@
 // per-class counts and what a selection points at. Pure, so the list and its tests share one implementation.
 import type { DelayClass, EpochMs } from '@/lib/model';
 import { isStaleAge, locationAgeS } from './ages';
+import { formatDelay } from './format';
 import type { ActiveTrip } from './trips';
 
 export const SORT_KEYS = ['delay', 'route', 'age'] as const;
@@ -135,4 +136,16 @@ export function resolveSelection(sel: { tripId: number | null; busId: number | n
     return { tripId: row?.tripId ?? null, busId: sel.busId, row };
   }
   return { tripId: null, busId: null, row: null };
+}
+
+/** What a screen reader hears when the selection changes. */
+export function selectionAnnouncement(selection: Selection, busPlate: string | null): string {
+  const { row } = selection;
+  if (row) {
+    const delay = row.delayMinutes === null ? 'delay unknown' : formatDelay(row.delayMinutes);
+    return `Selected trip ${row.tripId}, route ${row.routeCode ?? row.routeName ?? 'unknown'}, bus ${row.plateNumber ?? row.busName ?? 'unknown'}, ${delay}.`;
+  }
+  if (selection.tripId !== null) return `Selected trip ${selection.tripId}.`;
+  if (selection.busId !== null) return `Selected bus ${busPlate ?? selection.busId}.`;
+  return 'No selection.';
 }
