@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Vehicle } from '@/lib/model';
 import type { Theme } from '@/lib/view/theme';
 import { isStaleAge, locationAgeS } from '@/lib/view/ages';
-import { browserTimeZone, formatAgo, formatClock } from '@/lib/view/format';
+import { browserTimeZone, formatAgo, formatClock, formatHeading } from '@/lib/view/format';
 import { ApiError, tripQuery } from '@/lib/client/queries';
 import { hasPosition } from '@/lib/view/bus-features';
 import type { ActiveTrip } from '@/lib/view/trips';
@@ -24,11 +24,6 @@ export interface TripPanelProps {
   onClose: () => void;
   /** The map is shown (list-only view has no follow/re-centre). */
   hasMap: boolean;
-}
-
-const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
-function compass(deg: number) {
-  return COMPASS[Math.round((((deg % 360) + 360) % 360) / 45) % 8];
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -179,7 +174,7 @@ export function TripPanel(p: TripPanelProps) {
                 </span>
               </Field>
               <Field label="Speed">{vehicle.speedKmh === null ? '—' : `${Math.round(vehicle.speedKmh)} km/h`}</Field>
-              <Field label="Heading">{vehicle.heading === null ? '—' : `${Math.round(vehicle.heading)}° ${compass(vehicle.heading)}`}</Field>
+              <Field label="Heading">{vehicle.heading === null ? '—' : formatHeading(vehicle.heading)}</Field>
               {/* The spec gives no unit for accuracy: shown raw. */}
               <Field label="Accuracy (unit not given)">{vehicle.accuracy === null ? '—' : String(vehicle.accuracy)}</Field>
               <Field label="Fetched">{vehicle.fetchedAt === null ? '—' : formatAgo(Math.max(0, (now - vehicle.fetchedAt) / 1000))}</Field>

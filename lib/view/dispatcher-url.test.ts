@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_URL_STATE, parseDispatcherUrl, serializeDispatcherUrl, type DispatcherUrlState } from './dispatcher-url';
+import { EMPTY_URL_STATE, parseDispatcherUrl, serializeDispatcherUrl, tripMapHref, type DispatcherUrlState } from './dispatcher-url';
 
 const parse = (q: string) => parseDispatcherUrl(new URLSearchParams(q));
 
@@ -43,5 +43,10 @@ describe('dispatcher URL state', () => {
   it('needs all three of lng, lat and z for a view', () => {
     expect(parse('lng=-73.9&lat=40.7').view).toBeNull();
     expect(parse('lng=-73.9&lat=40.7&z=12').view).toEqual({ lng: -73.9, lat: 40.7, zoom: 12 });
+  });
+
+  it('links the delay board to a trip on the map', () => {
+    expect(tripMapHref(42)).toBe('/?trip=42');
+    expect(parse(tripMapHref(2517002476).slice(2)).tripId).toBe(2517002476);
   });
 });

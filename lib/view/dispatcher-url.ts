@@ -75,3 +75,8 @@ export function serializeDispatcherUrl(s: DispatcherUrlState): string {
   }
   return p.toString();
 }
+
+/** The dispatcher view (the home page) opened on a trip, e.g. from the delay board. */
+export function tripMapHref(tripId: number): string {
+  return `/?${serializeDispatcherUrl({ ...EMPTY_URL_STATE, tripId })}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAgo, formatDelay, formatDuration } from './format';
+import { formatAgo, formatDelay, formatDuration, formatHeading } from './format';
 
 describe('formatting', () => {
   it.each([
@@ -23,5 +23,12 @@ describe('formatting', () => {
     expect(formatDelay(-2)).toBe('−2 min');
     expect(formatDelay(0)).toBe('0 min');
     expect(formatDelay(null)).toBe('—');
+  });
+
+  it('names the compass point of a heading', () => {
+    expect(formatHeading(92)).toBe('92° E');
+    expect(formatHeading(350)).toBe('350° N');
+    expect(formatHeading(-90)).toBe('-90° W');
+    expect(formatHeading(200.4)).toBe('200° S');
   });
 });

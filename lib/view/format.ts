@@ -39,3 +39,10 @@ export function formatClock(ms: EpochMs | null, withSeconds = false): string {
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';
 }
+
+const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
+
+/** Degrees clockwise from north, with the nearest of eight compass points: `92° E`. */
+export function formatHeading(deg: number): string {
+  return `${Math.round(deg)}° ${COMPASS[Math.round((((deg % 360) + 360) % 360) / 45) % 8]}`;
+}
