@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { LiveSnapshot } from '@/lib/model';
-import { activeTrips } from '@/lib/stats/active-trips';
-import { filterTrips, routeDelayRows, sortRouteRows, type RouteSortKey, type SortDirection } from '@/lib/stats/delay-stats';
-import { DELAY_COLUMNS } from '@/lib/stats/delay-table';
+import { activeTrips } from '@/lib/view/trips';
+import { filterTrips, routeDelayRows, sortRouteRows, type RouteSortKey, type SortDirection } from '@/lib/view/delays';
+import { DELAY_COLUMNS } from '@/lib/view/delay-table';
 import { expect, guardPage, test } from './support/fixtures';
 import { startStack } from './support/stack';
 
@@ -66,7 +66,7 @@ test('the board shows per-route figures equal to a recomputation of the same sna
   expect(await renderedTable(page)).toEqual(expectedTable(snap, snap.thresholds, 'worstMin', 'desc'));
   await page.screenshot({ path: 'e2e/artifacts/delays-board.png', fullPage: true });
 
-  // Adjusted thresholds change the table the same way lib/stats does.
+  // Adjusted thresholds change the table the same way lib/view/delays does.
   await page.getByLabel('Late threshold (minutes)').fill('2');
   await page.getByLabel('Early threshold (minutes)').fill('3');
   expect(await renderedTable(page)).toEqual(expectedTable(snap, { lateMin: 2, earlyMin: 3 }, 'worstMin', 'desc'));

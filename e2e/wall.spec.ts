@@ -3,7 +3,7 @@
 import type { Page } from '@playwright/test';
 import type { LiveSnapshot } from '@/lib/model';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '@/components/map/layers/bus-layer';
-import { activeTrips, tripMatchesRouteToken } from '@/lib/stats/active-trips';
+import { activeTrips, tripMatchesRouteToken } from '@/lib/view/trips';
 import { expect, liveSnapshot, test } from './support/fixtures';
 
 // This file switches faults on (or needs a clean start): a stack of its own, so no other file sees them.

@@ -1,12 +1,12 @@
 // The browser side of benchmark 5, bundled with esbuild by bench/map-update.ts and served only by it (it
 // never ships in the app). Draws N synthetic buses either the way Fleetmap does (its bus layer module: one
-// clustered GeoJSON source, features built by lib/client/bus-features, setData per update) or as one DOM
+// clustered GeoJSON source, features built by lib/view/bus-features, setData per update) or as one DOM
 // marker per bus (maplibregl.Marker), and times one update until it is on screen.
 import * as maplibregl from 'maplibre-gl';
 import { BUS_LAYER_ID, BUS_LAYERS, BUS_SOURCE_ID, busSource, ensureHeadingIcon } from '@/components/map/layers/bus-layer';
 import { addSourceAndLayers } from '@/components/map/use-map-layers';
-import { DELAY_COLORS } from '@/lib/client/delay-palette';
-import { busCollections, busPoints } from '@/lib/client/bus-features';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
+import { busCollections, busPoints } from '@/lib/view/bus-features';
 import type { DelayClass, Vehicle } from '@/lib/model';
 import { resolveMapStyle } from '@/lib/map-style/resolve-style';
 import { FLEET_MAP_RENDER_OPTIONS } from '@/components/map/render-options';

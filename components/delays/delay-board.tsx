@@ -1,10 +1,12 @@
 'use client';
-import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { DEFAULT_DELAY_THRESHOLDS, type DelayThresholds, type LiveSnapshot } from '@/lib/model';
-import { activeTrips } from '@/lib/stats/active-trips';
-import { formatAgo, formatClock } from '@/lib/client/location-age';
-import { DELAY_COLORS } from '@/lib/client/delay-palette';
+import { AppHeader } from '@/components/app-header';
+import { HealthBanners } from '@/components/status';
+import { useLiveFeed } from '@/lib/client/use-live-feed';
+import { heldDataAgeS } from '@/lib/view/ages';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
+import { delayTableCsv, formatShare } from '@/lib/view/delay-table';
 import {
   delayFigures,
   delayHistogram,
@@ -15,14 +17,12 @@ import {
   tripDirections,
   type RouteSortKey,
   type SortDirection,
-} from '@/lib/stats/delay-stats';
-import { delayTableCsv, formatShare } from '@/lib/stats/delay-table';
-import { heldDataAgeS } from '@/lib/stats/data-age';
+} from '@/lib/view/delays';
+import { formatAgo, formatClock } from '@/lib/view/format';
+import { dataAgeS } from '@/lib/view/health';
+import { activeTrips } from '@/lib/view/trips';
 import { DelayHistogramChart, OnTimeShareChart } from './delay-charts';
 import { downloadText } from './download';
-import { HealthBanners } from '@/components/status';
-import { dataAgeS } from '@/lib/client/health-status';
-import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { MostDelayedList } from './most-delayed-list';
 import { RouteDelayTable } from './route-delay-table';
 import { ThresholdControls } from './threshold-controls';
@@ -89,93 +89,90 @@ export function DelayBoard() {
   };
 
   return (
-    <main className="mx-auto flex min-h-full max-w-7xl flex-col gap-4 p-4 text-slate-900 dark:text-slate-100">
-      <header className="flex flex-wrap items-center gap-x-6 gap-y-2">
-        <h1 className="text-xl font-semibold">Delay board</h1>
-        <p aria-label="Data freshness" className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
-          {snapshot ? (
-            <>
-              Data <span aria-label="Data age">{formatAgo(ageS)}</span> · snapshot <span aria-label="Snapshot version">{snapshot.version}</span> of{' '}
-              {formatClock(snapshot.generatedAt, true)} (your time){paused ? ' · paused' : ''}
-            </>
-          ) : (
-            'No data yet'
-          )}
-        </p>
-        <div className="ml-auto flex items-center gap-2">
-          <button
-            type="button"
-            className={buttonClass}
-            aria-pressed={paused !== null}
-            disabled={!snapshot}
-            onClick={() => setPaused(paused ? null : snapshot)}
-          >
-            {paused ? 'Resume updates' : 'Pause updates'}
-          </button>
-          <button type="button" className={buttonClass} disabled={!snapshot} onClick={exportCsv}>
-            Export CSV
-          </button>
-          <Link href="/" className="text-sm text-sky-700 hover:underline dark:text-sky-300">
-            Live map
-          </Link>
+    <div className="flex min-h-full flex-col">
+      <AppHeader
+        title="Delay board"
+        current="delays"
+        status={
+          <p aria-label="Data freshness" className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
+            {snapshot ? (
+              <>
+                Data <span aria-label="Data age">{formatAgo(ageS)}</span> · snapshot <span aria-label="Snapshot version">{snapshot.version}</span> of{' '}
+                {formatClock(snapshot.generatedAt, true)} (your time){paused ? ' · paused' : ''}
+              </>
+            ) : (
+              'No data yet'
+            )}
+          </p>
+        }
+        actions={
+          <>
+            <button type="button" className={buttonClass} aria-pressed={paused !== null} disabled={!snapshot} onClick={() => setPaused(paused ? null : snapshot)}>
+              {paused ? 'Resume updates' : 'Pause updates'}
+            </button>
+            <button type="button" className={buttonClass} disabled={!snapshot} onClick={exportCsv}>
+              Export CSV
+            </button>
+          </>
+        }
+      />
+      <main className="mx-auto flex w-full max-w-7xl flex-col gap-4 p-4 text-slate-900 dark:text-slate-100">
+        {/* The banners tell the feed's state now, paused or not. */}
+        <HealthBanners health={live.snapshot?.health ?? null} link={live.link} now={live.now} />
+
+        <section aria-label="Filters and thresholds" className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+          <label className="flex items-center gap-2">
+            <span className="text-slate-600 dark:text-slate-300">Route</span>
+            <select
+              className={selectClass}
+              value={route?.key ?? ALL}
+              onChange={(e) => setRoute(routeOptions.find((o) => o.key === e.target.value) ?? null)}
+            >
+              <option value={ALL}>All routes</option>
+              {routeOptions.map((o) => (
+                <option key={o.key} value={o.key}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-2">
+            <span className="text-slate-600 dark:text-slate-300">Direction</span>
+            <select className={selectClass} value={direction} onChange={(e) => setDirection(e.target.value)}>
+              <option value={ALL}>All directions</option>
+              {directions.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </select>
+          </label>
+          <ThresholdControls value={thresholds} configured={configured} onChange={(t) => setAdjusted(t)} />
+        </section>
+
+        <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+          <Total label="Active trips" value={String(totals.activeTrips)} />
+          <Total label="Early" value={String(totals.early)} color={DELAY_COLORS.light.early} />
+          <Total label="On time" value={String(totals.onTime)} color={DELAY_COLORS.light['on-time']} />
+          <Total label="Late" value={String(totals.late)} color={DELAY_COLORS.light.late} />
+          <Total label="Unknown delay" value={String(totals.unknownDelay)} color={DELAY_COLORS.light.unknown} />
+          <Total label="On-time share" value={formatShare(totals.onTimeShare)} />
+        </section>
+
+        <RouteDelayTable rows={rows} sortKey={sortKey} sortDir={sortDir} onSort={onSort} />
+
+        <div className="grid gap-4 lg:grid-cols-2">
+          <DelayHistogramChart bins={bins} unknown={totals.unknownDelay} />
+          <OnTimeShareChart rows={rows} />
         </div>
-      </header>
 
-      {/* The banners tell the feed's state now, paused or not. */}
-      <HealthBanners health={live.snapshot?.health ?? null} link={live.link} now={live.now} />
-
-      <section aria-label="Filters and thresholds" className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
-        <label className="flex items-center gap-2">
-          <span className="text-slate-600 dark:text-slate-300">Route</span>
-          <select
-            className={selectClass}
-            value={route?.key ?? ALL}
-            onChange={(e) => setRoute(routeOptions.find((o) => o.key === e.target.value) ?? null)}
-          >
-            <option value={ALL}>All routes</option>
-            {routeOptions.map((o) => (
-              <option key={o.key} value={o.key}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex items-center gap-2">
-          <span className="text-slate-600 dark:text-slate-300">Direction</span>
-          <select className={selectClass} value={direction} onChange={(e) => setDirection(e.target.value)}>
-            <option value={ALL}>All directions</option>
-            {directions.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
-        <ThresholdControls value={thresholds} configured={configured} onChange={(t) => setAdjusted(t)} />
-      </section>
-
-      <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-        <Total label="Active trips" value={String(totals.activeTrips)} />
-        <Total label="Early" value={String(totals.early)} color={DELAY_COLORS.light.early} />
-        <Total label="On time" value={String(totals.onTime)} color={DELAY_COLORS.light['on-time']} />
-        <Total label="Late" value={String(totals.late)} color={DELAY_COLORS.light.late} />
-        <Total label="Unknown delay" value={String(totals.unknownDelay)} color={DELAY_COLORS.light.unknown} />
-        <Total label="On-time share" value={formatShare(totals.onTimeShare)} />
-      </section>
-
-      <RouteDelayTable rows={rows} sortKey={sortKey} sortDir={sortDir} onSort={onSort} />
-
-      <div className="grid gap-4 lg:grid-cols-2">
-        <DelayHistogramChart bins={bins} unknown={totals.unknownDelay} />
-        <OnTimeShareChart rows={rows} />
-      </div>
-
-      <MostDelayedList trips={worstTrips} />
-      <p className="text-xs text-slate-500 dark:text-slate-400">
-        Percentiles interpolate linearly between the closest ranks (median = 50th). Shares count only trips whose delay is
-        known; trips without a delay are listed as unknown.
-      </p>
-    </main>
+        <MostDelayedList trips={worstTrips} />
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          Percentiles interpolate linearly between the closest ranks (median = 50th). Shares count only trips whose delay is
+          known; trips without a delay are listed as unknown.
+        </p>
+      </main>
+    </div>
   );
 }
 

@@ -1,8 +1,8 @@
 'use client';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
-import type { DelayBin, RouteDelayRow } from '@/lib/stats/delay-stats';
-import { formatShare } from '@/lib/stats/delay-table';
-import { DELAY_COLORS, DELAY_LABELS } from '@/lib/client/delay-palette';
+import type { DelayBin, RouteDelayRow } from '@/lib/view/delays';
+import { formatShare } from '@/lib/view/delay-table';
+import { DELAY_COLORS, DELAY_LABELS } from '@/lib/view/delay-palette';
 
 // The light palette reads on either page theme; the board's charts sit on their own card.
 const COLORS = DELAY_COLORS.light;

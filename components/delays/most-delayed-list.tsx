@@ -1,9 +1,9 @@
 import Link from 'next/link';
-import type { ActiveTrip } from '@/lib/stats/active-trips';
-import { routeLabel } from '@/lib/stats/active-trips';
-import { formatDelay } from '@/lib/client/location-age';
-import { DELAY_COLORS } from '@/lib/client/delay-palette';
-import { tripMapHref } from './trip-link';
+import type { ActiveTrip } from '@/lib/view/trips';
+import { routeLabel } from '@/lib/view/trips';
+import { formatDelay } from '@/lib/view/format';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
+import { tripMapHref } from '@/lib/view/dispatcher-url';
 
 /** The latest trips, each opening the dispatcher map with that trip selected. */
 export function MostDelayedList({ trips }: { trips: readonly ActiveTrip[] }) {

@@ -1,6 +1,6 @@
 'use client';
-import type { RouteDelayRow, RouteSortKey, SortDirection } from '@/lib/stats/delay-stats';
-import { DELAY_COLUMNS } from '@/lib/stats/delay-table';
+import type { RouteDelayRow, RouteSortKey, SortDirection } from '@/lib/view/delays';
+import { DELAY_COLUMNS } from '@/lib/view/delay-table';
 
 interface Props {
   rows: readonly RouteDelayRow[];

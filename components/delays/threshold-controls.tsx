@@ -1,7 +1,7 @@
 'use client';
 import { useId, useState } from 'react';
 import type { DelayThresholds } from '@/lib/model';
-import { parseThresholdMinutes, sameThresholds, THRESHOLD_MAX, THRESHOLD_MIN } from '@/lib/stats/thresholds';
+import { parseThresholdMinutes, sameThresholds, THRESHOLD_MAX, THRESHOLD_MIN } from '@/lib/view/delay-thresholds';
 
 interface Props {
   value: DelayThresholds;

@@ -1,6 +1,7 @@
 import type { DelayClass } from '@/lib/model';
-import { DELAY_COLORS, DELAY_LABELS, type Theme } from '@/lib/client/delay-palette';
-import { formatDelay } from '@/lib/client/location-age';
+import { DELAY_COLORS, DELAY_LABELS } from '@/lib/view/delay-palette';
+import type { Theme } from '@/lib/view/theme';
+import { formatDelay } from '@/lib/view/format';
 
 export function DelayDot({ cls, theme, className }: { cls: DelayClass | 'none'; theme: Theme; className?: string }) {
   return <span aria-hidden className={`inline-block size-2.5 shrink-0 rounded-full ${className ?? ''}`} style={{ backgroundColor: DELAY_COLORS[theme][cls] }} />;

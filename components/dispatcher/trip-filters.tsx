@@ -1,8 +1,8 @@
 'use client';
 import type { Ref } from 'react';
 import type { DelayClass } from '@/lib/model';
-import type { Theme } from '@/lib/client/delay-palette';
-import { DELAY_CLASSES, type ClassCounts, type RouteOption, type SortKey, type TripFilters as Filters } from '@/lib/client/trip-rows';
+import type { Theme } from '@/lib/view/theme';
+import { DELAY_CLASSES, type ClassCounts, type RouteOption, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
 import { DelayDot } from './delay-badge';
 
 const CHIP_LABELS: Record<DelayClass, string> = { late: 'Late', 'on-time': 'On time', early: 'Early', unknown: 'Unknown' };

@@ -1,9 +1,11 @@
 'use client';
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Theme } from '@/lib/client/delay-palette';
-import { formatAgo, isStaleAge } from '@/lib/client/location-age';
-import { rowAgeS, type TripRow } from '@/lib/client/trip-rows';
+import type { Theme } from '@/lib/view/theme';
+import { isStaleAge } from '@/lib/view/ages';
+import { formatAgo } from '@/lib/view/format';
+import { tripAgeS } from '@/lib/view/trip-list';
+import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge, DelayDot } from './delay-badge';
 
 const ROW_HEIGHT = 54;
@@ -13,9 +15,9 @@ export function tripOptionId(tripId: number) {
 }
 
 export interface TripListProps {
-  rows: TripRow[];
+  rows: ActiveTrip[];
   selectedTripId: number | null;
-  onSelect: (row: TripRow) => void;
+  onSelect: (row: ActiveTrip) => void;
   now: number;
   staleAfterS: number;
   theme: Theme;
@@ -53,7 +55,7 @@ export function TripList({ rows, selectedTripId, onSelect, now, staleAfterS, the
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
           const selected = row.tripId === selectedTripId;
-          const age = rowAgeS(row, now);
+          const age = tripAgeS(row, now);
           const stale = row.positioned && isStaleAge(age, staleAfterS);
           return (
             <div

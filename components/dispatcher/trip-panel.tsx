@@ -1,15 +1,17 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import type { Vehicle } from '@/lib/model';
-import type { Theme } from '@/lib/client/delay-palette';
-import { browserTimeZone, formatAgo, formatClock, isStaleAge, locationAgeS } from '@/lib/client/location-age';
+import type { Theme } from '@/lib/view/theme';
+import { isStaleAge, locationAgeS } from '@/lib/view/ages';
+import { browserTimeZone, formatAgo, formatClock, formatHeading } from '@/lib/view/format';
 import { ApiError, tripQuery } from '@/lib/client/queries';
-import type { TripRow } from '@/lib/client/trip-rows';
+import { hasPosition } from '@/lib/view/bus-features';
+import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
 
 export interface TripPanelProps {
   tripId: number | null;
-  row: TripRow | null;
+  row: ActiveTrip | null;
   vehicle: Vehicle | null;
   now: number;
   staleAfterS: number;
@@ -22,11 +24,6 @@ export interface TripPanelProps {
   onClose: () => void;
   /** The map is shown (list-only view has no follow/re-centre). */
   hasMap: boolean;
-}
-
-const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
-function compass(deg: number) {
-  return COMPASS[Math.round((((deg % 360) + 360) % 360) / 45) % 8];
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -64,7 +61,7 @@ export function TripPanel(p: TripPanelProps) {
   const direction = row?.direction ?? trip?.direction ?? null;
 
   const age = vehicle ? locationAgeS(vehicle.gpsAt, now) : null;
-  const positioned = vehicle !== null && vehicle.lat !== null && vehicle.lon !== null;
+  const positioned = vehicle !== null && hasPosition(vehicle);
   const stale = positioned && isStaleAge(age, staleAfterS);
   const title = tripId !== null ? `${routeCode ?? 'Trip'} ${routeName ?? ''}`.trim() : (vehicle?.plateNumber ?? vehicle?.busName ?? 'Bus');
 
@@ -177,7 +174,7 @@ export function TripPanel(p: TripPanelProps) {
                 </span>
               </Field>
               <Field label="Speed">{vehicle.speedKmh === null ? '—' : `${Math.round(vehicle.speedKmh)} km/h`}</Field>
-              <Field label="Heading">{vehicle.heading === null ? '—' : `${Math.round(vehicle.heading)}° ${compass(vehicle.heading)}`}</Field>
+              <Field label="Heading">{vehicle.heading === null ? '—' : formatHeading(vehicle.heading)}</Field>
               {/* The spec gives no unit for accuracy: shown raw. */}
               <Field label="Accuracy (unit not given)">{vehicle.accuracy === null ? '—' : String(vehicle.accuracy)}</Field>
               <Field label="Fetched">{vehicle.fetchedAt === null ? '—' : formatAgo(Math.max(0, (now - vehicle.fetchedAt) / 1000))}</Field>

@@ -1,7 +1,8 @@
 'use client';
 import type { Vehicle } from '@/lib/model';
-import { DELAY_LABELS } from '@/lib/client/delay-palette';
-import { formatAgo, formatDelay, isStaleAge, locationAgeS } from '@/lib/client/location-age';
+import { DELAY_LABELS } from '@/lib/view/delay-palette';
+import { isStaleAge, locationAgeS } from '@/lib/view/ages';
+import { formatAgo, formatDelay } from '@/lib/view/format';
 
 export type MapHover = { kind: 'bus'; busId: number; x: number; y: number } | { kind: 'stop'; name: string; role: string; x: number; y: number };
 

@@ -1,6 +1,6 @@
 'use client';
 import type { Health } from '@/lib/model';
-import { healthBanners, type BannerTone, type ClientLink } from '@/lib/client/health-status';
+import { healthBanners, type BannerTone, type ClientLink } from '@/lib/view/health';
 
 const TONE: Record<BannerTone, string> = {
   error: 'border-red-300 bg-red-50 text-red-950 dark:border-red-900 dark:bg-red-950/70 dark:text-red-100',

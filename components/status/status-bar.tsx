@@ -1,7 +1,7 @@
 'use client';
 import type { Health, Vehicle } from '@/lib/model';
-import { budgetLabel, dataAgeS, meanTripLocationAgeS, UPSTREAM_STATE_LABELS, UPSTREAM_STATE_TONE } from '@/lib/client/health-status';
-import { formatAgo, formatDuration } from '@/lib/client/location-age';
+import { budgetLabel, dataAgeS, meanTripLocationAgeS, UPSTREAM_STATE_LABELS, UPSTREAM_STATE_TONE } from '@/lib/view/health';
+import { formatAgo, formatDuration } from '@/lib/view/format';
 
 const DOT: Record<string, string> = {
   ok: 'bg-emerald-500',

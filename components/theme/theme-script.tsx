@@ -1,4 +1,4 @@
-import { THEME_STORAGE_KEY } from './theme-key';
+import { THEME_STORAGE_KEY } from '@/lib/view/theme';
 
 /**
  * Runs before first paint so a dark-theme user never sees a light flash: the stored choice, else the

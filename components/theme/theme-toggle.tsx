@@ -1,5 +1,5 @@
 'use client';
-import { useTheme } from './theme';
+import { useTheme } from '@/lib/client/use-theme';
 
 export function ThemeToggle({ className }: { className?: string }) {
   const [theme, setTheme] = useTheme();

@@ -1,5 +1,5 @@
-import type { Banner } from '@/lib/client/health-status';
-import { formatAgo } from '@/lib/client/location-age';
+import type { Banner } from '@/lib/view/health';
+import { formatAgo } from '@/lib/view/format';
 
 /**
  * The feed's banners sized for a room and kept calm: a wall has nobody to alarm, only viewers who should

@@ -1,19 +1,20 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FleetMap } from '@/components/map/fleet-map';
-import { dataAgeS, healthBanners } from '@/lib/client/health-status';
+import { useWallFraming } from '@/components/map/use-wall-framing';
+import { liveQuery } from '@/lib/client/queries';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useNow } from '@/lib/client/use-now';
-import { liveQuery } from '@/lib/client/queries';
+import { useRedeployReload } from '@/lib/client/use-redeploy-reload';
+import { useDocumentTheme } from '@/lib/client/use-theme';
+import { dataAgeS, healthBanners } from '@/lib/view/health';
+import type { WallOptions } from '@/lib/view/wall-options';
+import { wallView } from '@/lib/view/wall-view';
 import { PanelBoundary } from './panel-boundary';
-import { useRedeployReload } from './redeploy-watch';
-import { useWallFraming } from './use-wall-framing';
 import { WallBanner } from './wall-banner';
-import type { WallOptions } from './wall-options';
 import { WallClock, WallFigures, WallTitle } from './wall-panels';
-import { wallView } from './wall-view';
 
 export interface WallDisplayProps {
   options: WallOptions;
@@ -113,17 +114,4 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
       </aside>
     </div>
   );
-}
-
-/** The wall picks its own theme whatever another page left in the shared `data-theme`; restored on leave. */
-function useDocumentTheme(theme: 'light' | 'dark') {
-  useEffect(() => {
-    const html = document.documentElement;
-    const before = html.dataset.theme;
-    html.dataset.theme = theme;
-    return () => {
-      if (before === undefined) delete html.dataset.theme;
-      else html.dataset.theme = before;
-    };
-  }, [theme]);
 }

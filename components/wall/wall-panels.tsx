@@ -1,11 +1,12 @@
 // The wall's panels: plain components fed by the view, each rendered inside its own PanelBoundary.
-import type { ActiveTrip } from '@/lib/stats/active-trips';
-import { routeLabel } from '@/lib/stats/active-trips';
-import type { DelayFigures } from '@/lib/stats/delay-stats';
-import { formatShare } from '@/lib/stats/delay-table';
-import { DELAY_COLORS, type Theme } from '@/lib/client/delay-palette';
-import { formatAgo, formatDelay } from '@/lib/client/location-age';
-import type { WallRoute, WallView } from './wall-view';
+import type { ActiveTrip } from '@/lib/view/trips';
+import { routeLabel } from '@/lib/view/trips';
+import type { DelayFigures } from '@/lib/view/delays';
+import { formatShare } from '@/lib/view/delay-table';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
+import type { Theme } from '@/lib/view/theme';
+import { formatAgo, formatClock, formatDelay } from '@/lib/view/format';
+import type { WallRoute, WallView } from '@/lib/view/wall-view';
 
 export function WallTitle({ view, requested }: { view: WallView | null; requested: readonly string[] }) {
   const plural = (n: number) => `${n} route${n === 1 ? '' : 's'} with active trips`;
@@ -35,16 +36,12 @@ export function WallTitle({ view, requested }: { view: WallView | null; requeste
   );
 }
 
-function timeOfDay(ms: number) {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-}
-
 /** `now` is 0 until the browser clock is read (server rendering). */
 export function WallClock({ now, ageS }: { now: number; ageS: number | null }) {
   return (
     <div className="text-right">
       <time aria-label="Clock" className="block text-7xl font-semibold tabular-nums">
-        {now ? timeOfDay(now) : '--:--'}
+        {now ? formatClock(now) : '--:--'}
       </time>
       <p className="mt-1 text-2xl text-slate-600 tabular-nums dark:text-slate-300">
         Data <span aria-label="Data age">{formatAgo(ageS)}</span>

@@ -3,11 +3,11 @@
 // state of the browser's own link to the server (for the offline and server-unreachable banners).
 import { useQuery } from '@tanstack/react-query';
 import type { LiveSnapshot } from '@/lib/model';
-import type { ClientLink } from './health-status';
+import type { ClientLink } from '@/lib/view/health';
 import { liveQuery } from './queries';
 import { useNow } from './use-now';
 import { useOnline } from './use-online';
-import { useServerNow } from './use-snapshot-clock';
+import { useServerNow } from './use-server-now';
 
 export interface LiveFeed {
   snapshot: LiveSnapshot | undefined;

@@ -1,13 +1,14 @@
 import 'server-only';
+import { routeLine } from '@/lib/geo/route-lines';
 import type { NetworkResponse } from '@/lib/model';
 import type { Route, RouteStops } from '@/lib/model';
 
 type Feature = NetworkResponse['features'][number];
 
 /**
- * The network as GeoJSON: each route a LineString through its stops in stop_order, each stop a Point.
- * Stops without coordinates are left out of both (the spec allows null latitude/longitude); a route with
- * fewer than two placed stops has no line. `routes` is null until the feed has listed them once.
+ * The network as GeoJSON: each route a LineString through its stops, each stop a Point, both placed by
+ * lib/geo/route-lines (the browser's route overlay draws the same line). `routes` is null until the feed has
+ * listed them once.
  */
 export function buildNetwork(
   routes: readonly Route[] | null,
@@ -24,14 +25,12 @@ export function buildNetwork(
       pendingRoutes++;
       continue;
     }
-    const placed = stops.stops
-      .filter((s) => s.latitude !== null && s.longitude !== null)
-      .sort((a, b) => a.stopOrder - b.stopOrder || a.id - b.id);
-    if (placed.length >= 2) {
+    const { stops: placed, coordinates } = routeLine(stops.stops);
+    if (coordinates) {
       features.push({
         type: 'Feature',
         id: route.id,
-        geometry: { type: 'LineString', coordinates: placed.map((s) => [s.longitude!, s.latitude!]) },
+        geometry: { type: 'LineString', coordinates },
         properties: { kind: 'route', routeId: route.id, code: route.code, name: route.name },
       });
     }
@@ -39,7 +38,7 @@ export function buildNetwork(
       features.push({
         type: 'Feature',
         id: s.id,
-        geometry: { type: 'Point', coordinates: [s.longitude!, s.latitude!] },
+        geometry: { type: 'Point', coordinates: [s.longitude, s.latitude] },
         properties: { kind: 'stop', stopId: s.id, routeId: route.id, name: s.stopName, isStart: s.isStart, isEnd: s.isEnd },
       });
     }

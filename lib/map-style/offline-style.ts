@@ -13,7 +13,9 @@ import type {
   SymbolLayerSpecification,
 } from 'maplibre-gl';
 
-export type MapTheme = 'light' | 'dark';
+import type { Theme } from '@/lib/view/theme';
+
+export type MapTheme = Theme;
 
 export const WORLD_LAND_SOURCE_ID = 'world-land';
 export const LOCAL_LAND_SOURCE_ID = 'local-land';

@@ -3,8 +3,9 @@
 // count at low zoom, and per bus a circle coloured by delay class, a heading arrow and a label.
 import { useMemo } from 'react';
 import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, Map as MapLibreMap, SymbolLayerSpecification } from 'maplibre-gl';
-import { DELAY_COLORS, type Theme } from '@/lib/client/delay-palette';
-import type { BusFeatureCollection } from '@/lib/client/bus-features';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
+import type { Theme } from '@/lib/view/theme';
+import type { BusFeatureCollection } from '@/lib/view/bus-features';
 import { LABEL_FONT } from '@/lib/map-style/offline-style';
 import { HEADING_ICON_PIXEL_RATIO, headingArrowImage } from '../heading-arrow';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';

@@ -1,6 +1,7 @@
 // The look of one bus, shared by the clustered bus layer and the selected-bus layer so the two never drift.
 import type { CircleLayerSpecification, ExpressionSpecification, SymbolLayerSpecification } from 'maplibre-gl';
-import { DELAY_COLORS, type Theme } from '@/lib/client/delay-palette';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
+import type { Theme } from '@/lib/view/theme';
 import { LABEL_FONT } from '@/lib/map-style/offline-style';
 import { HEADING_ICON_SIZE } from '../heading-arrow';
 

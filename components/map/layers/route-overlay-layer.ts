@@ -4,9 +4,9 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { CircleLayerSpecification, GeoJSONSourceSpecification, LayerSpecification, LineLayerSpecification } from 'maplibre-gl';
-import type { Theme } from '@/lib/client/delay-palette';
+import type { Theme } from '@/lib/view/theme';
 import { routeStopsQuery } from '@/lib/client/queries';
-import { routeOverlayBounds, routeOverlayGeoJson } from '@/lib/client/route-overlay';
+import { routeOverlayBounds, routeOverlayGeoJson } from '@/lib/view/route-overlay';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
 import { BUS_CLUSTER_LAYER_ID } from './bus-layer';
 

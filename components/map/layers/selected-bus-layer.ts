@@ -3,8 +3,8 @@
 // everything with a halo and its label at every zoom.
 import { useMemo } from 'react';
 import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification } from 'maplibre-gl';
-import type { Theme } from '@/lib/client/delay-palette';
-import type { BusFeatureCollection } from '@/lib/client/bus-features';
+import type { Theme } from '@/lib/view/theme';
+import type { BusFeatureCollection } from '@/lib/view/bus-features';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
 import { ensureHeadingIcon } from './bus-layer';
 import { busCircleLayer, busHeadingLayer, busLabelLayer, sizeByZoom } from './bus-style';

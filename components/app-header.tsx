@@ -1,0 +1,49 @@
+// The header every page but the wall shares: the page's title, the views to switch between, what the page says
+// about its data (`status`), its own controls (`actions`), and the theme toggle.
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { ThemeToggle } from '@/components/theme/theme-toggle';
+
+const VIEWS = [
+  { id: 'dispatch', href: '/', label: 'Dispatch' },
+  { id: 'delays', href: '/delays', label: 'Delays' },
+  { id: 'wall', href: '/wall', label: 'Wall' },
+] as const;
+
+export type AppView = (typeof VIEWS)[number]['id'];
+
+export interface AppHeaderProps {
+  title: string;
+  current: AppView;
+  /** On phones on a row of its own under the title; on wider screens between the views and the controls. */
+  status?: ReactNode;
+  actions?: ReactNode;
+}
+
+export function AppHeader({ title, current, status, actions }: AppHeaderProps) {
+  return (
+    <header className="flex flex-wrap items-center gap-x-5 gap-y-1 border-b border-slate-200 bg-white px-3 py-1.5 dark:border-slate-800 dark:bg-slate-900">
+      <div className="flex items-center gap-3">
+        <h1 className="text-base font-semibold tracking-tight">{title}</h1>
+        <nav aria-label="Views" className="flex gap-3 text-sm text-slate-600 dark:text-slate-300">
+          {VIEWS.map((v) =>
+            v.id === current ? (
+              <span key={v.id} aria-current="page" className="font-medium text-slate-900 dark:text-white">
+                {v.label}
+              </span>
+            ) : (
+              <Link key={v.id} href={v.href} className="hover:underline">
+                {v.label}
+              </Link>
+            ),
+          )}
+        </nav>
+      </div>
+      <div className="ml-auto flex items-center gap-2 md:order-last">
+        {actions}
+        <ThemeToggle />
+      </div>
+      {status && <div className="order-last w-full md:order-none md:w-auto md:min-w-0 md:flex-1">{status}</div>}
+    </header>
+  );
+}

@@ -1,4 +1,0 @@
-/** Where the dispatcher view opens a trip: the home page with the trip selected. */
-export function tripMapHref(tripId: number): string {
-  return `/?trip=${tripId}`;
-}

@@ -1,0 +1,133 @@
+'use client';
+// The MapLibre instance behind FleetMap: created in an effect (never at import time, never on the server),
+// given its style, and given a new style when the theme or the style URLs change. The style is chosen in one
+// place, styleFor.
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { GeoJSONSource, Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
+import { networkQuery } from '@/lib/client/queries';
+import { NETWORK_SOURCE_ID } from '@/lib/map-style/offline-style';
+import { prepareBasemap, resolveMapStyle } from '@/lib/map-style/resolve-style';
+import type { Theme } from '@/lib/view/theme';
+import { FLEET_MAP_RENDER_OPTIONS } from './render-options';
+import type { MapHandle } from './use-map-layers';
+
+declare global {
+  interface Window {
+    /** The live MapLibre instance, for tests and tools. */
+    __fleetmap?: { map: MapLibreMap };
+  }
+}
+
+export interface MapView {
+  lng: number;
+  lat: number;
+  zoom: number;
+}
+
+export interface MapStyleChoice {
+  theme: Theme;
+  styleUrl: string | null;
+  styleUrlDark: string | null;
+}
+
+export interface MapLibreOptions extends MapStyleChoice {
+  interactive: boolean;
+  initialView: MapView | null;
+  /** The instance once created (null when it goes away). */
+  onMapReady?: (map: MapLibreMap | null) => void;
+}
+
+const WORKER_URL = '/maplibre-gl-worker.mjs';
+const WORLD_VIEW = { center: [0, 20] as [number, number], zoom: 1.5 };
+const MAX_ZOOM = 19;
+
+/** The configured style URL for the theme, or the offline style that ships with the app. */
+function styleFor({ theme, styleUrl, styleUrlDark }: MapStyleChoice): string | StyleSpecification {
+  return resolveMapStyle({ theme, origin: window.location.origin, styleUrl, styleUrlDark });
+}
+
+function styleKey({ theme, styleUrl, styleUrlDark }: MapStyleChoice) {
+  return `${theme}|${styleUrl ?? ''}|${styleUrlDark ?? ''}`;
+}
+
+export function useMapLibre(container: RefObject<HTMLDivElement | null>, options: MapLibreOptions): MapHandle {
+  const [map, setMap] = useState<MapLibreMap | null>(null);
+  // Which style finished loading last, and how many loads so far. Layers are added only while the loaded
+  // style is the one the props ask for: during a theme switch the old style is going and the new one not
+  // ready, and adding to it would throw.
+  const [loaded, setLoaded] = useState({ gen: 0, key: '' });
+  const currentKey = styleKey(options);
+  const styleGen = loaded.key === currentKey ? loaded.gen : 0;
+
+  // The options as they are when the map is created (the map is created once per mount).
+  const latest = useRef(options);
+  useEffect(() => {
+    latest.current = options;
+  });
+  const appliedStyle = useRef('');
+
+  useEffect(() => {
+    let cancelled = false;
+    let created: MapLibreMap | null = null;
+    void import('maplibre-gl').then(async (maplibre) => {
+      await prepareBasemap(maplibre, latest.current);
+      const element = container.current;
+      if (cancelled || !element) return;
+      const o = latest.current;
+      maplibre.setWorkerUrl(WORKER_URL);
+      const view = o.initialView;
+      created = new maplibre.Map({
+        container: element,
+        style: styleFor(o),
+        center: view ? [view.lng, view.lat] : WORLD_VIEW.center,
+        zoom: view ? view.zoom : WORLD_VIEW.zoom,
+        interactive: o.interactive,
+        attributionControl: { compact: true },
+        dragRotate: false,
+        pitchWithRotate: false,
+        maxZoom: MAX_ZOOM,
+        ...FLEET_MAP_RENDER_OPTIONS,
+      });
+      created.touchZoomRotate.disableRotation();
+      if (o.interactive) created.addControl(new maplibre.NavigationControl({ showCompass: false }), 'bottom-right');
+      appliedStyle.current = styleKey(o);
+      created.on('style.load', () => setLoaded((l) => ({ gen: l.gen + 1, key: appliedStyle.current })));
+      window.__fleetmap = { map: created };
+      setMap(created);
+      latest.current.onMapReady?.(created);
+    });
+    return () => {
+      cancelled = true;
+      if (created) {
+        if (window.__fleetmap?.map === created) delete window.__fleetmap;
+        latest.current.onMapReady?.(null);
+        created.remove();
+      }
+    };
+  }, [container]);
+
+  // A new theme or style URL replaces the whole style; diff:false makes it a clean reload, after which
+  // every layer re-adds itself (styleGen).
+  const { theme, styleUrl, styleUrlDark } = options;
+  useEffect(() => {
+    if (!map || currentKey === appliedStyle.current) return;
+    appliedStyle.current = currentKey;
+    map.setStyle(styleFor({ theme, styleUrl, styleUrlDark }), { diff: false });
+  }, [map, currentKey, theme, styleUrl, styleUrlDark]);
+
+  return useMemo(() => ({ map, styleGen }), [map, styleGen]);
+}
+
+/**
+ * The offline style loads /api/network once; while the feed is still loading route stops the network grows,
+ * so the same data networkQuery polls is pushed into the style's source. A hosted style has no such source.
+ */
+export function useNetworkRefresh({ map, styleGen }: MapHandle) {
+  const { data } = useQuery(networkQuery());
+  useEffect(() => {
+    if (!map || styleGen === 0 || !data) return;
+    const source = map.getSource<GeoJSONSource>(NETWORK_SOURCE_ID);
+    if (source?.type === 'geojson') void source.setData(data as GeoJSON.FeatureCollection).catch(() => undefined);
+  }, [map, styleGen, data]);
+}

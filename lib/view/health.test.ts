@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { budgetLabel, healthBanners, lacksLocations, meanTripLocationAgeS, noLocationsReason, type ClientLink } from './health';
+import { makeHealth, makeVehicle, T0 } from './test-factories';
+
+const link: ClientLink = { online: true, fetchFailed: false, fetchErrorMessage: null, sinceLastSnapshotS: 1 };
+
+describe('healthBanners', () => {
+  it('shows nothing when all is well', () => {
+    expect(healthBanners(makeHealth(), link, T0)).toEqual([]);
+  });
+
+  it('explains a rejected key and keeps the data with its age', () => {
+    const [b] = healthBanners(makeHealth({ state: 'unauthorized', lastSuccessAt: T0 - 90_000 }), link, T0);
+    expect(b).toMatchObject({ id: 'unauthorized', tone: 'error' });
+    expect(b!.body).toContain('1 min ago');
+  });
+
+  it('says when a rate-limit pause ends', () => {
+    const [b] = healthBanners(makeHealth({ state: 'rate-limited', budget: { ...makeHealth().budget, pausedUntil: T0 + 23_000 } }), link, T0);
+    expect(b!.id).toBe('rate-limited');
+    expect(b!.body).toContain('in 23 s');
+  });
+
+  it('reports the browser offline and a lost server link, on top of the upstream state', () => {
+    const offline = healthBanners(makeHealth({ state: 'unreachable' }), { ...link, online: false }, T0);
+    expect(offline.map((b) => b.id)).toEqual(['offline', 'unreachable']);
+    const lost = healthBanners(null, { ...link, fetchFailed: true, fetchErrorMessage: 'Failed to fetch', sinceLastSnapshotS: 40 }, T0);
+    expect(lost.map((b) => b.id)).toEqual(['server']);
+    expect(lost[0]!.body).toContain('40 s ago');
+  });
+
+  it('covers forbidden, degraded and starting', () => {
+    for (const state of ['forbidden', 'degraded', 'starting'] as const) {
+      expect(healthBanners(makeHealth({ state }), link, T0).map((b) => b.id)).toEqual([state]);
+    }
+  });
+});
+
+describe('status figures', () => {
+  it('labels the budget', () => {
+    expect(budgetLabel(makeHealth())).toBe('142/240 req/min');
+    expect(budgetLabel(makeHealth({ budget: { ...makeHealth().budget, limit: null, usedLastMinute: 3 } }))).toBe('3 req/min');
+  });
+
+  it('averages fix ages of positioned buses on trips only', () => {
+    const vehicles = [
+      makeVehicle({ busId: 1, gpsAt: T0 - 10_000 }),
+      makeVehicle({ busId: 2, gpsAt: T0 - 30_000 }),
+      makeVehicle({ busId: 3, gpsAt: T0 - 500_000, trip: null }),
+      makeVehicle({ busId: 4, lat: null, lon: null }),
+    ];
+    expect(meanTripLocationAgeS(vehicles, T0)).toBe(20);
+  });
+
+  it('knows when locations are unavailable, and says why', () => {
+    const standard = makeHealth({ plan: 'API Standard', level: 'standard', capabilities: { ...makeHealth().capabilities, locations: false } });
+    expect(lacksLocations(standard)).toBe(true);
+    expect(noLocationsReason(standard)).toContain('API Standard');
+    expect(lacksLocations(makeHealth({ plan: null, capabilities: { ...makeHealth().capabilities, locations: false } }))).toBe(false);
+    const narrow = makeHealth({ scopes: ['trips:read'], capabilities: { ...makeHealth().capabilities, locations: false } });
+    expect(noLocationsReason(narrow)).toContain('gps:read');
+  });
+});

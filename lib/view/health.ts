@@ -1,0 +1,125 @@
+// What the status bar and the banners say about the data's health. Pure: the components only lay it out.
+import type { EpochMs, Health, UpstreamState, Vehicle } from '@/lib/model';
+import { locationAgeS, meanAgeS } from './ages';
+import { hasPosition } from './bus-features';
+import { formatAgo, formatClock, formatDuration } from './format';
+
+export type BannerTone = 'error' | 'warning' | 'info';
+
+export interface Banner {
+  id: string;
+  tone: BannerTone;
+  title: string;
+  body: string;
+}
+
+export const UPSTREAM_STATE_LABELS: Record<UpstreamState, string> = {
+  starting: 'Starting',
+  ok: 'Live',
+  degraded: 'Degraded',
+  'rate-limited': 'Rate-limited',
+  unauthorized: 'Key rejected',
+  forbidden: 'Access denied',
+  unreachable: 'Unreachable',
+};
+
+export const UPSTREAM_STATE_TONE: Record<UpstreamState, BannerTone | 'ok'> = {
+  starting: 'info',
+  ok: 'ok',
+  degraded: 'warning',
+  'rate-limited': 'warning',
+  unauthorized: 'error',
+  forbidden: 'error',
+  unreachable: 'error',
+};
+
+/** How the browser's own link to the Fleetmap server is doing. */
+export interface ClientLink {
+  /** navigator.onLine */
+  online: boolean;
+  /** The last /api/live request failed (network error or an error status). */
+  fetchFailed: boolean;
+  fetchErrorMessage: string | null;
+  /** Seconds since the browser last received a snapshot; null before the first one. */
+  sinceLastSnapshotS: number | null;
+}
+
+export function dataAgeS(health: Health, now: EpochMs): number | null {
+  return health.lastSuccessAt === null ? null : Math.max(0, (now - health.lastSuccessAt) / 1000);
+}
+
+function lastDataClause(link: ClientLink, health: Health | null, now: EpochMs): string {
+  const age = health ? dataAgeS(health, now) : null;
+  const since = age ?? link.sinceLastSnapshotS;
+  return since === null ? 'No data has been received yet.' : `Showing the last data received (${formatAgo(since)}), every bus with its true age.`;
+}
+
+/** The server's own sentence when it sent one, else ours. */
+function say(health: Health, fallback: string): string {
+  return health.message ?? fallback;
+}
+
+export function healthBanners(health: Health | null, link: ClientLink, now: EpochMs): Banner[] {
+  const banners: Banner[] = [];
+  const shown = lastDataClause(link, health, now);
+  if (!link.online) {
+    banners.push({ id: 'offline', tone: 'error', title: 'This browser is offline', body: `${shown} Updates resume by themselves when the network is back.` });
+  } else if (link.fetchFailed) {
+    banners.push({
+      id: 'server',
+      tone: 'error',
+      title: 'Cannot reach the Fleetmap server',
+      body: `${link.fetchErrorMessage ? `${link.fetchErrorMessage}. ` : ''}${shown} Retrying every few seconds.`,
+    });
+  }
+  if (!health) return banners;
+  switch (health.state) {
+    case 'unauthorized':
+      banners.push({ id: 'unauthorized', tone: 'error', title: 'The Partner API rejected the integration key (401)', body: `${say(health, 'An administrator must configure a valid key.')} ${shown}` });
+      break;
+    case 'forbidden':
+      banners.push({ id: 'forbidden', tone: 'error', title: 'The Partner API denied access (403)', body: `${say(health, "The key's plan or scopes do not allow this.")} ${shown}` });
+      break;
+    case 'rate-limited': {
+      const until = health.budget.pausedUntil;
+      const when = until !== null ? `Requests resume at ${formatClock(until, true)} (in ${formatDuration(Math.max(0, (until - now) / 1000))}).` : 'Requests resume when the limit resets.';
+      banners.push({ id: 'rate-limited', tone: 'warning', title: 'Partner API rate limit reached', body: `${when} ${shown}` });
+      break;
+    }
+    case 'unreachable':
+      banners.push({ id: 'unreachable', tone: 'error', title: 'The Partner API is not answering', body: `${say(health, 'Retrying automatically.')} ${shown}` });
+      break;
+    case 'degraded':
+      banners.push({ id: 'degraded', tone: 'warning', title: 'Partner API partly failing', body: say(health, 'Some data may be older than usual.') });
+      break;
+    case 'starting':
+      banners.push({ id: 'starting', tone: 'info', title: 'Connecting to the Partner API', body: say(health, 'The first data arrives within a few seconds.') });
+      break;
+    case 'ok':
+      break;
+  }
+  return banners;
+}
+
+/** `142/240 req/min`, or the used count alone while the limit is not known yet. */
+export function budgetLabel(health: Health): string {
+  const { usedLastMinute, limit } = health.budget;
+  return limit === null ? `${usedLastMinute} req/min` : `${usedLastMinute}/${limit} req/min`;
+}
+
+/** Mean fix age of positioned buses on active trips, as of `now`. */
+export function meanTripLocationAgeS(vehicles: readonly Vehicle[], now: EpochMs): number | null {
+  return meanAgeS(vehicles.filter((v) => v.trip && hasPosition(v)).map((v) => locationAgeS(v.gpsAt, now)));
+}
+
+/** Locations are known to be unavailable (the plan and scopes are known and exclude them). */
+export function lacksLocations(health: Health): boolean {
+  return health.plan !== null && !health.capabilities.locations;
+}
+
+export function noLocationsReason(health: Health): string {
+  if (health.level === 'standard') {
+    return `This integration key is on the ${health.plan ?? 'API Standard'} plan. The Partner API gives bus locations only to API Business keys with the gps:read scope, so trips are listed without positions and there is no map.`;
+  }
+  return 'This integration key does not have the gps:read scope, so the Partner API gives no bus locations. Trips are listed without positions and there is no map.';
+}

@@ -1,0 +1,103 @@
+// Small factories for unit tests of the view logic: the live snapshot's parts, and active trips with only the
+// fields a test cares about, the rest neutral.
+import type { Health, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
+import { tripDelayClass } from '@/lib/model';
+import type { ActiveTrip } from './trips';
+
+export const T0 = Date.UTC(2025, 5, 2, 14, 0, 0);
+
+export function makeTrip(over: Partial<VehicleTrip> = {}): VehicleTrip {
+  const delayMinutes = over.delayMinutes === undefined ? 0 : over.delayMinutes;
+  return {
+    tripId: 1,
+    routeId: 10,
+    routeCode: 'M15',
+    routeName: 'First Av / Second Av',
+    direction: 'outbound',
+    status: 'started',
+    plannedDepartureAt: T0 - 20 * 60_000,
+    plannedArrivalAt: T0 + 40 * 60_000,
+    actualDepartureAt: T0 - 19 * 60_000,
+    actualArrivalAt: null,
+    ...over,
+    delayMinutes,
+    delayClass: over.delayClass ?? tripDelayClass(delayMinutes),
+  };
+}
+
+export function makeVehicle(over: Partial<Vehicle> = {}): Vehicle {
+  return {
+    busId: 1,
+    plateNumber: 'BX-1001',
+    busName: 'Bus 1001',
+    internalCode: 'I-1001',
+    lat: 40.75,
+    lon: -73.98,
+    heading: 90,
+    speedKmh: 18,
+    accuracy: 5,
+    gpsAt: T0 - 10_000,
+    fetchedAt: T0 - 5_000,
+    trip: makeTrip(),
+    ...over,
+  };
+}
+
+export function makeUnpositionedTrip(over: Partial<UnpositionedTrip> = {}): UnpositionedTrip {
+  return { ...makeTrip({ tripId: 900, routeCode: 'M101', routeName: 'Third Av / Lexington Av' }), busId: null, plateNumber: null, busName: null, ...over };
+}
+
+export function makeHealth(over: Partial<Health> = {}): Health {
+  return {
+    state: 'ok',
+    message: null,
+    lastSuccessAt: T0 - 1_000,
+    lastError: null,
+    plan: 'API Business',
+    level: 'business',
+    scopes: ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'],
+    capabilities: { buses: true, routes: true, stops: true, trips: true, locations: true },
+    budget: { limit: 240, usedLastMinute: 142, share: 0.8, byKind: { location: 120, trips: 22 }, rateLimited429: 0, pausedUntil: null },
+    freshness: { meanAgeS: 30, p95AgeS: 70, boundS: 25, trackedBuses: 200 },
+    timezone: { zone: 'America/New_York', source: 'config', offsetMinutes: -240 },
+    ...over,
+  };
+}
+
+export function makeSnapshot(over: Partial<LiveSnapshot> = {}): LiveSnapshot {
+  return {
+    generatedAt: T0,
+    version: 1,
+    vehicles: [makeVehicle()],
+    unpositionedTrips: [],
+    health: makeHealth(),
+    thresholds: { lateMin: 5, earlyMin: 1 },
+    ...over,
+  };
+}
+
+let nextTripId = 1;
+
+export function trip(over: Partial<ActiveTrip> = {}): ActiveTrip {
+  return {
+    tripId: nextTripId++,
+    routeId: 1,
+    routeCode: 'M1',
+    routeName: 'Fifth Avenue',
+    direction: 'outbound',
+    status: 'started',
+    delayMinutes: 0,
+    delayClass: 'on-time',
+    plannedDepartureAt: null,
+    plannedArrivalAt: null,
+    actualDepartureAt: null,
+    actualArrivalAt: null,
+    busId: null,
+    plateNumber: null,
+    busName: null,
+    internalCode: null,
+    positioned: false,
+    gpsAt: null,
+    ...over,
+  };
+}
