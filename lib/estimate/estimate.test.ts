@@ -169,6 +169,13 @@ describe('estimate of a stopped bus', () => {
     expect(e.reason).toBe('not-departed');
   });
 
+  it('does not read one dwell at a stop, caught by two fixes, as a stopped bus', () => {
+    const fixes = [fix(0, 500, T0 + 2 * MIN, { speedKmh: 0 }), fix(0, 502, T0 + 2 * MIN + 20_000, { speedKmh: 0 })];
+    const e = estimatePosition({ path: line, trip: trip(), fixes, now: T0 + 3 * MIN })!;
+    expect(e.basis).toBe('gps-estimate');
+    expect(offBy(e, 0, 502)).toBeGreaterThan(50);
+  });
+
   it('does not read a stop at one fix as a bus that cannot move', () => {
     // A single fix at a stop (speed 0) says nothing of the next minute: the trip's pace moves it on.
     const e = estimatePosition({ path: line, trip: trip(), fixes: [fix(0, 500, T0 + 2 * MIN, { speedKmh: 0 })], now: T0 + 2 * MIN + 30_000 })!;
@@ -193,10 +200,22 @@ describe('estimate with no GPS', () => {
   });
 
   it('keeps a bus that has not left at its first stop', () => {
-    const e = estimatePosition({ path: line, trip: trip({ actualDepartureAt: null, delayMinutes: 4 }), fixes: [], now: T0 + 4 * MIN })!;
+    const held = trip({ actualDepartureAt: null, delayMinutes: 4 });
+    const e = estimatePosition({ path: line, trip: held, fixes: [], now: T0 + 4 * MIN })!;
     expect(e.basis).toBe('schedule-estimate');
     expect(offBy(e, 0, 0)).toBeLessThan(1);
     expect(e.motion).toBeNull();
+    // Unless the upstream never reports departures: two minutes past the planned departure plus delay, it moves.
+    expect(e.validUntil).not.toBeNull();
+    expect(estimatePosition({ path: line, trip: held, fixes: [], now: e.validUntil! })!.motion).not.toBeNull();
+  });
+
+  it('still estimates the trips of an upstream that never fills the actual departure', () => {
+    const unreported = trip({ actualDepartureAt: null, delayMinutes: 1 });
+    const placed = estimatePosition({ path: line, trip: unreported, fixes: [], now: T0 + 6 * MIN })!;
+    expect(offBy(placed, 0, 1000)).toBeLessThan(1);
+    const fixes = [fix(0, 500, T0 + 4 * MIN), fix(0, 700, T0 + 5 * MIN)];
+    expect(estimatePosition({ path: line, trip: unreported, fixes, now: T0 + 6 * MIN })!.basis).toBe('gps-estimate');
   });
 
   it('turns to the schedule when the GPS has stopped reporting', () => {
