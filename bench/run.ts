@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiLoad } from './api-load';
 import { basemap } from './basemap';
+import { estimation } from './estimation';
 import { firstBus } from './first-bus';
 import { freshness } from './freshness';
 import { BENCH_DIST_DIR } from './support/app-stack';
@@ -17,7 +18,7 @@ import { upstreamCost } from './upstream-cost';
 export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, apiLoad, mapUpdate, firstBus, basemap];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap];
 
 export class UsageError extends Error {
   constructor(

@@ -13,9 +13,13 @@ import { mean, median, percentile } from './support/stats';
 // The scheduler and the configuration are server code: they import the 'server-only' marker, which throws
 // outside a server bundle. This process is the server side too, so the marker resolves to its empty module
 // before they load.
-function loadServerModules() {
+export function allowServerModules(): void {
   const marker = require.resolve('server-only');
   require.cache[marker] ??= { id: marker, filename: marker, loaded: true, exports: {} } as NodeJS.Module;
+}
+
+export function loadServerModules() {
+  allowServerModules();
   return {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- must load after the marker is in the cache
     scheduler: require('../lib/fleet/location-scheduler') as typeof import('../lib/fleet/location-scheduler'),
@@ -24,12 +28,12 @@ function loadServerModules() {
   };
 }
 
-const LIMIT_PER_MINUTE = 300;
-const TRIPS_PER_PAGE = 100;
-const SAMPLE_MS = 10_000;
+export const LIMIT_PER_MINUTE = 300;
+export const TRIPS_PER_PAGE = 100;
+export const SAMPLE_MS = 10_000;
 /** Wednesday 4 March 2026, local midnight in New York (UTC−5). */
-const DAY_START = Date.parse('2026-03-04T05:00:00Z');
-const HOUR_MS = 3_600_000;
+export const DAY_START = Date.parse('2026-03-04T05:00:00Z');
+export const HOUR_MS = 3_600_000;
 
 interface Held {
   lat: number | null;

@@ -1,0 +1,46 @@
+// A direction's route as a measured line through its stops: the app has no route shapes, only stops, so a bus is
+// placed on the straight segments between them (within a few tens of metres of the street at corners).
+import { polyline, type Polyline } from '@/lib/geo/polyline';
+import type { RouteStop } from '@/lib/model';
+import { stopsForDirection, type DirectionSplit } from './direction';
+
+export interface RoutePath {
+  /** Through the placed stops in order: vertex i is the i-th placed stop, `line.cum[i]` its metres along. */
+  line: Polyline;
+}
+
+const placed = (s: RouteStop): s is RouteStop & { latitude: number; longitude: number } =>
+  s.latitude !== null && s.longitude !== null && Number.isFinite(s.latitude) && Number.isFinite(s.longitude);
+
+/** The line through a direction's stops in order (stops without coordinates left out); null below two placed stops. */
+export function routePath(stops: readonly RouteStop[]): RoutePath | null {
+  const points = stops.filter(placed);
+  if (points.length < 2) return null;
+  const line = polyline(points.map((s) => [s.longitude, s.latitude] as const));
+  if (!(line.lengthM > 0)) return null;
+  return { line };
+}
+
+export type TripPath = { ok: true; path: RoutePath } | { ok: false; reason: Extract<DirectionSplit, { ok: false }>['reason'] | 'too-few-placed-stops' };
+
+// Paths by the route's stops array (a new array from the server is a new route version) and direction value:
+// every bus on the same route and direction shares one line, built once.
+const cache = new WeakMap<readonly RouteStop[], Map<string, TripPath>>();
+
+/** The path of a trip's direction over its route's stops (all directions, as /routes/{id}/stops lists them). */
+export function pathForTrip(routeStops: readonly RouteStop[], direction: string | null): TripPath {
+  let byDirection = cache.get(routeStops);
+  if (!byDirection) {
+    byDirection = new Map();
+    cache.set(routeStops, byDirection);
+  }
+  const key = direction ?? '\u0000';
+  let result = byDirection.get(key);
+  if (!result) {
+    const split = stopsForDirection(routeStops, direction);
+    const path = split.ok ? routePath(split.stops) : null;
+    result = !split.ok ? split : path ? { ok: true, path } : { ok: false, reason: 'too-few-placed-stops' };
+    byDirection.set(key, result);
+  }
+  return result;
+}
