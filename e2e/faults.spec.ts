@@ -11,6 +11,8 @@ const LIVE_POLL_S = 5;
 
 test.use({
   stackOptions: {
+    // A clean start: an earlier spec's fault (the dispatcher spec revokes the key) leaves 'degraded' for two minutes.
+    ownStack: 'faults',
     env: {
       PARTNER_TIMEOUT_MS: '1500',
       FEED_TRIPS_INTERVAL_S: String(TRIPS_INTERVAL_S),
@@ -59,7 +61,7 @@ async function notBlank(dispatcher: Page, wall: Page, listOnly = false) {
   await expect(wall.getByText('The wall display will be back shortly')).toHaveCount(0);
 }
 
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ timeout: 450_000 });
 
 test('dispatcher and wall through every upstream fault: banner over the last data, true ages, recovery', async ({ page, stack, context }) => {
   const wall = await context.newPage();
@@ -68,7 +70,9 @@ test('dispatcher and wall through every upstream fault: banner over the last dat
   wall.on('pageerror', (e) => wallErrors.push(`uncaught: ${e.message}`));
   await page.goto('/');
   await wall.goto('/wall');
-  await expect.poll(async () => (await liveSnapshot(page)).health.state, { timeout: 60_000 }).toBe('ok');
+  // Any upstream error keeps 'degraded' for two minutes; on a loaded machine a first request may time out at
+  // start-up (1.5 s here), so wait out that window rather than fail on it.
+  await expect.poll(async () => (await liveSnapshot(page)).health.state, { timeout: 150_000 }).toBe('ok');
   await expect.poll(async () => ((await liveSnapshot(page)) as LiveSnapshot).vehicles.filter((v) => v.lat !== null).length, { timeout: 60_000 }).toBeGreaterThan(30);
   await notBlank(page, wall);
 
