@@ -101,9 +101,12 @@ export class Feed {
     await this.poller.stopped();
   }
 
-  /** A viewer follows this bus: it gets the top location priority for FEED_WATCH_TTL_S. Unknown ids are ignored. */
-  watch(busId: number): boolean {
-    return this.picker.watch(busId, this.clock.now());
+  /**
+   * A viewer (`client`: lib/http's clientKey) follows this bus: it gets the top location priority for
+   * FEED_WATCH_TTL_S. False for an unknown bus or a watch past the client's or the feed's bound.
+   */
+  watch(busId: number, client: string): boolean {
+    return this.picker.watch(busId, client, this.clock.now());
   }
 
   /** The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. */

@@ -155,7 +155,8 @@ export interface SchedulerTiming {
 }
 
 export class LocationScheduler {
-  private lastWasWatched = false;
+  /** The last slot went to a watched bus: the next one goes to the fleet. The job picker keeps it true to every path. */
+  lastWasWatched = false;
   private lastWasParked = false;
 
   pick(tracks: Iterable<BusTrack>, now: number, timing: SchedulerTiming): BusTrack | null {

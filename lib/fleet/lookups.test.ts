@@ -8,7 +8,7 @@ describe('Lookups', () => {
     const before = upstream.calls.length;
     const etags = new Set<string>();
     for (let i = 0; i < 100; i++) {
-      feed.watch(1 + (i % 60));
+      feed.watch(1 + (i % 60), 'viewer');
       etags.add(feed.liveSnapshot().etag);
     }
     const answers = await Promise.all(Array.from({ length: 100 }, () => feed.trip(55)));
