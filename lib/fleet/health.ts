@@ -4,7 +4,7 @@ import { percentile } from '@/lib/stats/percentile';
 import type { FeedEvents, TypedEmitter } from './events';
 import type { FinalTrips } from './final-trips';
 import type { FleetState } from './fleet-state';
-import type { UpstreamGateway } from './gateway';
+import { UNREACHABLE_AFTER_FAILURES, type UpstreamGateway } from './gateway';
 import type { RateBudget } from './rate-budget';
 
 // The feed's health as /api/status and every snapshot show it: the upstream's state and one sentence about it,
@@ -12,8 +12,6 @@ import type { RateBudget } from './rate-budget';
 // the final-trip lookups. A change of state is announced as a 'health' event when it is first seen: at the next
 // upstream answer or the next report, whichever comes first.
 
-/** This many transport failures in a row, with no answer between them, make the upstream unreachable. */
-const UNREACHABLE_AFTER_FAILURES = 3;
 /** After an error the state stays degraded this long, so a passing fault is still seen on the status page. */
 const DEGRADED_WINDOW_MS = 2 * 60_000;
 
