@@ -138,3 +138,27 @@ describe('Feed.restore', () => {
     void feed.stop();
   });
 });
+
+describe('the live snapshot ETag', () => {
+  it('holds while the data stands still, though the ages in its health keep growing', async () => {
+    const { clock, upstream, feed } = startTestFeed({ buses: 20, onTrip: 10, limit: 600, latencyMs: 0 });
+    await clock.advance(MINUTE);
+    // A 429 with a minute's Retry-After: nothing is asked, nothing new arrives.
+    upstream.stormUntil = clock.now() + 500;
+    upstream.stormRetryAfterS = 60;
+    await clock.advance(2_000);
+    const held = feed.liveSnapshot();
+    expect(held.snapshot.health.state).toBe('rate-limited');
+    const etags = new Set<string>();
+    for (let s = 0; s < 30; s++) {
+      await clock.advance(1_000);
+      etags.add(feed.liveSnapshot().etag);
+    }
+    expect(etags).toEqual(new Set([held.etag]));
+    // The figures it carries are those of its generatedAt; the health as of now has moved on.
+    expect(feed.health().freshness.meanAgeS!).toBeGreaterThan(held.snapshot.health.freshness.meanAgeS! + 25);
+    await clock.advance(MINUTE);
+    expect(feed.liveSnapshot().etag).not.toBe(held.etag);
+    await stopAll(clock, feed);
+  });
+});
