@@ -109,7 +109,8 @@ export interface Health {
   timezone: {
     /** IANA zone or a fixed offset such as `UTC-05:00`. */
     zone: string;
-    source: 'config' | 'inferred' | 'default';
+    /** `inferring`: an offset inferred once and in use, not yet confirmed by a second look at later fixes. */
+    source: 'config' | 'inferred' | 'inferring' | 'default';
     offsetMinutes: number | null;
   };
 }
