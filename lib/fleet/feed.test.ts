@@ -38,7 +38,7 @@ describe('Feed events', () => {
     const requests: RequestEvent[] = [];
     const { clock, upstream, feed } = startTestFeed({ buses: 10, onTrip: 6, limit: 600 }, { beforeStart: (f) => void f.events.on('request', (e) => requests.push(e)) });
     await clock.advance(10_000);
-    const trip = feed.trip(9);
+    const trip = feed.trip(9, 'viewer');
     await clock.advance(1_000);
     expect((await trip).ok).toBe(true);
     upstream.revoked = true;

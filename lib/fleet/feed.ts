@@ -118,12 +118,13 @@ export class Feed {
     return this.healthReport.report(now);
   }
 
-  trip(id: number): Promise<Answer<Trip>> {
-    return this.lookups.trip(id);
+  /** One trip, asked upstream on demand when needed; `client` (lib/http's clientKey) bounds its lookups. */
+  trip(id: number, client: string): Promise<Answer<Trip>> {
+    return this.lookups.trip(id, client);
   }
 
-  routeStops(routeId: number): Promise<Answer<RouteStops>> {
-    return this.lookups.routeStops(routeId);
+  routeStops(routeId: number, client: string): Promise<Answer<RouteStops>> {
+    return this.lookups.routeStops(routeId, client);
   }
 
   routesList(): ListResult<RoutesResponse> {
