@@ -10,6 +10,8 @@ import next from 'next';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
+// lib/http/client-key.ts reads who a request comes from here (the per-client limits on watches and lookups).
+const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -48,6 +50,8 @@ const server = createServer((req, res) => {
     res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }
+  // Written from the socket over anything the client sent, so the per-client limits cannot be dodged by a header.
+  req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
   handle(req, res);
 });
 server.listen(port, host, () => {

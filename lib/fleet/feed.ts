@@ -65,7 +65,7 @@ export class Feed {
     const tz = new FeedTimezone(opts.timezone);
     const state = (this.state = new FleetState(tz));
     const events = this.events;
-    const gateway = new UpstreamGateway({ clock, budget, makeClient: opts.client, timeRule: tz.rule, tripsIntervalMs: config.tripsIntervalMs, log, events });
+    const gateway = new UpstreamGateway({ clock, budget, makeClient: opts.client, timeRule: tz.rule, tripsIntervalMs: config.tripsIntervalMs, log, events, onRecovered: () => state.forgiveFailures() });
     const lookups = (this.lookups = new Lookups({ clock, budget, gateway, state, signal }));
     const finalTrips = new FinalTrips(log);
     const picker = (this.picker = new JobPicker({ config, gateway, state, budget, finalTrips, stopsFetchedAt: (id) => lookups.stopsFetchedAt(id) }));
@@ -101,9 +101,12 @@ export class Feed {
     await this.poller.stopped();
   }
 
-  /** A viewer follows this bus: it gets the top location priority for FEED_WATCH_TTL_S. Unknown ids are ignored. */
-  watch(busId: number): boolean {
-    return this.picker.watch(busId, this.clock.now());
+  /**
+   * A viewer (`client`: lib/http's clientKey) follows this bus: it gets the top location priority for
+   * FEED_WATCH_TTL_S. False for an unknown bus or a watch past the client's or the feed's bound.
+   */
+  watch(busId: number, client: string): boolean {
+    return this.picker.watch(busId, client, this.clock.now());
   }
 
   /** The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. */
@@ -115,12 +118,13 @@ export class Feed {
     return this.healthReport.report(now);
   }
 
-  trip(id: number): Promise<Answer<Trip>> {
-    return this.lookups.trip(id);
+  /** One trip, asked upstream on demand when needed; `client` (lib/http's clientKey) bounds its lookups. */
+  trip(id: number, client: string): Promise<Answer<Trip>> {
+    return this.lookups.trip(id, client);
   }
 
-  routeStops(routeId: number): Promise<Answer<RouteStops>> {
-    return this.lookups.routeStops(routeId);
+  routeStops(routeId: number, client: string): Promise<Answer<RouteStops>> {
+    return this.lookups.routeStops(routeId, client);
   }
 
   routesList(): ListResult<RoutesResponse> {
