@@ -1,7 +1,7 @@
 import 'server-only';
 import { appConfig, historyConfig, validateConfigAtStartup } from '@/lib/config';
 import { startFeed } from '@/lib/fleet';
-import { closeProcessStore, processStore } from '@/lib/history';
+import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/history';
 import { startHistory, type HistoryService } from '@/lib/history/service';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
@@ -14,6 +14,14 @@ import { startEmbeddedSimulator } from '@/lib/sim/embedded';
  */
 export async function startServer() {
   validateConfigAtStartup();
+  // First the store: a PGlite directory another process holds must stop this one before it starts anything
+  // (two processes corrupt it). Next.js logs an instrumentation error and serves on, so the exit is ours. Any
+  // other failure (PostgreSQL not reachable yet) lets the live map start; the recorder keeps trying.
+  await processStore().catch((e: unknown) => {
+    if (!(e instanceof DataDirInUseError)) return;
+    console.error(e.message);
+    process.exit(1);
+  });
   if (!isUpstreamConfigured()) {
     const sim = await startEmbeddedSimulator();
     registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
