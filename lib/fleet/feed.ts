@@ -55,6 +55,8 @@ export class Feed {
   private readonly snapshots: SnapshotBuilder;
   private started = false;
   private restored = false;
+  private readonly healthNotes = new Set<() => string | null>();
+  private readonly timeRuleOf: () => TimeRule;
 
   constructor(opts: FeedOptions) {
     const config = opts.config.feed;
@@ -71,7 +73,9 @@ export class Feed {
     const picker = (this.picker = new JobPicker({ config, gateway, state, budget, finalTrips, stopsFetchedAt: (id) => lookups.stopsFetchedAt(id) }));
     const maxInFlight = opts.maxInFlight ?? MAX_LOCATIONS_IN_FLIGHT;
     this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal });
-    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events }));
+    this.timeRuleOf = tz.rule;
+    const notes = () => [...this.healthNotes].map((note) => note()).filter((n): n is string => n !== null);
+    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events, notes }));
     this.snapshots = new SnapshotBuilder({
       state,
       store: opts.store ?? new MemorySnapshotStore(),
@@ -116,6 +120,21 @@ export class Feed {
 
   health(now = this.clock.now()): Health {
     return this.healthReport.report(now);
+  }
+
+  /**
+   * A room beside the feed (the recorder) adds a sentence to the health and every snapshot while `note` returns
+   * one (null: nothing to say). The note is read on every health report, so it must be cheap and must not read
+   * the health itself. Returns the function that removes it.
+   */
+  addHealthNote(note: () => string | null): () => void {
+    this.healthNotes.add(note);
+    return () => this.healthNotes.delete(note);
+  }
+
+  /** The rule the feed reads upstream times with (PARTNER_TIMEZONE, or the inferred offset): the agency's clock. */
+  timeRule(): TimeRule {
+    return this.timeRuleOf();
   }
 
   /** One trip, asked upstream on demand when needed; `client` (lib/http's clientKey) bounds its lookups. */
