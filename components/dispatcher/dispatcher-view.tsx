@@ -11,6 +11,7 @@ import { HealthBanners, StatusBar } from '@/components/status';
 import { useDispatcherKeys } from '@/lib/client/use-dispatcher-keys';
 import { useDispatcherSelection } from '@/lib/client/use-dispatcher-selection';
 import { useDispatcherUrl, useMapViewUrl } from '@/lib/client/use-dispatcher-url';
+import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useTheme } from '@/lib/client/use-theme';
 import { useTripList } from '@/lib/client/use-trip-list';
@@ -43,6 +44,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const { initialView, onViewChange } = useMapViewUrl(url.view, updateUrl);
 
   const health = snapshot?.health ?? null;
+  const zone = useDisplayZone(health?.timezone.zone);
   const listOnly = health !== null && lacksLocations(health);
   const located = vehicle !== null && hasPosition(vehicle);
 
@@ -97,12 +99,13 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       onToggleRoute={(routeId) => updateUrl({ routeId })}
       onClose={clearSelection}
       hasMap={!listOnly}
+      zone={zone}
     />
   ) : null;
 
   return (
     <div className="flex h-dvh flex-col overflow-hidden" style={LAYOUT_VARS}>
-      <AppHeader title="Fleetmap" current="dispatch" status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} />} />
+      <AppHeader title="Fleetmap" current="dispatch" agencyZone={health?.timezone.zone ?? null} status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} />} />
 
       <HealthBanners health={health} link={link} now={now} className="px-3 pt-2 empty:hidden" />
       {listOnly && health && (

@@ -61,7 +61,8 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
   );
 
   const ageS = snapshot && feed.now ? dataAgeS(snapshot.health, feed.now) : null;
-  const banners = healthBanners(snapshot?.health ?? null, feed.link, feed.now);
+  const agencyZone = snapshot?.health.timezone.zone ?? null;
+  const banners = healthBanners(snapshot?.health ?? null, feed.link, feed.now, agencyZone ?? undefined);
   useRedeployReload(() => banners.length === 0);
   useDocumentTheme(theme);
 
@@ -106,7 +107,7 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
       </div>
       <aside aria-label="Key figures" className="flex flex-col gap-4 overflow-hidden border-l border-slate-200 p-6 dark:border-slate-800">
         <PanelBoundary name="Clock" retryAfterMs={panelRetryMs}>
-          <WallClock now={now} ageS={ageS} />
+          <WallClock now={now} ageS={ageS} agencyZone={agencyZone} />
         </PanelBoundary>
         <PanelBoundary name="Figures" retryAfterMs={panelRetryMs} className="flex-1">
           {view ? <WallFigures figures={view.figures} worst={view.worst} theme={theme} /> : <p className="text-2xl text-slate-500">Waiting for live data…</p>}

@@ -37,12 +37,16 @@ export function WallTitle({ view, requested }: { view: WallView | null; requeste
 }
 
 /** `now` is 0 until the browser clock is read (server rendering). */
-export function WallClock({ now, ageS }: { now: number; ageS: number | null }) {
+export function WallClock({ now, ageS, agencyZone }: { now: number; ageS: number | null; agencyZone: string | null }) {
   return (
     <div className="text-right">
+      {/* The agency's time, whatever the zone of the machine driving the screen (its browser's until the feed names one). */}
       <time aria-label="Clock" className="block text-7xl font-semibold tabular-nums">
-        {now ? formatClock(now) : '--:--'}
+        {now ? formatClock(now, false, agencyZone ?? undefined) : '--:--'}
       </time>
+      <p className="text-xl text-slate-600 dark:text-slate-300" aria-label="Clock time zone">
+        {agencyZone ?? 'local time'}
+      </p>
       <p className="mt-1 text-2xl text-slate-600 tabular-nums dark:text-slate-300">
         Data <span aria-label="Data age">{formatAgo(ageS)}</span>
       </p>
