@@ -1,4 +1,5 @@
 'use client';
+import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useMemo, useState } from 'react';
 import { DEFAULT_DELAY_THRESHOLDS, type DelayThresholds, type LiveSnapshot } from '@/lib/model';
 import { AppHeader } from '@/components/app-header';
@@ -38,7 +39,7 @@ const buttonClass =
 
 export function DelayBoard() {
   const live = useLiveFeed();
-  const zone = useDisplayZone(live.snapshot?.health.timezone.zone);
+  const zone = useDisplayZone(agencyZoneOf(live.snapshot?.health));
   // A paused board keeps one snapshot so numbers can be read (or compared) without them moving.
   const [paused, setPaused] = useState<LiveSnapshot | null>(null);
   const snapshot = paused ?? live.snapshot ?? null;
@@ -96,7 +97,7 @@ export function DelayBoard() {
       <AppHeader
         title="Delay board"
         current="delays"
-        agencyZone={live.snapshot?.health.timezone.zone ?? null}
+        agencyZone={agencyZoneOf(live.snapshot?.health)}
         status={
           <p aria-label="Data freshness" className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
             {snapshot ? (

@@ -1,6 +1,7 @@
 'use client';
 // The dispatcher's screen: the live map, the list of active trips, the panel of the selected trip, and an
 // honest account of how old and how healthy the data is. All view state sits in the URL.
+import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useCallback, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { AppHeader } from '@/components/app-header';
@@ -44,7 +45,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const { initialView, onViewChange } = useMapViewUrl(url.view, updateUrl);
 
   const health = snapshot?.health ?? null;
-  const zone = useDisplayZone(health?.timezone.zone);
+  const zone = useDisplayZone(agencyZoneOf(health));
   const listOnly = health !== null && lacksLocations(health);
   const located = vehicle !== null && hasPosition(vehicle);
 
@@ -105,7 +106,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
 
   return (
     <div className="flex h-dvh flex-col overflow-hidden" style={LAYOUT_VARS}>
-      <AppHeader title="Fleetmap" current="dispatch" agencyZone={health?.timezone.zone ?? null} status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} />} />
+      <AppHeader title="Fleetmap" current="dispatch" agencyZone={agencyZoneOf(health)} status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} />} />
 
       <HealthBanners health={health} link={link} now={now} className="px-3 pt-2 empty:hidden" />
       {listOnly && health && (

@@ -34,6 +34,8 @@ interface Props {
 export function FleetTable({ rows, cellContext, sort, dir, onSort }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const router = useRouter();
+  // The virtualizer's functions are called during this render only and never handed to a memoized child.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 12 });
   const header = fleetHeader();
   const sortKeyOf = new Map<string, FleetSortKey>(FLEET_COLUMNS.map((c) => [c.label, c.key]));

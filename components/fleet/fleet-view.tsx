@@ -1,4 +1,5 @@
 'use client';
+import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { AppHeader } from '@/components/app-header';
@@ -41,7 +42,7 @@ export function FleetView({ staleAfterS }: { staleAfterS: number }) {
   const routes = useQuery(routesQuery());
   const history = useQuery(lastTripsQuery());
   const health = live.snapshot?.health ?? null;
-  const zone = useDisplayZone(health?.timezone.zone);
+  const zone = useDisplayZone(agencyZoneOf(health));
   const clientNow = useNow();
   // Before the first snapshot the server's clock is not known: the browser's stands in (no position is held yet).
   const now = live.now || clientNow;
@@ -75,7 +76,7 @@ export function FleetView({ staleAfterS }: { staleAfterS: number }) {
       <AppHeader
         title="Fleet"
         current="fleet"
-        agencyZone={health?.timezone.zone ?? null}
+        agencyZone={agencyZoneOf(health)}
         status={
           <p className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
             Bus list {buses.data?.fetchedAt ? `listed ${formatAgo(listAge)}` : 'not listed yet'} · times in {zoneCaption(zone)}

@@ -1,4 +1,5 @@
 'use client';
+import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useMemo, useState } from 'react';
@@ -61,7 +62,7 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
   );
 
   const ageS = snapshot && feed.now ? dataAgeS(snapshot.health, feed.now) : null;
-  const agencyZone = snapshot?.health.timezone.zone ?? null;
+  const agencyZone = agencyZoneOf(snapshot?.health);
   const banners = healthBanners(snapshot?.health ?? null, feed.link, feed.now, agencyZone ?? undefined);
   useRedeployReload(() => banners.length === 0);
   useDocumentTheme(theme);
