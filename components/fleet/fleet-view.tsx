@@ -96,7 +96,8 @@ export function FleetView({ staleAfterS }: { staleAfterS: number }) {
           </p>
         )}
 
-        <dl aria-label="Fleet counts" className="flex flex-wrap gap-x-5 gap-y-1 text-sm">
+        <div role="group" aria-label="Fleet counts">
+        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm">
           <Count label="Buses" value={counts.buses} />
           <Count label="On a trip" value={counts.onTrip} />
           {GPS_HEALTHS.map((g) => (
@@ -104,6 +105,7 @@ export function FleetView({ staleAfterS }: { staleAfterS: number }) {
           ))}
           <Count label="Shown" value={rows.length} />
         </dl>
+        </div>
 
         <section aria-label="Search and filters" className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
           <input
