@@ -7,7 +7,7 @@ import { busMapHref } from '@/lib/view/dispatcher-url';
 import { FLEET_COLUMNS, fleetCells, fleetHeader, type CellContext, type FleetRow, type FleetSortKey, type SortDir } from '@/lib/view/fleet-table';
 
 // Widths in the header's order (fleetHeader: the GPS age follows the GPS time).
-const WIDTHS = ['7.5rem', '8rem', '7rem', '8rem', '4rem', '7rem', '8rem', '5rem', '7rem', '9.5rem', '7rem', '7rem', '11rem'];
+const WIDTHS = ['6.5rem', '7rem', '6rem', '7.5rem', '3.5rem', '6rem', '7rem', '4.5rem', '6.5rem', '8.5rem', '6.5rem', '7rem', '10rem'];
 const GRID = { gridTemplateColumns: WIDTHS.join(' ') };
 const ROW_PX = 34;
 const NUMERIC = new Set(['Year', 'Trip']);

@@ -75,7 +75,8 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
 
   return (
     <div data-theme={theme} className="fixed inset-0 grid grid-cols-[1fr_30rem] bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-50">
-      <div className="relative min-w-0">
+      {/* The network view is the page's main content; the figures beside it are complementary. */}
+      <main aria-label="Network" className="relative min-w-0">
         <PanelBoundary name="Map" retryAfterMs={panelRetryMs} className="absolute inset-0">
           <FleetMap
             vehicles={vehicles}
@@ -105,7 +106,7 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
             ))}
           </ul>
         )}
-      </div>
+      </main>
       <aside aria-label="Key figures" className="flex flex-col gap-4 overflow-hidden border-l border-slate-200 p-6 dark:border-slate-800">
         <PanelBoundary name="Clock" retryAfterMs={panelRetryMs}>
           <WallClock now={now} ageS={ageS} agencyZone={agencyZone} />

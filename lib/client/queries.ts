@@ -72,12 +72,15 @@ export function routeStopsQuery(routeId: number) {
   });
 }
 
+const BUSES_LOADING_POLL_MS = 5_000;
+
 export function busesQuery() {
   return queryOptions({
     queryKey: ['buses'],
     queryFn: ({ signal }) => getJson<BusesResponse>('/api/buses', signal),
     staleTime: 60_000,
-    refetchInterval: 2 * 60_000,
+    // Until the feed has listed the buses once (fetchedAt null) the list is asked for again soon, not in 2 minutes.
+    refetchInterval: (q) => (q.state.data && q.state.data.fetchedAt !== null ? 2 * 60_000 : BUSES_LOADING_POLL_MS),
   });
 }
 
