@@ -26,8 +26,11 @@ function recount({ buses, snapshot }: Held) {
     const times = [b.lastGpsAt, v?.gpsAt ?? null].filter((t): t is number => t !== null);
     const last = times.length ? Math.max(...times) : null;
     const positioned = v !== undefined && v.lat !== null && v.lon !== null;
-    if (!positioned) gps[last === null ? 'never reported' : 'no fix']++;
-    else if (last !== null && Math.max(0, (now - last) / 1000) <= STALE_AFTER_S) gps.fresh++;
+    // Asked for its location, answered without a position.
+    const noFix = v !== undefined && v.fetchedAt !== null && !positioned;
+    if (last === null) gps[positioned ? 'stale' : 'never reported']++;
+    else if (noFix) gps['no fix']++;
+    else if (Math.max(0, (now - last) / 1000) <= STALE_AFTER_S) gps.fresh++;
     else gps.stale++;
   }
   return { Buses: buses.buses.length, 'On a trip': onTrip, 'GPS fresh': gps.fresh, 'GPS stale': gps.stale, 'GPS no fix': gps['no fix'], 'GPS never reported': gps['never reported'] };

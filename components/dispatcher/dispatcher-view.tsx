@@ -165,7 +165,8 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
         {listOnly ? (
           panel && <div className="w-(--side-column-width) shrink-0 border-l border-slate-200 p-3 dark:border-slate-800">{panel}</div>
         ) : (
-          <section aria-label="Map" className="relative min-w-0 flex-1">
+          // Not just "Map": MapLibre names its canvas region that, and landmarks need names of their own.
+          <section aria-label="Map and selected trip" className="relative min-w-0 flex-1">
             {snapshot ? (
               <FleetMap
                 className="absolute inset-0"

@@ -154,8 +154,8 @@ export function FleetView({ staleAfterS }: { staleAfterS: number }) {
           <FleetTable rows={rows} cellContext={cellContext} sort={url.sort} dir={url.dir} onSort={onSort} />
         )}
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          GPS: fresh at most {staleAfterS} s old; stale when older; no fix when the bus has reported GPS but no position is held; never
-          reported when it has no GPS time at all. Last on a trip comes from the recorder&apos;s history
+          GPS, from the newest GPS time known (the bus list&apos;s or the last fix): fresh at most {staleAfterS} s old; stale when older;
+          no fix when its location was answered without a position; never reported when it has no GPS time at all. Last on a trip comes from the recorder&apos;s history
           {lastTrips !== 'loading' && lastTrips !== 'unavailable' && !lastTrips.recorded ? ', which this server does not keep (not recorded)' : ''}.
         </p>
       </main>

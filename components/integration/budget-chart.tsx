@@ -22,7 +22,8 @@ export function BudgetChart({ series, limit, zone }: { series: BudgetSeries; lim
           <XAxis dataKey="at" tick={axisTick} tickFormatter={(at: number) => formatClock(at, false, zone)} interval={9} />
           <YAxis allowDecimals={false} tick={axisTick} width={40} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={(at) => formatClock(Number(at), false, zone)} />
-          <Legend verticalAlign="top" height={28} />
+          {/* Legend text in the page's colour: some series colours are too light to read as text. */}
+          <Legend verticalAlign="top" height={28} formatter={(name) => <span className="text-slate-700 dark:text-slate-200">{name}</span>} />
           {kinds.map((k, i) => (
             <Bar key={k} dataKey={k} name={kindLabel(k)} stackId="r" fill={KIND_COLORS[i % KIND_COLORS.length]} isAnimationActive={false} />
           ))}

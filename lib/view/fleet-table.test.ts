@@ -52,12 +52,16 @@ describe('fleet rows', () => {
         makeBus({ id: 3, plateNumber: 'BX-3', lastGpsAt: T0 - 30_000 }),
         makeBus({ id: 4, plateNumber: 'BX-4', lastGpsAt: null, currentRouteId: 10 }),
         makeBus({ id: 5, plateNumber: 'BX-5', lastGpsAt: null }),
+        makeBus({ id: 6, plateNumber: 'BX-6', lastGpsAt: T0 - 20_000 }),
+        makeBus({ id: 7, plateNumber: 'BX-7', lastGpsAt: null }),
       ],
       [
         makeVehicle({ busId: 1, gpsAt: T0 - 10_000 }),
         makeVehicle({ busId: 2, gpsAt: T0 - 600_000, trip: null }),
         makeVehicle({ busId: 3, lat: null, lon: null, gpsAt: null, trip: null }),
         makeVehicle({ busId: 5, lat: 40.7, lon: -73.9, gpsAt: null, trip: null }),
+        // Listed with a recent GPS time, its location not asked yet: judged by the list's time.
+        makeVehicle({ busId: 6, lat: null, lon: null, gpsAt: null, fetchedAt: null, trip: null }),
       ],
       [makeUnpositionedTrip({ busId: 4, tripId: 77, routeCode: 'M101' })],
     );
@@ -68,6 +72,8 @@ describe('fleet rows', () => {
       [4, 'never'],
       // A position without a GPS time has no age: nothing looks fresh without proof.
       [5, 'stale'],
+      [6, 'fresh'],
+      [7, 'never'],
     ]);
     // The newest GPS time of the list and the fix.
     expect(rows[0]!.lastGpsAt).toBe(T0 - 10_000);
@@ -75,7 +81,7 @@ describe('fleet rows', () => {
     expect(rows[0]!.trip?.tripId).toBe(1);
     expect(rows[3]!.trip?.tripId).toBe(77);
     expect(rows[3]!.routeCode).toBe('M101');
-    expect(fleetCounts(rows)).toEqual({ buses: 5, onTrip: 2, gps: { fresh: 1, stale: 2, 'no-fix': 1, never: 1 } });
+    expect(fleetCounts(rows)).toEqual({ buses: 7, onTrip: 2, gps: { fresh: 2, stale: 2, 'no-fix': 1, never: 2 } });
   });
 
   it("names the assigned route of a bus off trips from the route list", () => {

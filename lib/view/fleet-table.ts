@@ -9,9 +9,11 @@ import { toCsv } from './csv';
 import { formatAgo, formatDateTime, type DisplayZone } from './format';
 
 /**
- * fresh: a position is held and the newest GPS time is at most STALE_AFTER_S old; stale: a position is held but
- * older (or of unknown age); no fix: the bus has reported a GPS time but the feed holds no readable position for
- * it; never: no GPS time at all, in the bus list or in a fix.
+ * Read from the newest GPS time known (the bus list's last_gps_at or the last fix) and from the location answer:
+ * fresh: at most STALE_AFTER_S old; stale: older, or a position of unknown age; no fix: the upstream answered the
+ * bus's location without a readable position although the bus has reported GPS; never: no GPS time at all. A bus
+ * whose location the feed has not asked yet is judged by the list's GPS time alone: not asking is the budget's
+ * choice, not the bus's fault.
  */
 export type GpsHealth = 'fresh' | 'stale' | 'no-fix' | 'never';
 export const GPS_HEALTHS: readonly GpsHealth[] = ['fresh', 'stale', 'no-fix', 'never'];
@@ -71,6 +73,7 @@ export function fleetRows(
     const lastGpsAt = newest(bus.lastGpsAt, v?.gpsAt ?? null);
     const gpsAgeS = locationAgeS(lastGpsAt, ctx.now);
     const positioned = v !== undefined && hasPosition(v);
+    const answeredWithoutPosition = v !== undefined && v.fetchedAt !== null && !positioned;
     const routeId = trip?.routeId ?? bus.currentRouteId;
     return {
       busId: bus.id,
@@ -87,7 +90,7 @@ export function fleetRows(
       trip: trip ? { tripId: trip.tripId, routeCode: trip.routeCode, status: trip.status } : null,
       lastGpsAt,
       gpsAgeS,
-      gpsHealth: gpsHealthOf(positioned, gpsAgeS, lastGpsAt, ctx.staleAfterS),
+      gpsHealth: gpsHealthOf({ positioned, answeredWithoutPosition }, gpsAgeS, lastGpsAt, ctx.staleAfterS),
       lastTrip: lastTripCell(bus.id, trip, lastTrips),
     };
   });
@@ -99,8 +102,14 @@ function newest(a: EpochMs | null, b: EpochMs | null): EpochMs | null {
   return Math.max(a, b);
 }
 
-export function gpsHealthOf(positioned: boolean, ageS: number | null, lastGpsAt: EpochMs | null, staleAfterS: number): GpsHealth {
-  if (!positioned) return lastGpsAt === null ? 'never' : 'no-fix';
+export function gpsHealthOf(
+  fix: { positioned: boolean; answeredWithoutPosition: boolean },
+  ageS: number | null,
+  lastGpsAt: EpochMs | null,
+  staleAfterS: number,
+): GpsHealth {
+  if (lastGpsAt === null) return fix.positioned ? 'stale' : 'never';
+  if (fix.answeredWithoutPosition) return 'no-fix';
   return ageS !== null && ageS <= staleAfterS ? 'fresh' : 'stale';
 }
 
