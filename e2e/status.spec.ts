@@ -66,7 +66,12 @@ test('an injected 5xx fault shows on the status page with its correlation ids, b
   await expect(firstRow.getByRole('button', { name: /^Copied/ })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(id);
 
-  // Recovery shows as a transition back to ok.
-  await expect(page.getByRole('list', { name: 'Health transitions' }).locator('[data-transition$=">ok"]').last()).toBeVisible({ timeout: 200_000 });
+  // Recovery shows as a transition back to ok, after the one the fault began with (the start's own "→ ok" precedes it).
+  const timeline = page.getByRole('list', { name: 'Health transitions' });
+  await expect
+    .poll(async () => (await timeline.locator('[data-transition]').evaluateAll((items) => items.map((i) => i.getAttribute('data-transition')!))).slice(-1)[0], { timeout: 200_000 })
+    .toMatch(/>ok$/);
+  const states = await timeline.locator('[data-transition]').evaluateAll((items) => items.map((i) => i.getAttribute('data-transition')!));
+  expect(states.findIndex((t) => t.startsWith('ok>'))).toBeLessThan(states.length - 1);
   await page.screenshot({ path: 'e2e/artifacts/page-status-after-fault-light.png' });
 });
