@@ -52,23 +52,35 @@ function inZone(ms: EpochMs, zone: DisplayZone): { date: Date; timeZone: string 
   return offset === null ? { date: new Date(ms), timeZone: zone } : { date: new Date(ms + offset * 60_000), timeZone: 'UTC' };
 }
 
+// Building an Intl formatter costs far more than using one: a table of 10,000 times would spend seconds on it.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${timeZone ?? ''}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(undefined, { ...options, timeZone });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+const CLOCK: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+const CLOCK_SECONDS: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', second: '2-digit' };
+const DATE_TIME: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
+
 /** Wall-clock time in `zone` (default: the browser's own zone). */
 export function formatClock(ms: EpochMs | null, withSeconds = false, zone?: DisplayZone): string {
   if (ms === null) return '—';
   const { date, timeZone } = inZone(ms, zone);
-  return date.toLocaleTimeString(undefined, {
-    hour: '2-digit',
-    minute: '2-digit',
-    ...(withSeconds ? { second: '2-digit' } : {}),
-    timeZone,
-  });
+  return formatter(timeZone, withSeconds ? CLOCK_SECONDS : CLOCK).format(date);
 }
 
 /** Date and time in `zone`, for moments that may lie on another day: `Nov 24, 14:05`. */
 export function formatDateTime(ms: EpochMs | null, zone?: DisplayZone): string {
   if (ms === null) return '—';
   const { date, timeZone } = inZone(ms, zone);
-  return date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone });
+  return formatter(timeZone, DATE_TIME).format(date);
 }
 
 export function browserTimeZone(): string {
