@@ -38,7 +38,8 @@ const PAGES: PageCase[] = [
     name: 'delays',
     path: () => '/delays',
     ready: async (page) => {
-      await expect(page.getByRole('table', { name: 'Delays per route' }).locator('tbody tr').first()).toBeVisible({ timeout: 60_000 });
+      // A route's row (its header cell), not the table's empty-state row.
+      await expect(page.getByRole('table', { name: 'Delays per route' }).locator('tbody tr th').first()).toBeVisible({ timeout: 60_000 });
       await expect(page.getByRole('heading', { name: 'Most delayed trips' })).toBeVisible();
     },
   },

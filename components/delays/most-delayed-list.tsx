@@ -12,7 +12,7 @@ export function MostDelayedList({ trips }: { trips: readonly ActiveTrip[] }) {
         Most delayed trips
       </h2>
       {trips.length === 0 ? (
-        <p className="text-sm text-slate-500">No trip has a known delay.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">No trip has a known delay.</p>
       ) : (
         <ol className="divide-y divide-slate-100 text-sm dark:divide-slate-800">
           {trips.map((t) => (

@@ -91,6 +91,7 @@ export function FleetTable({ rows, cellContext, sort, dir, onSort }: Props) {
                     key={header[i]}
                     role="cell"
                     data-col={header[i]}
+                    title={text}
                     className={`truncate px-2 py-1.5 ${NUMERIC.has(header[i]!) ? 'text-right tabular-nums' : ''} ${header[i] === 'GPS' ? `font-medium ${GPS_TONE[text] ?? ''}` : ''}`}
                   >
                     {i === 0 ? (

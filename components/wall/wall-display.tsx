@@ -112,7 +112,7 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
           <WallClock now={now} ageS={ageS} agencyZone={agencyZone} />
         </PanelBoundary>
         <PanelBoundary name="Figures" retryAfterMs={panelRetryMs} className="flex-1">
-          {view ? <WallFigures figures={view.figures} worst={view.worst} theme={theme} /> : <p className="text-2xl text-slate-500">Waiting for live data…</p>}
+          {view ? <WallFigures figures={view.figures} worst={view.worst} theme={theme} /> : <p className="text-2xl text-slate-600 dark:text-slate-400">Waiting for live data…</p>}
         </PanelBoundary>
       </aside>
     </div>
