@@ -7,6 +7,7 @@ import { apiLoad } from './api-load';
 import { basemap } from './basemap';
 import { estimation } from './estimation';
 import { firstBus } from './first-bus';
+import { fleetTable } from './fleet-table';
 import { freshness } from './freshness';
 import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
@@ -18,7 +19,7 @@ import { upstreamCost } from './upstream-cost';
 export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable];
 
 export class UsageError extends Error {
   constructor(

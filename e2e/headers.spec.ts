@@ -8,9 +8,9 @@ import { expect, test } from './support/fixtures';
 // This file switches faults on (or needs a clean start): a stack of its own, so no other file sees them.
 test.use({ stackOptions: { ownStack: 'headers' } });
 
-const PAGES = ['/', '/delays', '/wall'];
+const PAGES = ['/', '/delays', '/fleet', '/status', '/wall'];
 const MAP_PAGES = ['/', '/wall'];
-const API = ['/api/live', '/api/status', '/api/routes', '/api/buses', '/api/network', '/api/routes/1/stops', '/api/trips/abc', '/api/nothing-here'];
+const API = ['/api/live', '/api/status', '/api/routes', '/api/buses', '/api/network', '/api/routes/1/stops', '/api/trips/abc', '/api/integration', '/api/buses/last-trips', '/api/nothing-here'];
 
 /** Directive name → value, from a CSP header. */
 function directives(csp: string): Map<string, string> {

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AppConfig } from '@/lib/config';
-import type { BusesResponse, Health, NetworkResponse, RouteStops, RoutesResponse, Trip } from '@/lib/model';
+import type { BusesResponse, Health, NetworkResponse, RouteStops, RoutesResponse, Trip, UpstreamRecord } from '@/lib/model';
 import type { PartnerClient, TimeRule } from '@/lib/partner';
 import { systemClock, type Clock } from './clock';
 import { TypedEmitter, type FeedEvents, type WarmState } from './events';
@@ -16,6 +16,7 @@ import { RateBudget } from './rate-budget';
 import { SnapshotBuilder } from './snapshot-builder';
 import { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
 import { FeedTimezone } from './timezone';
+import { UpstreamRecorder } from './upstream-record';
 
 // The feed as route handlers and server start see it: one object that polls the upstream and answers from what
 // it holds. It only assembles the rooms that do the work:
@@ -24,6 +25,7 @@ import { FeedTimezone } from './timezone';
 //   fleet-state.ts     buses, routes, trips and tracks, and the rules that apply answers to them
 //   final-trips.ts     the trips that left /trips/active, waiting for their one lookup
 //   snapshot-builder.ts, health.ts, lookups.ts   what viewers read: the snapshot, the health, on-demand answers
+//   upstream-record.ts the last hour of requests, errors and health changes, for the status page
 //   events.ts          what the feed announces (`events`), for subscribers wired at server start (index.ts)
 
 export interface FeedOptions {
@@ -53,6 +55,7 @@ export class Feed {
   private readonly lookups: Lookups;
   private readonly healthReport: FeedHealth;
   private readonly snapshots: SnapshotBuilder;
+  private readonly lastHour: UpstreamRecorder;
   private started = false;
   private restored = false;
   private readonly healthNotes = new Set<() => string | null>();
@@ -76,6 +79,7 @@ export class Feed {
     this.timeRuleOf = tz.rule;
     const notes = () => [...this.healthNotes].map((note) => note()).filter((n): n is string => n !== null);
     const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events, notes }));
+    this.lastHour = new UpstreamRecorder(events);
     this.snapshots = new SnapshotBuilder({
       state,
       store: opts.store ?? new MemorySnapshotStore(),
@@ -120,6 +124,11 @@ export class Feed {
 
   health(now = this.clock.now()): Health {
     return this.healthReport.report(now);
+  }
+
+  /** The last hour of upstream requests, errors and health changes, as this process saw them. */
+  upstreamRecord(now = this.clock.now()): UpstreamRecord {
+    return this.lastHour.record(now);
   }
 
   /**

@@ -9,8 +9,9 @@ import { startEmbeddedSimulator } from '@/lib/sim/embedded';
 /**
  * Server start: validate the configuration (one clear line per problem, and the server does not start on a
  * bad configuration), start the embedded simulator when no upstream is configured, then start the one feed.
- * Whatever subscribes to the feed (the recorder) or replaces its snapshot store (a cluster) is wired here, in
- * startFeed's wiring, never inside lib/fleet.
+ * Whatever subscribes to the feed (a recorder) or replaces its snapshot store (a cluster) is wired here, in
+ * startFeed's wiring, never inside lib/fleet; what they tell the status page and the fleet table (the recorder's
+ * state and each bus's last trip, this instance's role) is handed to provideStatusSources (status-sources.ts).
  */
 export async function startServer() {
   validateConfigAtStartup();
