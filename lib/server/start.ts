@@ -2,9 +2,12 @@ import 'server-only';
 import { appConfig, historyConfig, validateConfigAtStartup } from '@/lib/config';
 import { startFeed } from '@/lib/fleet';
 import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/history';
+import { lastOnTrip } from '@/lib/history/queries';
 import { startHistory, type HistoryService } from '@/lib/history/service';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
+import { recorderStatusOf } from './history-status';
+import { provideStatusSources } from './status-sources';
 
 /**
  * Server start: validate the configuration (one clear line per problem, and the server does not start on a
@@ -37,6 +40,11 @@ export async function startServer() {
       recorder = await startHistory(feed, { store: processStore, config: history, thresholds: delay });
       const store = await processStore().catch(() => null);
       console.info(JSON.stringify({ msg: 'history recording', where: store?.where ?? 'store not open yet', restored: recorder.restored }));
+      const service = recorder;
+      provideStatusSources({
+        recorder: () => recorderStatusOf(service.recorder.stats, store?.where ?? null),
+        lastTrips: async (busIds) => lastOnTrip((await processStore()).db, busIds),
+      });
     },
   });
   onShutdown(async () => {
