@@ -7,6 +7,7 @@ import { ThemeToggle } from '@/components/theme/theme-toggle';
 const VIEWS = [
   { id: 'dispatch', href: '/', label: 'Dispatch' },
   { id: 'delays', href: '/delays', label: 'Delays' },
+  { id: 'replay', href: '/replay', label: 'Replay' },
   { id: 'wall', href: '/wall', label: 'Wall' },
 ] as const;
 

@@ -45,6 +45,8 @@ export interface FleetMapProps {
    * across a room needs about 1.8. Default 1.
    */
   busScale?: number;
+  /** Draw ages as of this fixed moment (a replay) instead of the server's now. */
+  asOf?: number | null;
   /** A recorded trail to draw under the buses (the selected trip's, or a bus's track in a replay). */
   trail?: readonly HistoryFix[] | null;
   /** Positions and sizes the map (e.g. `absolute inset-0`); defaults to `relative h-full w-full`. */
@@ -73,7 +75,7 @@ export function FleetMap(props: FleetMapProps) {
   const handle = useMapLibre(containerRef, { theme, styleUrl, styleUrlDark, interactive, initialView, onMapReady: props.onMapReady });
   const { map } = handle;
 
-  const buses = useBusFeatures(vehicles, generatedAt, staleAfterS, selectedBusId);
+  const buses = useBusFeatures(vehicles, generatedAt, staleAfterS, selectedBusId, props.asOf ?? null);
   const vehicleById = useMemo(() => new Map(vehicles.map((v) => [v.busId, v])), [vehicles]);
 
   const [overlayRestoredWithView] = useState(() => (initialView ? (routeOverlay?.routeId ?? null) : null));
