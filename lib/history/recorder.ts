@@ -233,13 +233,17 @@ export class Recorder {
     this.timer.unref?.();
   }
 
-  /** Writes what is pending (one batch, one transaction). Never throws: a failure keeps the rows for the retry. */
-  flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+  /**
+   * Writes what is pending now (one batch, one transaction), after a write already under way. Never throws: a
+   * failure keeps the rows for the retry.
+   */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.pending.empty) return;
     this.flushing = this.writePending().finally(() => {
       this.flushing = null;
     });
-    return this.flushing;
+    await this.flushing;
   }
 
   private async writePending(): Promise<void> {
