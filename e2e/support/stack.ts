@@ -53,8 +53,11 @@ export interface Stack {
   appLogs(): string;
   /** The app's embedded store (a temporary directory of this stack's own, removed by stop()). */
   dataDir: string;
-  /** Stops the app (SIGTERM: the recorder writes its last batch) and starts it again on the same port and store. */
-  restartApp(): Promise<void>;
+  /**
+   * Stops the app (SIGTERM: the recorder writes its last batch) and starts it again on the same port and store;
+   * `whileStopped` runs in between (e.g. filling the store).
+   */
+  restartApp(whileStopped?: () => Promise<void>): Promise<void>;
   stopSimulator(): Promise<void>;
   startSimulator(): Promise<void>;
   stop(): Promise<void>;
@@ -215,9 +218,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     resetSimStats: async () => void (await admin('stats/reset', {})),
     appLogs: () => earlierLogs + app.output(),
     dataDir,
-    restartApp: async () => {
+    restartApp: async (whileStopped) => {
       await kill(app.proc);
       earlierLogs += app.output();
+      await whileStopped?.();
       app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
       await startApp();
     },
