@@ -8,6 +8,7 @@ import { TimeZoneSwitch } from '@/components/time-zone-switch';
 const VIEWS = [
   { id: 'dispatch', href: '/', label: 'Dispatch' },
   { id: 'delays', href: '/delays', label: 'Delays' },
+  { id: 'replay', href: '/replay', label: 'Replay' },
   { id: 'fleet', href: '/fleet', label: 'Fleet' },
   { id: 'status', href: '/status', label: 'Status' },
   { id: 'wall', href: '/wall', label: 'Wall' },

@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { Vehicle } from '@/lib/model';
+import type { HistoryTripResponse, Vehicle } from '@/lib/model';
 import type { Theme } from '@/lib/view/theme';
 import { isStaleAge, locationAgeS } from '@/lib/view/ages';
 import { formatAgo, formatClock, formatHeading } from '@/lib/view/format';
@@ -9,6 +9,7 @@ import { ApiError, tripQuery } from '@/lib/client/queries';
 import { hasPosition } from '@/lib/view/bus-features';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
+import { TripDelayHistory } from './trip-delay-history';
 
 export interface TripPanelProps {
   tripId: number | null;
@@ -27,6 +28,8 @@ export interface TripPanelProps {
   hasMap: boolean;
   /** The zone times read in. */
   zone: ResolvedZone;
+  /** What the history recorded of the trip (its delay changes and trail), when it has. */
+  history?: HistoryTripResponse;
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -162,6 +165,13 @@ export function TripPanel(p: TripPanelProps) {
                 {trip.serviceKind && <Field label="Service kind">{trip.serviceKind}</Field>}
               </dl>
             )}
+          </div>
+        )}
+
+        {tripId !== null && (
+          <div>
+            <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Delay over time</h3>
+            <TripDelayHistory history={p.history} now={now} />
           </div>
         )}
 
