@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AppConfig } from '@/lib/config';
-import type { BusesResponse, Health, NetworkResponse, RouteStops, RoutesResponse, Trip } from '@/lib/model';
+import type { BusesResponse, Health, LiveChanges, NetworkResponse, RouteStops, RoutesResponse, Trip } from '@/lib/model';
 import type { PartnerClient, TimeRule } from '@/lib/partner';
 import { systemClock, type Clock } from './clock';
 import { TypedEmitter, type FeedEvents, type WarmState } from './events';
@@ -53,6 +53,7 @@ export class Feed {
   private readonly lookups: Lookups;
   private readonly healthReport: FeedHealth;
   private readonly snapshots: SnapshotBuilder;
+  private readonly store: SnapshotStore;
   private started = false;
   private restored = false;
 
@@ -72,9 +73,10 @@ export class Feed {
     const maxInFlight = opts.maxInFlight ?? MAX_LOCATIONS_IN_FLIGHT;
     this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal });
     const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events }));
+    const store = (this.store = opts.store ?? new MemorySnapshotStore());
     this.snapshots = new SnapshotBuilder({
       state,
-      store: opts.store ?? new MemorySnapshotStore(),
+      store,
       thresholds: { lateMin: opts.config.delay.lateMin, earlyMin: opts.config.delay.earlyMin },
       locations: () => gateway.capabilities.locations,
       health: (now) => health.report(now),
@@ -109,6 +111,14 @@ export class Feed {
   /** The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. */
   liveSnapshot(): StoredSnapshot {
     return this.snapshots.live(this.clock.now());
+  }
+
+  /**
+   * The step changes from that version to the newest stored one (call liveSnapshot() first), oldest first;
+   * null when only a full snapshot can answer (another epoch, or older than the store keeps).
+   */
+  liveChangesSince(epoch: string, version: number): LiveChanges[] | null {
+    return this.store.changesSince(epoch, version);
   }
 
   health(now = this.clock.now()): Health {
