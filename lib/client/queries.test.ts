@@ -76,6 +76,13 @@ describe('fetchLive', () => {
     expect(asked).toEqual(['/api/live?since=ab-5', '/api/live']);
   });
 
+  it('asks in full when the snapshot it holds is not one the server sent (a broken answer must not stick)', async () => {
+    const asked = serve({ kind: 'full', ...v2 });
+    const broken = { version: -1, vehicles: 'not a list' } as unknown as LiveSnapshot;
+    expect(await fetchLive(broken, null)).toEqual(v2);
+    expect(asked).toEqual(['/api/live']);
+  });
+
   it('writes the since parameter as the ETag names the version', () => {
     expect(liveUrl(undefined)).toBe('/api/live');
     expect(liveUrl({ epoch: '0f3a', version: 12 }, null)).toBe('/api/live?since=0f3a-12');

@@ -1,7 +1,7 @@
 'use client';
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import { queryOptions } from '@tanstack/react-query';
-import { applyLiveDelta, liveVersionTag, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
+import { applyLiveDelta, liveVersionTag, parseLiveVersionTag, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
 import type { ApiErrorBody, BusesResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from '@/lib/model';
 
 export const LIVE_POLL_MS = 5_000;
@@ -44,9 +44,11 @@ export function liveUrl(held: Pick<LiveSnapshot, 'epoch' | 'version'> | undefine
  * instance after a restart), applied to it. Unchanged vehicles keep their objects.
  */
 export async function fetchLive(held: LiveSnapshot | undefined, watchBusId: number | null | undefined, signal?: AbortSignal): Promise<LiveSnapshot> {
-  const answer = await getJson<LiveAnswer>(liveUrl(held, watchBusId), signal);
+  // Only a snapshot this server could have sent names a version (a broken one is replaced by a full answer).
+  const base = held && parseLiveVersionTag(liveVersionTag(held.epoch, held.version)) && Array.isArray(held.vehicles) && Array.isArray(held.unpositionedTrips) ? held : undefined;
+  const answer = await getJson<LiveAnswer>(liveUrl(base, watchBusId), signal);
   if (answer.kind === 'delta') {
-    const next = held ? applyLiveDelta(held, answer) : null;
+    const next = base ? applyLiveDelta(base, answer) : null;
     // A delta the held snapshot cannot take (it changed under the request): start again from a full one.
     return next ?? fetchLive(undefined, watchBusId, signal);
   }
