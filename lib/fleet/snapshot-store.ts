@@ -21,7 +21,9 @@ export interface StoredSnapshot {
  *   `<epoch>-<version>`, with no per-process value in them. A shared store returns the same epoch on every
  *   instance and starts a new one (say from its leader lease's fencing counter) whenever versions could
  *   restart or fork, such as a new leader; browsers holding another epoch's version then get a full snapshot.
- * - `write()` is called by the one builder (the leader), with consecutive versions of the current epoch.
+ * - `write()` is called by the one builder (the leader), with consecutive versions of the current epoch. Every
+ *   feed's SnapshotBuilder writes when its content changed, so an instance that does not poll (a follower) must
+ *   not build: the cluster decides which instance's feed builds, the store only keeps what it is given.
  * - `changesSince()` answers only from what the store still holds (its recent window).
  */
 export interface SnapshotStore {
