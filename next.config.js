@@ -18,13 +18,6 @@ const nextConfig = {
   // `npm test` typechecks the whole tree as its first step; the build does not repeat it (it would also
   // typecheck tests and benchmarks, which the app does not ship).
   typescript: { ignoreBuildErrors: true },
-  bundlePagesRouterDependencies: true,
-  turbopack: {
-    // `server-only` throws unless resolved under the react-server condition, which only the App Router's server
-    // components get. The Pages Router API route /api/live (pages/api/live.ts) is server code too and imports
-    // the feed: on the server it resolves to an empty module; the browser keeps the throwing one.
-    resolveAlias: { 'server-only': { browser: 'next/dist/compiled/server-only/index.js', default: './scripts/server-only-stub.js' } },
-  },
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];
   },

@@ -1,10 +1,15 @@
-// Fleetmap's production server: the Next.js request handler behind a plain Node HTTP server.
-// It exists for two reasons. Next.js cannot route some methods (TRACE answers a bare 500 inside Next), so
-// methods outside the ones HTTP clients of this app use are refused here with a 405 before Next sees them. And
-// Next.js serves its scripts gzip-compressed only: where the browser accepts br, the brotli copies the build made
-// (scripts/compress-static.mjs) are sent instead, with the same headers.
+// Fleetmap's production server: the Next.js request handler behind a plain Node HTTP server. It answers three
+// things itself, before Next.js:
+// - methods outside the ones HTTP clients of this app use get a 405 (Next.js cannot route some: TRACE answers a
+//   bare 500 inside it);
+// - GET /api/live, with the handler the app set at start (lib/http/live-answer.ts, set in lib/server/start.ts):
+//   its answers are bytes compressed once per snapshot version, which an App Router route cannot send, and
+//   Next's routing would cost more CPU per request than the answer (README, "Serving the live snapshot");
+// - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/compress-static.mjs made
+//   them; Next.js serves gzip only).
+// Every answer made here carries the headers next.config.js gives every answer.
 //
-//   node scripts/server.mjs [--port 3000] [--host 127.0.0.1]     (PORT / HOST work too)
+//   node scripts/server.mjs [--port 3000] [--host 127.0.0.1] [--dev]     (PORT / HOST work too)
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -27,8 +32,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
-process.env.NODE_ENV = 'production';
-const app = next({ dev: false, dir: ROOT, hostname: host, port });
+const dev = process.argv.includes('--dev');
+process.env.NODE_ENV = dev ? 'development' : 'production';
+const app = next({ dev, dir: ROOT, hostname: host, port });
 const handle = app.getRequestHandler();
 
 try {
@@ -60,6 +66,37 @@ function acceptsBrotli(acceptEncoding) {
   });
 }
 
+// The name lib/http/live-answer.ts gives it (LIVE_HANDLER).
+const LIVE_HANDLER = Symbol.for('fleetmap.live-handler');
+
+function sendJsonError(res, status, message, extra = {}) {
+  const body = JSON.stringify({ error: { status, message } });
+  res.writeHead(status, { ...EVERY_ANSWER, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache', ...extra });
+  res.end(body);
+}
+
+/** Answers /api/live (exactly that path, with any query); false for every other path. */
+function sendLive(req, res) {
+  const url = req.url ?? '';
+  if (url !== '/api/live' && !url.startsWith('/api/live?')) return false;
+  const handler = globalThis[LIVE_HANDLER];
+  if (!handler) {
+    sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
+    return true;
+  }
+  let answer;
+  try {
+    answer = handler({ method: req.method ?? 'GET', url, headers: req.headers });
+  } catch (err) {
+    console.error(JSON.stringify({ msg: '/api/live failed', error: err instanceof Error ? err.message : String(err) }));
+    sendJsonError(res, 500, 'The live snapshot could not be served.');
+    return true;
+  }
+  res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
+  res.end(answer.body ?? undefined);
+  return true;
+}
+
 const brotliCache = new Map();
 
 /** Answers with the brotli copy when there is one and the browser takes it; false to let Next.js answer. */
@@ -86,18 +123,10 @@ function sendBrotli(req, res) {
 
 const server = createServer((req, res) => {
   if (!ALLOWED_METHODS.has(req.method ?? '')) {
-    const body = JSON.stringify({ error: { status: 405, message: 'This method is not allowed here; Fleetmap answers GET.' } });
-    res.writeHead(405, {
-      Allow: 'GET, HEAD, OPTIONS',
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(body),
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-store',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    sendJsonError(res, 405, 'This method is not allowed here; Fleetmap answers GET.', { Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' });
     return;
   }
-  if (sendBrotli(req, res)) return;
+  if (sendLive(req, res) || sendBrotli(req, res)) return;
   handle(req, res);
 });
 server.listen(port, host, () => {

@@ -11,9 +11,8 @@ export type UrlPatch = Partial<DispatcherUrlState> | ((s: DispatcherUrlState) =>
  * keystroke and map move, for a change only this browser cares about. No history entries, no scrolling.
  */
 export function useDispatcherUrl(): [DispatcherUrlState, (patch: UrlPatch) => void] {
-  // Typed nullable since the app also has a pages/ directory (for /api/live); in the App Router it never is.
   const params = useSearchParams();
-  const state = useMemo(() => parseDispatcherUrl(params ?? new URLSearchParams()), [params]);
+  const state = useMemo(() => parseDispatcherUrl(params), [params]);
   const update = useCallback((patch: UrlPatch) => {
     const current = parseDispatcherUrl(new URLSearchParams(window.location.search));
     const next = { ...current, ...(typeof patch === 'function' ? patch(current) : patch) };

@@ -5,9 +5,9 @@ import type { StoredSnapshot } from '@/lib/fleet';
 import { etagMatches, idSchema } from './responses';
 
 // GET /api/live as bytes: the full snapshot, or the delta since the browser's version, each serialised and
-// compressed once per version and encoding however many viewers ask, and sent as they are. Framework-free (a
-// Pages Router API route writes the result, see pages/api/live.ts): the App Router would strip
-// Content-Encoding and compress the body again.
+// compressed once per version and encoding however many viewers ask, and sent as they are. Framework-free:
+// scripts/server.mjs answers /api/live with it before Next.js (whose App Router would strip Content-Encoding and
+// compress the body again, and whose routing costs more CPU than the answer itself; see the README).
 
 /** What the feed offers: the newest version, and the step changes since an older one. */
 export interface LiveSource {
@@ -155,4 +155,17 @@ export function liveResponse(source: LiveSource, request: Request): Response {
     headers: { 'if-none-match': request.headers.get('if-none-match') ?? undefined, 'accept-encoding': request.headers.get('accept-encoding') ?? undefined },
   });
   return new Response(a.body === null ? null : new Uint8Array(a.body), { status: a.status, headers: a.headers });
+}
+
+/**
+ * Where scripts/server.mjs finds the /api/live handler (it runs the Next.js app in its own process, outside the
+ * bundles, as plain JavaScript: it names the same symbol). Set once at server start, in lib/server/start.ts, where
+ * whatever must stand in front of the route (a sign-in check) wraps it.
+ */
+export const LIVE_HANDLER = Symbol.for('fleetmap.live-handler');
+
+export type LiveHandler = (req: LiveRequest) => RawAnswer;
+
+export function serveLive(handler: LiveHandler): void {
+  Object.defineProperty(globalThis, LIVE_HANDLER, { value: handler, enumerable: false, configurable: true, writable: false });
 }

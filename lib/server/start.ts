@@ -1,6 +1,7 @@
 import 'server-only';
 import { validateConfigAtStartup } from '@/lib/config';
 import { startFeed } from '@/lib/fleet';
+import { liveAnswer, serveLive } from '@/lib/http/live-answer';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
 
@@ -8,7 +9,8 @@ import { startEmbeddedSimulator } from '@/lib/sim/embedded';
  * Server start: validate the configuration (one clear line per problem, and the server does not start on a
  * bad configuration), start the embedded simulator when no upstream is configured, then start the one feed.
  * Whatever subscribes to the feed (a recorder) or replaces its snapshot store (a cluster) is wired here, in
- * startFeed's wiring, never inside lib/fleet.
+ * startFeed's wiring, never inside lib/fleet. /api/live is answered by scripts/server.mjs with the handler set
+ * here (serveLive).
  */
 export async function startServer() {
   validateConfigAtStartup();
@@ -17,5 +19,6 @@ export async function startServer() {
     registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
     console.info(JSON.stringify({ msg: 'embedded simulator started', baseUrl: sim.baseUrl }));
   }
-  await startFeed();
+  const feed = await startFeed();
+  serveLive((req) => liveAnswer(feed, req));
 }
