@@ -9,6 +9,7 @@ import { BUS_SOURCE_ID } from '@/components/map/layers/bus-layer';
 import { ROUTE_OVERLAY_LINE_LAYER_ID, ROUTE_OVERLAY_SOURCE_ID } from '@/components/map/layers/route-overlay-layer';
 import { SELECTED_BUS_SOURCE_ID } from '@/components/map/layers/selected-bus-layer';
 import { expect, guardPage, liveSnapshot, test } from './support/fixtures';
+import { captureLive } from './support/live-capture';
 import { startStack } from './support/stack';
 
 const ARTIFACTS = 'e2e/artifacts';
@@ -18,17 +19,6 @@ type Positioned = Vehicle & { lat: number; lon: number; trip: NonNullable<Vehicl
 
 function positioned(v: Vehicle): v is Positioned {
   return v.lat !== null && v.lon !== null && v.trip !== null && v.plateNumber !== null;
-}
-
-/** Every /api/live body the page received, by version (a 304 has no body and keeps the last one). */
-function captureSnapshots(page: Page): Map<number, LiveSnapshot> {
-  const received = new Map<number, LiveSnapshot>();
-  page.on('response', async (res) => {
-    if (new URL(res.url()).pathname !== '/api/live' || res.status() !== 200) return;
-    const body = (await res.json().catch(() => null)) as LiveSnapshot | null;
-    if (body) received.set(body.version, body);
-  });
-  return received;
 }
 
 function latest(received: Map<number, LiveSnapshot>): LiveSnapshot | undefined {
@@ -86,7 +76,7 @@ async function mapReady(page: Page) {
 }
 
 test('the map draws every positioned bus of the snapshot, and the list every active trip', async ({ page }) => {
-  const received = captureSnapshots(page);
+  const received = await captureLive(page);
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Fleetmap', level: 1 })).toBeVisible();
   await mapReady(page);
@@ -246,7 +236,7 @@ test('dark theme is remembered across reloads', async ({ page }) => {
 });
 
 test('a revoked key shows the unauthorized banner while buses stay on the map with their age', async ({ page, stack }) => {
-  const received = captureSnapshots(page);
+  const received = await captureLive(page);
   await page.goto('/');
   await mapReady(page);
   await expectMapMatchesSnapshot(page, received);

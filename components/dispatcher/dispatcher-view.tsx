@@ -7,6 +7,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { AppHeader } from '@/components/app-header';
 import { FleetMap } from '@/components/map/fleet-map';
+import '@/components/map/preload';
 import { centreOnBus } from '@/components/map/use-map-camera';
 import { useMapRightPadding } from '@/components/map/use-map-padding';
 import { HealthBanners, StatusBar } from '@/components/status';

@@ -38,7 +38,7 @@ export interface MapLibreOptions extends MapStyleChoice {
   onMapReady?: (map: MapLibreMap | null) => void;
 }
 
-const WORKER_URL = '/maplibre-gl-worker.mjs';
+export const WORKER_URL = '/maplibre-gl-worker.mjs';
 const WORLD_VIEW = { center: [0, 20] as [number, number], zoom: 1.5 };
 const MAX_ZOOM = 19;
 

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useMemo, useState } from 'react';
 import { FleetMap } from '@/components/map/fleet-map';
+import '@/components/map/preload';
 import { useWallFraming } from '@/components/map/use-wall-framing';
 import { liveQuery } from '@/lib/client/queries';
 import { useLiveFeed } from '@/lib/client/use-live-feed';

@@ -1,7 +1,7 @@
 'use client';
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import { queryOptions } from '@tanstack/react-query';
-import type { LiveSnapshot } from '@/lib/model';
+import { applyLiveDelta, liveVersionTag, parseLiveVersionTag, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
 import type {
   ApiErrorBody,
   BusesResponse,
@@ -45,12 +45,37 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   return (await res.json()) as T;
 }
 
+export function liveUrl(held: Pick<LiveSnapshot, 'epoch' | 'version'> | undefined, watchBusId?: number | null): string {
+  const params = new URLSearchParams();
+  if (watchBusId) params.set('watch', String(watchBusId));
+  if (held) params.set('since', liveVersionTag(held.epoch, held.version));
+  const query = params.toString();
+  return query ? `/api/live?${query}` : '/api/live';
+}
+
+/**
+ * The next snapshot: only what changed since the one held (the server answers in full when it cannot, for
+ * instance after a restart), applied to it. Unchanged vehicles keep their objects.
+ */
+export async function fetchLive(held: LiveSnapshot | undefined, watchBusId: number | null | undefined, signal?: AbortSignal): Promise<LiveSnapshot> {
+  // Only a snapshot this server could have sent names a version (a broken one is replaced by a full answer).
+  const base = held && parseLiveVersionTag(liveVersionTag(held.epoch, held.version)) && Array.isArray(held.vehicles) && Array.isArray(held.unpositionedTrips) ? held : undefined;
+  const answer = await getJson<LiveAnswer>(liveUrl(base, watchBusId), signal);
+  if (answer.kind === 'delta') {
+    const next = base ? applyLiveDelta(base, answer) : null;
+    // A delta the held snapshot cannot take (it changed under the request): start again from a full one.
+    return next ?? fetchLive(undefined, watchBusId, signal);
+  }
+  const { kind: _kind, ...snapshot } = answer;
+  return snapshot;
+}
+
 export function liveQuery(watchBusId?: number | null) {
   // The watched bus is sent to the server (it raises that bus's polling priority) but is not part of
-  // the key: every view shares one cached snapshot.
+  // the key: every view shares one cached snapshot, which each poll moves on by a delta.
   return queryOptions({
     queryKey: ['live'],
-    queryFn: ({ signal }) => getJson<LiveSnapshot>(watchBusId ? `/api/live?watch=${watchBusId}` : '/api/live', signal),
+    queryFn: ({ signal, client, queryKey }) => fetchLive(client.getQueryData<LiveSnapshot>(queryKey), watchBusId, signal),
     refetchInterval: LIVE_POLL_MS,
     refetchIntervalInBackground: true,
     // Keep showing the last snapshot while a refetch fails: the health inside it tells the truth about age.

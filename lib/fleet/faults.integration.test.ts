@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health, LiveSnapshot, UpstreamState } from '@/lib/model';
 import { zoneAtLocalHour, createSimulator, DEMO_BUSINESS_KEY, type FaultsPatch, type Simulator } from '@/lib/sim';
-import { GET as getLive } from '@/app/api/live/route';
+import { liveResponse } from '@/lib/http/live-answer';
 import { GET as getStatus } from '@/app/api/status/route';
 import { GET as getTrip } from '@/app/api/trips/[id]/route';
 import { ensureFeedStarted, stopFeed } from './index';
+
+const getLive = (request: Request) => liveResponse(ensureFeedStarted(), request);
 
 // The upstream fault matrix: the real client and the feed singleton, read through the app's route handlers,
 // against the simulator over HTTP, one fault after another. One file past 300 lines because the faults run in
