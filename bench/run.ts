@@ -85,7 +85,7 @@ export async function main(argv: readonly string[], deps: RunDeps): Promise<numb
   for (const b of selected) {
     const t0 = Date.now();
     // Each benchmark carries the conditions of its own run: others may be rerun alone later.
-    const run = { date: new Date(t0).toISOString(), command, machine: b === selected[0] ? machine : describeMachine(ROOT) };
+    const run = { date: new Date(t0).toISOString(), command, machine: describeMachine(ROOT) };
     console.log(`\n[${b.name}] ${b.title} (load ${run.machine.loadAverageAtStart})`);
     try {
       const r = await b.run({ quick: opts.quick, log: (line) => console.log(line) });
