@@ -12,7 +12,7 @@ const FONT = 'font-family="system-ui, sans-serif" font-size="12"';
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea'];
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const num = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+const num = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 function svg(height: number, title: string, body: string[]): string {
   return [
@@ -35,7 +35,7 @@ interface Series {
 }
 
 /** Grouped bars, one group per x label, a log scale when the values span more than two decades. */
-function groupedBars(title: string, unit: string, xLabels: string[], series: Series[], note: string): string {
+function groupedBars(title: string, unit: string, xLabels: string[], series: Series[], note: string, line?: { value: number; label: string }): string {
   const values = series.flatMap((s) => s.values).filter((v): v is number => v !== null && v > 0);
   if (values.length === 0) return noData(title, 'No figures in bench/results/latest.json yet.');
   const log = Math.max(...values) / Math.min(...values) > 100;
@@ -51,6 +51,11 @@ function groupedBars(title: string, unit: string, xLabels: string[], series: Ser
     body.push(`<text x="${plot.x - 6}" y="${(yOf(t) + 4).toFixed(1)}" text-anchor="end" fill="#374151">${num(t)}</text>`);
   }
   body.push(`<text x="16" y="${plot.y - 10}" fill="#374151">${esc(unit)}${log ? ' (log scale)' : ''}</text>`);
+  if (line && line.value > bottom && line.value < top) {
+    const y = yOf(line.value).toFixed(1);
+    body.push(`<line x1="${plot.x}" x2="${plot.x + plot.w}" y1="${y}" y2="${y}" stroke="#111827" stroke-dasharray="6 4"/>`);
+    body.push(`<text x="${plot.x + plot.w}" y="${Number(y) - 4}" text-anchor="end" font-size="11" fill="#111827">${esc(line.label)}</text>`);
+  }
   const groupW = plot.w / xLabels.length;
   const barW = Math.min(48, (groupW * 0.8) / series.length);
   xLabels.forEach((label, g) => {
@@ -133,7 +138,15 @@ function upstreamCostChart(file: ResultsFile): string {
     { name: 'Fleetmap', values: viewers.map((n) => at(n, (f) => f.fleetmap)) },
     ...peers.map((p) => ({ name: p, values: viewers.map((n) => at(n, (f) => f.peer, p)) })),
   ];
-  return groupedBars(title, 'requests/min', viewers.map((n) => `${n} viewer${n === 1 ? '' : 's'}`), series, `${entry.run.date.slice(0, 16)} UTC: ${entry.conditions.slice(0, 110)}…`);
+  const limit = typeof entry.details.rateLimit === 'number' ? entry.details.rateLimit : null;
+  return groupedBars(
+    title,
+    'requests/min',
+    viewers.map((n) => `${n} viewer${n === 1 ? '' : 's'}`),
+    series,
+    `${entry.run.date.slice(0, 16)} UTC; viewers poll /api/live every 5 s; bench/results/latest.json upstream-cost.`,
+    limit === null ? undefined : { value: limit, label: `the key's limit, ${limit}/min` },
+  );
 }
 
 function freshnessChart(file: ResultsFile): string {
