@@ -150,17 +150,34 @@ function upstreamCostChart(file: ResultsFile): string {
 }
 
 function freshnessChart(file: ResultsFile): string {
-  const title = 'Location age and position error of buses on trips: Fleetmap and round robin';
+  const title = 'Location age and position error of buses on trips, by contender';
   const entry = file.benchmarks.freshness;
   if (!entry) return noData(title, 'freshness has not been run.');
   const find = (metric: string) => figuresOf(file, 'freshness').find((f) => f.metric === metric);
   const age = find('location age, mean');
   const error = find('position error, mean');
+  const cached = (metric: string) => figuresOf(file, 'freshness').find((f) => f.metric === metric && f.peerName === 'shared TTL cache')?.distribution?.peer ?? null;
   return ranges(
     title,
     [
-      { label: 'location age', unit: 's', rows: [{ name: 'Fleetmap', d: age?.distribution?.fleetmap ?? null }, { name: entry.peer ?? 'round robin', d: age?.distribution?.peer ?? null }] },
-      { label: 'position error', unit: 'm', rows: [{ name: 'Fleetmap', d: error?.distribution?.fleetmap ?? null }, { name: entry.peer ?? 'round robin', d: error?.distribution?.peer ?? null }] },
+      {
+        label: 'location age',
+        unit: 's',
+        rows: [
+          { name: 'Fleetmap', d: age?.distribution?.fleetmap ?? null },
+          { name: entry.peer ?? 'round robin', d: age?.distribution?.peer ?? null },
+          { name: 'shared TTL cache', d: cached('location age, mean') },
+        ],
+      },
+      {
+        label: 'position error',
+        unit: 'm',
+        rows: [
+          { name: 'Fleetmap', d: error?.distribution?.fleetmap ?? null },
+          { name: entry.peer ?? 'round robin', d: error?.distribution?.peer ?? null },
+          { name: 'shared TTL cache', d: cached('position error, mean') },
+        ],
+      },
     ],
     `line: min to max; dot: median; box: median to p95. ${entry.run.date.slice(0, 16)} UTC, bench/results/latest.json freshness.`,
   );

@@ -41,6 +41,19 @@ export const upstreamCost: Benchmark = {
       await waitForLive(bench.appUrl, 'positions flowing', (l) => l.health.state === 'ok' && l.vehicles.some((v) => v.lat !== null));
       const figures: Figure[] = [];
       const windows: Record<string, unknown>[] = [];
+      const measured: {
+        n: number;
+        minutes: number;
+        fleetRequests: number;
+        fleet429: number;
+        fleetPolls: ViewerCounts;
+        naiveRequests: number;
+        naive429: number;
+        naivePolls: ViewerCounts;
+        cacheRequests: number;
+        cache429: number;
+        cachePolls: ViewerCounts;
+      }[] = [];
       for (const n of VIEWER_COUNTS) {
         ctx.log(`  ${n} viewer${n === 1 ? '' : 's'} on each, ${windowS} s`);
         await bench.resetSimStats();
@@ -70,15 +83,23 @@ export const upstreamCost: Benchmark = {
           sharedCache: { upstreamRequests: cacheRequests, rateLimited: cache429, viewerPolls: cachePolls, ttlS: cache.ttlMs / 1000, counts: cacheCounts },
           simulator: stats,
         });
-        const viewers = `${n} viewer${n === 1 ? '' : 's'}`;
-        for (const [peerName, requests, limited, polls] of [
-          [NAIVE, naiveRequests, naive429, naivePolls],
-          [CACHE, cacheRequests, cache429, cachePolls],
+        measured.push({ n, minutes, fleetRequests, fleet429, fleetPolls, naiveRequests, naive429, naivePolls, cacheRequests, cache429, cachePolls });
+      }
+      // The cache's upstream cost does not depend on its viewers (they only read it), and one refresh per period
+      // longer than a window makes a single window read 0 or a whole burst: its cost is its mean over all windows.
+      const total = (k: 'minutes' | 'cacheRequests' | 'cache429') => measured.reduce((a, m) => a + m[k], 0);
+      const cacheRate = total('cacheRequests') / total('minutes');
+      const cache429Rate = total('cache429') / total('minutes');
+      for (const m of measured) {
+        const viewers = `${m.n} viewer${m.n === 1 ? '' : 's'}`;
+        for (const [peerName, perMin, limitedPerMin, polls] of [
+          [NAIVE, m.naiveRequests / m.minutes, m.naive429 / m.minutes, m.naivePolls],
+          [CACHE, cacheRate, cache429Rate, m.cachePolls],
         ] as const) {
           figures.push(
-            { metric: `upstream requests/min, ${viewers}`, unit: '/min', fleetmap: fleetRequests / minutes, peer: requests / minutes, better: 'lower', peerName },
-            { metric: `upstream 429s/min, ${viewers}`, unit: '/min', fleetmap: fleet429 / minutes, peer: limited / minutes, better: 'lower', peerName },
-            { metric: `viewer polls failed, ${viewers}`, unit: '%', fleetmap: pctFailed(fleetPolls), peer: pctFailed(polls), better: 'lower', peerName },
+            { metric: `upstream requests/min, ${viewers}`, unit: '/min', fleetmap: m.fleetRequests / m.minutes, peer: perMin, better: 'lower', peerName },
+            { metric: `upstream 429s/min, ${viewers}`, unit: '/min', fleetmap: m.fleet429 / m.minutes, peer: limitedPerMin, better: 'lower', peerName },
+            { metric: `viewer polls failed, ${viewers}`, unit: '%', fleetmap: pctFailed(m.fleetPolls), peer: pctFailed(polls), better: 'lower', peerName },
           );
         }
       }
@@ -86,7 +107,8 @@ export const upstreamCost: Benchmark = {
         peer: NAIVE,
         conditions:
           `default fleet, simulator and app on one clock (zone ${bench.zone}, 13:00 local at start), limit ${RATE_LIMIT}/min per key (one key each), viewers poll every ${POLL_MS / 1000} s, ` +
-          `${windowS} s window per viewer count (all three contenders at once), counted by the simulator; the shared TTL cache refreshed every ${Math.round(cache.ttlMs / 1000)} s at the end (fitted to ${SHARE} of the limit)`,
+          `${windowS} s window per viewer count (all three contenders at once), counted by the simulator; the shared TTL cache refreshed every ${Math.round(cache.ttlMs / 1000)} s at the end ` +
+          `(fitted to ${SHARE} of the limit, each refresh a burst ten at a time), its requests and 429s a minute averaged over all windows since one refresh period exceeds a window`,
         figures,
         details: { rateLimit: RATE_LIMIT, windowS, windows },
       };
