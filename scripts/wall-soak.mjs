@@ -247,6 +247,10 @@ async function main() {
       const s = await measure(cdp, page, workers, stack.appUrl);
       samples.push(s);
       console.log(line(s));
+      // A wall whose app stopped answering shows a frozen page: its heap says nothing about the app any more.
+      if (samples.slice(-3).length === 3 && samples.slice(-3).every((x) => x.vehicles === null)) {
+        throw new Error('The app stopped answering /api/live for three samples in a row; the run is void.');
+      }
     }
     const last = samples[samples.length - 1];
     const simEnd = await simClock(stack);
