@@ -11,6 +11,7 @@ import { apiLoad } from './api-load';
 import { basemap } from './basemap';
 import { estimation } from './estimation';
 import { firstBus } from './first-bus';
+import { fleetTable } from './fleet-table';
 import { freshness } from './freshness';
 import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
@@ -25,7 +26,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable];
 
 export class UsageError extends Error {
   constructor(

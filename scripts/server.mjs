@@ -58,9 +58,20 @@ server.listen(port, host, () => {
   const addr = server.address();
   console.info(`Ready on http://${host}:${typeof addr === 'object' && addr ? addr.port : port}`);
 });
+// Hooks the app registers at start (lib/server/start.ts): the recorder writes its last batch and the store closes.
+async function runShutdownHooks() {
+  const hooks = globalThis[Symbol.for('fleetmap.shutdown')] ?? [];
+  await Promise.allSettled(hooks.map((hook) => hook()));
+}
+
+let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    // The recorder's flush is bounded (10 s); this is the last resort if a hook hangs.
+    setTimeout(() => process.exit(0), 15_000).unref();
+    runShutdownHooks().finally(() => process.exit(0));
   });
 }

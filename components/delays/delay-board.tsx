@@ -1,9 +1,12 @@
 'use client';
+import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useMemo, useState } from 'react';
 import { DEFAULT_DELAY_THRESHOLDS, type DelayThresholds, type LiveSnapshot } from '@/lib/model';
 import { AppHeader } from '@/components/app-header';
 import { HealthBanners } from '@/components/status';
+import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
+import { zoneCaption } from '@/lib/view/display-zone';
 import { heldDataAgeS } from '@/lib/view/ages';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import { delayTableCsv, formatShare } from '@/lib/view/delay-table';
@@ -36,6 +39,7 @@ const buttonClass =
 
 export function DelayBoard() {
   const live = useLiveFeed();
+  const zone = useDisplayZone(agencyZoneOf(live.snapshot?.health));
   // A paused board keeps one snapshot so numbers can be read (or compared) without them moving.
   const [paused, setPaused] = useState<LiveSnapshot | null>(null);
   const snapshot = paused ?? live.snapshot ?? null;
@@ -93,12 +97,13 @@ export function DelayBoard() {
       <AppHeader
         title="Delay board"
         current="delays"
+        agencyZone={agencyZoneOf(live.snapshot?.health)}
         status={
           <p aria-label="Data freshness" className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
             {snapshot ? (
               <>
                 Data <span aria-label="Data age">{formatAgo(ageS)}</span> · snapshot <span aria-label="Snapshot version">{snapshot.version}</span> of{' '}
-                {formatClock(snapshot.generatedAt, true)} (your time){paused ? ' · paused' : ''}
+                {formatClock(snapshot.generatedAt, true, zone.zone)} ({zoneCaption(zone)}){paused ? ' · paused' : ''}
               </>
             ) : (
               'No data yet'

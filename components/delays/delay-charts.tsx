@@ -3,24 +3,11 @@ import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'rec
 import type { DelayBin, RouteDelayRow } from '@/lib/view/delays';
 import { formatShare } from '@/lib/view/delay-table';
 import { DELAY_COLORS, DELAY_LABELS } from '@/lib/view/delay-palette';
+import { axisTick, ChartFrame, tooltipStyle } from '@/components/chart-frame';
 
 // The light palette reads on either page theme; the board's charts sit on their own card.
 const COLORS = DELAY_COLORS.light;
 
-const axisTick = { fill: 'currentColor', fontSize: 12 };
-const tooltipStyle = { background: 'var(--chart-tooltip-bg, #fff)', border: '1px solid #94a3b8', color: 'inherit' };
-
-function ChartFrame({ title, summary, children }: { title: string; summary: string; children: React.ReactNode }) {
-  return (
-    <figure className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
-      <figcaption className="mb-2 text-sm font-medium">{title}</figcaption>
-      {/* Charts are pictures to assistive technology; the summary carries the gist, the table the numbers. */}
-      <div role="img" aria-label={summary} className="text-slate-600 dark:text-slate-300">
-        {children}
-      </div>
-    </figure>
-  );
-}
 
 export function DelayHistogramChart({ bins, unknown }: { bins: readonly DelayBin[]; unknown: number }) {
   const total = bins.reduce((s, b) => s + b.early + b.onTime + b.late, 0);

@@ -1,6 +1,7 @@
 'use client';
 // The dispatcher's screen: the live map, the list of active trips, the panel of the selected trip, and an
 // honest account of how old and how healthy the data is. All view state sits in the URL.
+import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useCallback, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { AppHeader } from '@/components/app-header';
@@ -11,6 +12,7 @@ import { HealthBanners, StatusBar } from '@/components/status';
 import { useDispatcherKeys } from '@/lib/client/use-dispatcher-keys';
 import { useDispatcherSelection } from '@/lib/client/use-dispatcher-selection';
 import { useDispatcherUrl, useMapViewUrl } from '@/lib/client/use-dispatcher-url';
+import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useTheme } from '@/lib/client/use-theme';
 import { useTripList } from '@/lib/client/use-trip-list';
@@ -43,6 +45,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const { initialView, onViewChange } = useMapViewUrl(url.view, updateUrl);
 
   const health = snapshot?.health ?? null;
+  const zone = useDisplayZone(agencyZoneOf(health));
   const listOnly = health !== null && lacksLocations(health);
   const located = vehicle !== null && hasPosition(vehicle);
 
@@ -97,12 +100,13 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       onToggleRoute={(routeId) => updateUrl({ routeId })}
       onClose={clearSelection}
       hasMap={!listOnly}
+      zone={zone}
     />
   ) : null;
 
   return (
     <div className="flex h-dvh flex-col overflow-hidden" style={LAYOUT_VARS}>
-      <AppHeader title="Fleetmap" current="dispatch" status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} />} />
+      <AppHeader title="Fleetmap" current="dispatch" agencyZone={agencyZoneOf(health)} status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} />} />
 
       <HealthBanners health={health} link={link} now={now} className="px-3 pt-2 empty:hidden" />
       {listOnly && health && (
@@ -161,7 +165,8 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
         {listOnly ? (
           panel && <div className="w-(--side-column-width) shrink-0 border-l border-slate-200 p-3 dark:border-slate-800">{panel}</div>
         ) : (
-          <section aria-label="Map" className="relative min-w-0 flex-1">
+          // Not just "Map": MapLibre names its canvas region that, and landmarks need names of their own.
+          <section aria-label="Map and selected trip" className="relative min-w-0 flex-1">
             {snapshot ? (
               <FleetMap
                 className="absolute inset-0"

@@ -2,7 +2,7 @@
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import { queryOptions } from '@tanstack/react-query';
 import type { LiveSnapshot } from '@/lib/model';
-import type { ApiErrorBody, BusesResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from '@/lib/model';
+import type { ApiErrorBody, BusesResponse, IntegrationResponse, LastTripsResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from '@/lib/model';
 
 export const LIVE_POLL_MS = 5_000;
 
@@ -72,12 +72,37 @@ export function routeStopsQuery(routeId: number) {
   });
 }
 
+const BUSES_LOADING_POLL_MS = 5_000;
+
 export function busesQuery() {
   return queryOptions({
     queryKey: ['buses'],
     queryFn: ({ signal }) => getJson<BusesResponse>('/api/buses', signal),
     staleTime: 60_000,
+    // Until the feed has listed the buses once (fetchedAt null) the list is asked for again soon, not in 2 minutes.
+    refetchInterval: (q) => (q.state.data && q.state.data.fetchedAt !== null ? 2 * 60_000 : BUSES_LOADING_POLL_MS),
+  });
+}
+
+/** Each bus's last trip from history (or that none is recorded here); it changes slowly. */
+export function lastTripsQuery() {
+  return queryOptions({
+    queryKey: ['last-trips'],
+    queryFn: ({ signal }) => getJson<LastTripsResponse>('/api/buses/last-trips', signal),
+    staleTime: 60_000,
     refetchInterval: 2 * 60_000,
+    retry: 1,
+  });
+}
+
+/** The status page's data: health, the last hour of upstream requests and errors, recorder, instance, build. */
+export function integrationQuery() {
+  return queryOptions({
+    queryKey: ['integration'],
+    queryFn: ({ signal }) => getJson<IntegrationResponse>('/api/integration', signal),
+    refetchInterval: LIVE_POLL_MS,
+    refetchIntervalInBackground: true,
+    retry: 1,
   });
 }
 

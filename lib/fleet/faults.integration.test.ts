@@ -24,6 +24,8 @@ const TIMEOUT_MS = 800;
 const HOLD_MS = 2_500;
 const NOTICE_DEADLINE_MS = 30_000;
 const RECOVERY_DEADLINE_MS = 60_000;
+/** The two-minute degraded window after an error at start, plus a minute. */
+const START_DEADLINE_MS = 180_000;
 const BASE = '/api/v1/partner';
 
 interface Exchange {
@@ -262,10 +264,12 @@ afterAll(async () => {
 });
 
 describe('the app through every upstream fault, one after another', () => {
+  // Any upstream error keeps 'degraded' for two minutes. On a loaded machine a first request may time out at start
+  // (TIMEOUT_MS is short here), so the start waits out that window rather than leave every later case degraded.
   it('starts with live data flowing', async () => {
-    const s = await until('ok with positions', live, (x) => x.health.state === 'ok' && fixes(x).size >= 20, RECOVERY_DEADLINE_MS);
+    const s = await until('ok with positions', live, (x) => x.health.state === 'ok' && fixes(x).size >= 20, START_DEADLINE_MS);
     expect(s.health.capabilities.locations).toBe(true);
-  });
+  }, START_DEADLINE_MS + 10_000);
 
   it('a trip the upstream does not know is a clear 404 and troubles nothing else', async () => {
     const res = await askTrip('2000000000');

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AppConfig } from '@/lib/config';
-import type { BusesResponse, Health, NetworkResponse, RouteStops, RoutesResponse, Trip } from '@/lib/model';
+import type { BusesResponse, Health, NetworkResponse, RouteStops, RoutesResponse, Trip, UpstreamRecord } from '@/lib/model';
 import type { PartnerClient, TimeRule } from '@/lib/partner';
 import { systemClock, type Clock } from './clock';
 import { TypedEmitter, type FeedEvents, type WarmState } from './events';
@@ -16,6 +16,7 @@ import { RateBudget } from './rate-budget';
 import { SnapshotBuilder } from './snapshot-builder';
 import { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
 import { FeedTimezone } from './timezone';
+import { UpstreamRecorder } from './upstream-record';
 
 // The feed as route handlers and server start see it: one object that polls the upstream and answers from what
 // it holds. It only assembles the rooms that do the work:
@@ -24,6 +25,7 @@ import { FeedTimezone } from './timezone';
 //   fleet-state.ts     buses, routes, trips and tracks, and the rules that apply answers to them
 //   final-trips.ts     the trips that left /trips/active, waiting for their one lookup
 //   snapshot-builder.ts, health.ts, lookups.ts   what viewers read: the snapshot, the health, on-demand answers
+//   upstream-record.ts the last hour of requests, errors and health changes, for the status page
 //   events.ts          what the feed announces (`events`), for subscribers wired at server start (index.ts)
 
 export interface FeedOptions {
@@ -53,8 +55,11 @@ export class Feed {
   private readonly lookups: Lookups;
   private readonly healthReport: FeedHealth;
   private readonly snapshots: SnapshotBuilder;
+  private readonly lastHour: UpstreamRecorder;
   private started = false;
   private restored = false;
+  private readonly healthNotes = new Set<() => string | null>();
+  private readonly timeRuleOf: () => TimeRule;
 
   constructor(opts: FeedOptions) {
     const config = opts.config.feed;
@@ -71,7 +76,10 @@ export class Feed {
     const picker = (this.picker = new JobPicker({ config, gateway, state, budget, finalTrips, stopsFetchedAt: (id) => lookups.stopsFetchedAt(id) }));
     const maxInFlight = opts.maxInFlight ?? MAX_LOCATIONS_IN_FLIGHT;
     this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal });
-    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events }));
+    this.timeRuleOf = tz.rule;
+    const notes = () => [...this.healthNotes].map((note) => note()).filter((n): n is string => n !== null);
+    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events, notes }));
+    this.lastHour = new UpstreamRecorder(events);
     this.snapshots = new SnapshotBuilder({
       state,
       store: opts.store ?? new MemorySnapshotStore(),
@@ -116,6 +124,26 @@ export class Feed {
 
   health(now = this.clock.now()): Health {
     return this.healthReport.report(now);
+  }
+
+  /** The last hour of upstream requests, errors and health changes, as this process saw them. */
+  upstreamRecord(now = this.clock.now()): UpstreamRecord {
+    return this.lastHour.record(now);
+  }
+
+  /**
+   * A room beside the feed (the recorder) adds a sentence to the health and every snapshot while `note` returns
+   * one (null: nothing to say). The note is read on every health report, so it must be cheap and must not read
+   * the health itself. Returns the function that removes it.
+   */
+  addHealthNote(note: () => string | null): () => void {
+    this.healthNotes.add(note);
+    return () => this.healthNotes.delete(note);
+  }
+
+  /** The rule the feed reads upstream times with (PARTNER_TIMEZONE, or the inferred offset): the agency's clock. */
+  timeRule(): TimeRule {
+    return this.timeRuleOf();
   }
 
   /** One trip, asked upstream on demand when needed; `client` (lib/http's clientKey) bounds its lookups. */

@@ -138,8 +138,9 @@ export class UpstreamGateway {
       return res;
     } catch (e) {
       if (e instanceof PartnerError) {
+        const at = this.o.clock.now();
         this.noteFailure(op, e);
-        this.o.events.emit('request', { at: this.o.clock.now(), kind, lane: purpose.lane, status: e.status, ok: false });
+        this.o.events.emit('request', { at, kind, lane: purpose.lane, status: e.status, ok: false, error: toUpstreamError(e, at) });
       }
       throw e;
     }

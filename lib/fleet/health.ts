@@ -22,6 +22,8 @@ export interface HealthSources {
   state: FleetState;
   finalTrips: FinalTrips;
   events: TypedEmitter<FeedEvents>;
+  /** Sentences from rooms beside the feed (Feed.addHealthNote); the feed never knows who writes them. */
+  notes?: () => string[];
 }
 
 export class FeedHealth {
@@ -55,6 +57,7 @@ export class FeedHealth {
       budget,
       freshness: this.freshness(now),
       finalTrips: { requestsLastHour: this.s.finalTrips.requestsLastHour(now), pending: this.s.finalTrips.size },
+      notes: this.s.notes?.() ?? [],
       timezone: this.state.tz.health(now),
     };
   }

@@ -112,6 +112,11 @@ export interface Health {
     /** Trips that left and wait for their lookup. */
     pending: number;
   };
+  /**
+   * One sentence each from rooms beside the feed (the recorder: "history: not recording since 08:12 (…)"), added
+   * through Feed.addHealthNote. Optional in the type so that a Health built by hand need not list them.
+   */
+  notes?: string[];
   timezone: {
     /** IANA zone or a fixed offset such as `UTC-05:00`. */
     zone: string;
