@@ -1,14 +1,18 @@
 // Benchmarks 2 and 3: how fresh and how right the positions are for the same budget. Fleetmap (the app, its
-// own key) and the round-robin peer (in this process, its own key with the same limit) poll ONE simulator at
-// the same time, so both see the same buses at the same moments. Every few seconds the true positions
-// (/__admin/truth) are compared with what each contender holds for every bus on an active trip.
-// Then a viewer watches one bus (/api/live?watch=<id> every 5 s) and that bus's age is sampled every second.
+// own key), the round-robin peer and the shared-cache peer (in this process, each its own key with the same
+// limit) poll ONE simulator at the same time, so all see the same buses at the same moments. The simulator and
+// the app run on one clock (bench/support/app-stack.ts), so the app's scheduler sees true fix ages and speeds;
+// the weights it used are read from its health at every sample and printed. Every few seconds the true
+// positions (/__admin/truth) are compared with what each contender holds for every bus on an active trip.
+// Then a viewer watches one bus (/api/live?watch=<id> every 5 s, the round robin told too) and that bus's age is
+// sampled every second.
 import { randomBytes } from 'node:crypto';
 import { RoundRobinPoller } from './round-robin';
-import { readLive, startBenchStack, waitForLive, type BenchStack, type TruthBus } from './support/app-stack';
-import type { Benchmark, Figure } from './support/report';
+import { SharedCachePeer } from './shared-cache-peer';
+import { readLive, startBenchStack, waitForLive, type BenchStack, type LiveBody, type TruthBus } from './support/app-stack';
+import type { Benchmark, Distribution, Figure } from './support/report';
 import { distanceM } from '../lib/geo/sphere';
-import { max, mean, percentile, sleep } from './support/stats';
+import { distribution, max, mean, percentile, sleep } from './support/stats';
 import { startViewers } from './support/viewers';
 
 const BUSES = 500;
@@ -80,9 +84,31 @@ function summary(t: Tally) {
     p95AgeS: percentile(t.ages, 0.95),
     meanErrorM: mean(t.errors),
     p95ErrorM: percentile(t.errors, 0.95),
+    ageS: distribution(t.ages),
+    errorM: distribution(t.errors),
     busSamples: t.ages.length,
     missing: t.missing,
   };
+}
+
+/** Fleetmap against one peer over the bus-samples both hold a position for. */
+class Pairing {
+  readonly fleet = tally();
+  readonly peer = tally();
+
+  add(mine: Held | undefined, theirs: Held | undefined, truth: TruthBus, at: number): void {
+    if (!placed(mine) || !placed(theirs)) return;
+    record(this.fleet, mine, truth, at);
+    record(this.peer, theirs, truth, at);
+  }
+}
+
+type Weights = NonNullable<LiveBody['health']['freshness']['weightsKmh']>;
+
+/** The spread of a weight quantile over the samples (each sample gives the scheduler's weights at that moment). */
+function weightSummary(samples: Weights[]) {
+  const of = (k: keyof Weights) => distribution(samples.map((w) => w[k]));
+  return { samples: samples.length, p25: of('p25'), median: of('median'), p75: of('p75'), max: of('max'), atSpeedFloorShare: distribution(samples.map((w) => (100 * w.atSpeedFloor) / w.buses)) };
 }
 
 export const freshness: Benchmark = {
@@ -94,10 +120,20 @@ export const freshness: Benchmark = {
     const measureS = ctx.quick ? 60 : 300;
     const watchS = ctx.quick ? 30 : 60;
     const peerKey = `rrob-${randomBytes(8).toString('hex')}`;
-    const bench = await startBenchStack({ buses: BUSES, rateLimit: RATE_LIMIT, peerKeys: [{ key: peerKey, limitPerMinute: RATE_LIMIT }] });
+    const cacheKey = `ttlc-${randomBytes(8).toString('hex')}`;
+    const bench = await startBenchStack({
+      buses: BUSES,
+      rateLimit: RATE_LIMIT,
+      peerKeys: [
+        { key: peerKey, limitPerMinute: RATE_LIMIT },
+        { key: cacheKey, limitPerMinute: RATE_LIMIT },
+      ],
+    });
     const peer = new RoundRobinPoller({ baseUrl: bench.simBaseUrl, apiKey: peerKey, limitPerMinute: RATE_LIMIT, share: SHARE, tripsIntervalMs: TRIPS_INTERVAL_MS });
+    const cache = new SharedCachePeer({ baseUrl: bench.simBaseUrl, apiKey: cacheKey, limitPerMinute: RATE_LIMIT, share: SHARE });
     try {
       peer.start();
+      await cache.start();
       const warmupStart = Date.now();
       ctx.log(`  warm-up at least ${warmupS} s, until Fleetmap has located every bus once, then ${measureS} s of samples every ${SAMPLE_MS / 1000} s`);
       await sleep(warmupS * 1000);
@@ -115,17 +151,20 @@ export const freshness: Benchmark = {
 
       await bench.resetSimStats();
       peer.takeCounts();
+      cache.takeCounts();
       const started = Date.now();
       const fleet = tally();
       const rr = tally();
+      const cached = tally();
       // Bus-samples where both contenders hold a position: means over the same samples. A bus that has just
       // started a trip is one Fleetmap holds an old fix of (from before the trip) and round robin has none of;
       // counting it for one side only would compare two different sets of buses.
-      const fleetPaired = tally();
-      const rrPaired = tally();
+      const vsRoundRobin = new Pairing();
+      const vsCache = new Pairing();
       const onTripCounts: number[] = [];
       const fleetSpend = new Spend();
       const peerSpend = new Spend();
+      const weights: Weights[] = [];
       let lastHealth: unknown = null;
       while (Date.now() - started < measureS * 1000) {
         const tick = Date.now();
@@ -140,41 +179,57 @@ export const freshness: Benchmark = {
         for (const b of onTrip) {
           const mine = vehicles.get(b.id);
           const theirs = peer.fixes.get(b.id);
+          const fromCache = cache.fixes.get(b.id);
           record(fleet, mine, b, at);
           record(rr, theirs, b, at);
-          if (placed(mine) && placed(theirs)) {
-            record(fleetPaired, mine, b, at);
-            record(rrPaired, theirs, b, at);
-          }
+          record(cached, fromCache, b, at);
+          vsRoundRobin.add(mine, theirs, b, at);
+          vsCache.add(mine, fromCache, b, at);
         }
+        if (live.health.freshness.weightsKmh) weights.push(live.health.freshness.weightsKmh);
         lastHealth = live.health;
         await sleep(Math.max(0, SAMPLE_MS - (Date.now() - tick)));
       }
       const minutes = (Date.now() - started) / 60_000;
       const stats = await bench.simStats();
       const peerCounts = peer.takeCounts();
+      const cacheCounts = cache.takeCounts();
       const peerLocations = peerCounts.byOperation.busLocation ?? 0;
-      // Only the two contenders use the simulator: the app's share of each operation is the rest.
-      const fleetLocations = (stats.byOperation.busLocation ?? 0) - peerLocations;
+      const cacheLocations = cacheCounts.byOperation.busLocation ?? 0;
+      // Only the three contenders use the simulator: the app's share of each operation is the rest.
+      const fleetLocations = (stats.byOperation.busLocation ?? 0) - peerLocations - cacheLocations;
       const fleetPerMin = fleetLocations / minutes;
       const peerPerMin = peerLocations / minutes;
+      const cachePerMin = cacheLocations / minutes;
       const busesOnTrip = mean(onTripCounts) ?? 0;
       // B/(2L): the mean age round robin reaches with L location requests a minute over B buses.
       const boundS = (l: number) => (l > 0 ? (busesOnTrip / (2 * l)) * 60 : null);
-      const f = summary(fleetPaired);
-      const p = summary(rrPaired);
+      const f = summary(vsRoundRobin.fleet);
+      const p = summary(vsRoundRobin.peer);
+      const fc = summary(vsCache.fleet);
+      const c = summary(vsCache.peer);
       const fAll = summary(fleet);
       const pAll = summary(rr);
+      const cAll = summary(cached);
       const fleetBound = boundS(fleetPerMin);
       const peerBound = boundS(peerPerMin);
+      const weightSpread = weightSummary(weights);
+      const w = (d: Distribution | null) => (d === null ? 'n/a' : `${d.median.toFixed(1)} (${d.min.toFixed(1)}–${d.max.toFixed(1)})`);
+      ctx.log(
+        `  scheduler weights (expected speed + 10 km/h prior) over ${weightSpread.samples} samples, median over samples (range): ` +
+          `p25 ${w(weightSpread.p25)}, median ${w(weightSpread.median)}, p75 ${w(weightSpread.p75)}, max ${w(weightSpread.max)} km/h; ` +
+          `at the speed floor ${w(weightSpread.atSpeedFloorShare)} % of tracked buses`,
+      );
 
       ctx.log(`  watched bus: ${watchS} s`);
-      const watched = await watchOneBus(bench, peer, watchS);
+      const watched = await watchOneBus(bench, peer, cache, watchS);
 
+      const dist = (fleetmap: Distribution | null, peerSide: Distribution | null) => ({ fleetmap, peer: peerSide });
+      const CACHE = 'shared TTL cache';
       const figures: Figure[] = [
-        { metric: 'location age, mean', unit: 's', fleetmap: f.meanAgeS, peer: p.meanAgeS, better: 'lower' },
+        { metric: 'location age, mean', unit: 's', fleetmap: f.meanAgeS, peer: p.meanAgeS, better: 'lower', distribution: dist(f.ageS, p.ageS) },
         { metric: 'location age, p95', unit: 's', fleetmap: f.p95AgeS, peer: p.p95AgeS, better: 'lower' },
-        { metric: 'position error, mean', unit: 'm', fleetmap: f.meanErrorM, peer: p.meanErrorM, better: 'lower' },
+        { metric: 'position error, mean', unit: 'm', fleetmap: f.meanErrorM, peer: p.meanErrorM, better: 'lower', distribution: dist(f.errorM, p.errorM) },
         { metric: 'position error, p95', unit: 'm', fleetmap: f.p95ErrorM, peer: p.p95ErrorM, better: 'lower' },
         { metric: 'location requests/min sent', unit: '/min', fleetmap: fleetPerMin, peer: peerPerMin, better: 'higher' },
         {
@@ -189,13 +244,24 @@ export const freshness: Benchmark = {
         { metric: 'watched bus: first fresh fix after watch', unit: 's', fleetmap: watched.fleetmap.firstFixS, peer: null, better: 'lower' },
         { metric: 'watched bus: age, mean', unit: 's', fleetmap: watched.fleetmap.meanAgeS, peer: watched.peer.meanAgeS, better: 'lower' },
         { metric: 'watched bus: age, max', unit: 's', fleetmap: watched.fleetmap.maxAgeS, peer: watched.peer.maxAgeS, better: 'lower' },
+        { metric: 'scheduler weight, median (km/h)', unit: '', fleetmap: weightSpread.median?.median ?? null, peer: null, better: 'higher' },
+        { metric: 'scheduler weight, p25 → p75 spread (km/h)', unit: '', fleetmap: weightSpread.p75 && weightSpread.p25 ? weightSpread.p75.median - weightSpread.p25.median : null, peer: null, better: 'higher' },
+        { metric: 'buses at the speed floor (weight 13 km/h)', unit: '%', fleetmap: weightSpread.atSpeedFloorShare?.median ?? null, peer: null, better: 'lower' },
+        { metric: 'location age, mean', unit: 's', fleetmap: fc.meanAgeS, peer: c.meanAgeS, better: 'lower', peerName: CACHE, distribution: dist(fc.ageS, c.ageS) },
+        { metric: 'location age, p95', unit: 's', fleetmap: fc.p95AgeS, peer: c.p95AgeS, better: 'lower', peerName: CACHE },
+        { metric: 'position error, mean', unit: 'm', fleetmap: fc.meanErrorM, peer: c.meanErrorM, better: 'lower', peerName: CACHE, distribution: dist(fc.errorM, c.errorM) },
+        { metric: 'position error, p95', unit: 'm', fleetmap: fc.p95ErrorM, peer: c.p95ErrorM, better: 'lower', peerName: CACHE },
+        { metric: 'location requests/min sent', unit: '/min', fleetmap: fleetPerMin, peer: cachePerMin, better: 'higher', peerName: CACHE },
+        { metric: 'on-trip bus-samples without a position', unit: '', fleetmap: fAll.missing, peer: cAll.missing, better: 'lower', peerName: CACHE },
+        { metric: 'watched bus: age, mean', unit: 's', fleetmap: watched.fleetmap.meanAgeS, peer: watched.cache.meanAgeS, better: 'lower', peerName: CACHE },
       ];
       return {
         peer: 'round robin',
         conditions:
-          `${BUSES} buses, SIM_SPEED 1, limit ${RATE_LIMIT}/min on each of two keys (one per contender, same simulator, run at the same time), ` +
+          `${BUSES} buses, SIM_SPEED 1, simulator and app on one clock (zone ${bench.zone}, 13:00 local at start), limit ${RATE_LIMIT}/min on each of three keys (one per contender, same simulator, run at the same time), ` +
           `poller share ${SHARE}, warm-up ${warmedUpS} s (at least ${warmupS} s, until Fleetmap had located every bus once, then two turns over the buses on trips at the full location rate), ${measureS} s of samples every ${SAMPLE_MS / 1000} s over every bus on an active trip (mean ${busesOnTrip.toFixed(0)}); ` +
-          `age = sample time − when the contender fetched the fix; error = distance to /__admin/truth; ages and errors over the bus-samples where both contenders hold a position; then one watched bus for ${watchS} s, sampled every second`,
+          `age = sample time − when the contender fetched the fix; error = distance to /__admin/truth; ages and errors over the bus-samples where Fleetmap and that peer both hold a position; ` +
+          `shared TTL cache: one refresh of every bus on a trip per TTL (${Math.round(cache.ttlMs / 1000)} s at the end, fitted to the same share of the limit); then one watched bus for ${watchS} s (the round robin told of it too), sampled every second`,
         figures,
         details: {
           buses: BUSES,
@@ -208,13 +274,16 @@ export const freshness: Benchmark = {
           busesOnTripMean: busesOnTrip,
           fleetmap: { ...f, allSamples: fAll, locationRequestsPerMin: fleetPerMin, boundS: fleetBound, newFixes: { onTrip: fleetSpend.onTrip, offTrip: fleetSpend.offTrip }, selfReportedHealth: lastHealth },
           roundRobin: { ...p, allSamples: pAll, locationRequestsPerMin: peerPerMin, boundS: peerBound, newFixes: { onTrip: peerSpend.onTrip, offTrip: peerSpend.offTrip }, requests: peerCounts },
+          sharedCache: { ...c, fleetmapOverSameSamples: fc, allSamples: cAll, locationRequestsPerMin: cachePerMin, ttlS: cache.ttlMs / 1000, requests: cacheCounts },
+          schedulerWeightsKmh: weightSpread,
+          zone: bench.zone,
           boundAtFullShareS: boundS(SHARE * RATE_LIMIT),
           simulator: stats,
           watched,
         },
       };
     } finally {
-      await peer.stop();
+      await Promise.all([peer.stop(), cache.stop()]);
       await bench.stop();
     }
   },
@@ -232,12 +301,14 @@ async function pickBusToWatch(bench: BenchStack, watchS: number): Promise<number
   return candidates[0]!.busId;
 }
 
-async function watchOneBus(bench: BenchStack, peer: RoundRobinPoller, watchS: number) {
+async function watchOneBus(bench: BenchStack, peer: RoundRobinPoller, cache: SharedCachePeer, watchS: number) {
   const busId = await pickBusToWatch(bench, watchS);
   const watchStart = Date.now();
   const viewer = startViewers(1, () => `${bench.appUrl}/api/live?watch=${busId}`, WATCH_POLL_MS);
+  peer.watch(busId);
   const fleetAges: number[] = [];
   const peerAges: number[] = [];
+  const cacheAges: number[] = [];
   let firstFixAt: number | null = null;
   try {
     while (Date.now() - watchStart < watchS * 1000) {
@@ -252,11 +323,14 @@ async function watchOneBus(bench: BenchStack, peer: RoundRobinPoller, watchS: nu
           fleetAges.push((at - v.fetchedAt) / 1000);
           const fix = peer.fixes.get(busId);
           if (fix) peerAges.push((at - fix.fetchedAt) / 1000);
+          const cached = cache.fixes.get(busId);
+          if (cached) cacheAges.push((at - cached.fetchedAt) / 1000);
         }
       }
       await sleep(Math.max(0, 1000 - (Date.now() - tick)));
     }
   } finally {
+    peer.watch(null);
     await viewer.stop();
   }
   return {
@@ -264,5 +338,6 @@ async function watchOneBus(bench: BenchStack, peer: RoundRobinPoller, watchS: nu
     watchS,
     fleetmap: { firstFixS: firstFixAt === null ? null : (firstFixAt - watchStart) / 1000, meanAgeS: mean(fleetAges), maxAgeS: max(fleetAges), samples: fleetAges.length },
     peer: { meanAgeS: mean(peerAges), maxAgeS: max(peerAges), samples: peerAges.length },
+    cache: { meanAgeS: mean(cacheAges), maxAgeS: max(cacheAges), samples: cacheAges.length },
   };
 }

@@ -1,9 +1,13 @@
 // The round-robin peer of benchmark 2: the same pacing as Fleetmap's poller (share·L requests a minute,
 // evenly spaced, never in bursts, at most four in flight), the active-trips walk on the same interval, and
 // every other slot on the next bus (by id, wrapping) among the buses on active trips. No priorities, no
-// parked buses, no bus list, routes or stops: all the rest of the budget goes to on-trip locations.
+// parked buses, no bus list, routes or stops: all the rest of the budget goes to on-trip locations. It hears a
+// viewer's watch as Fleetmap does: the watched bus may take every other slot, once its fix is WATCH_REFRESH_MS
+// old (Fleetmap's own refresh of a watched bus).
+import { PeerUpstream, type PeerCounts, type TripsPage } from './support/peer-upstream';
 
 const PER_PAGE = 100;
+const WATCH_REFRESH_MS = 5_000;
 
 export interface RoundRobinOptions {
   baseUrl: string;
@@ -22,9 +26,18 @@ export interface Fix {
   fetchedAt: number;
 }
 
-export interface RoundRobinCounts {
-  byOperation: Record<string, number>;
-  byStatus: Record<string, number>;
+export type RoundRobinCounts = PeerCounts;
+
+/** What the next location slot is for: the watched bus when it is due and did not have the last slot, else the rotation. */
+export function nextLocation(
+  sortedIds: readonly number[],
+  cursor: number | null,
+  watch: { busId: number; fetchedAt: number | null; lastSlotWasWatch: boolean } | null,
+  now: number,
+): { busId: number; watched: boolean } | null {
+  if (watch && !watch.lastSlotWasWatch && (watch.fetchedAt === null || now - watch.fetchedAt >= WATCH_REFRESH_MS)) return { busId: watch.busId, watched: true };
+  const busId = nextInRotation(sortedIds, cursor);
+  return busId === null ? null : { busId, watched: false };
 }
 
 /** The bus after `cursor` in ascending id order, wrapping around; null when there is none. */
@@ -39,16 +52,18 @@ export class RoundRobinPoller {
   readonly fixes = new Map<number, Fix>();
   private onTrip: number[] = [];
   private cursor: number | null = null;
-  private counts: RoundRobinCounts = { byOperation: {}, byStatus: {} };
+  private readonly upstream: PeerUpstream;
   private readonly slotMs: number;
   private lastSlotAt = Number.NEGATIVE_INFINITY;
-  private pausedUntil = 0;
+  private watched: number | null = null;
+  private lastSlotWasWatch = false;
   private nextTripsAt = 0;
   private readonly inflight = new Set<Promise<void>>();
   private stopped = false;
   private loopDone: Promise<void> | null = null;
 
   constructor(private readonly opts: RoundRobinOptions) {
+    this.upstream = new PeerUpstream(opts.baseUrl, opts.apiKey);
     this.slotMs = 60_000 / Math.max(1, Math.floor(opts.share * opts.limitPerMinute));
   }
 
@@ -68,16 +83,19 @@ export class RoundRobinPoller {
   }
 
   takeCounts(): RoundRobinCounts {
-    const c = this.counts;
-    this.counts = { byOperation: {}, byStatus: {} };
-    return c;
+    return this.upstream.takeCounts();
+  }
+
+  /** A viewer follows this bus (null: nobody any more). */
+  watch(busId: number | null): void {
+    this.watched = busId;
   }
 
   private async slot(): Promise<boolean> {
     for (;;) {
       if (this.stopped) return false;
       const now = Date.now();
-      const at = Math.max(this.lastSlotAt + this.slotMs, this.pausedUntil);
+      const at = Math.max(this.lastSlotAt + this.slotMs, this.upstream.pausedUntil);
       if (at <= now) {
         this.lastSlotAt = now;
         return true;
@@ -96,31 +114,17 @@ export class RoundRobinPoller {
       if (!(await this.slot())) break;
       if (Date.now() >= this.nextTripsAt) {
         this.nextTripsAt = Date.now() + this.opts.tripsIntervalMs;
+        this.lastSlotWasWatch = false;
         await this.walkTrips();
         continue;
       }
-      const busId = nextInRotation(this.onTrip, this.cursor);
-      if (busId === null) continue;
-      this.cursor = busId;
-      const p: Promise<void> = this.locate(busId).finally(() => this.inflight.delete(p));
+      const w = this.watched;
+      const next = nextLocation(this.onTrip, this.cursor, w === null ? null : { busId: w, fetchedAt: this.fixes.get(w)?.fetchedAt ?? null, lastSlotWasWatch: this.lastSlotWasWatch }, Date.now());
+      if (next === null) continue;
+      this.lastSlotWasWatch = next.watched;
+      if (!next.watched) this.cursor = next.busId;
+      const p: Promise<void> = this.locate(next.busId).finally(() => this.inflight.delete(p));
       this.inflight.add(p);
-    }
-  }
-
-  private async get<T>(op: string, path: string): Promise<T | null> {
-    this.counts.byOperation[op] = (this.counts.byOperation[op] ?? 0) + 1;
-    try {
-      const res = await fetch(`${this.opts.baseUrl}${path}`, { headers: { Authorization: `Bearer ${this.opts.apiKey}`, Accept: 'application/json' } });
-      this.counts.byStatus[res.status] = (this.counts.byStatus[res.status] ?? 0) + 1;
-      if (res.status === 429) this.pausedUntil = Date.now() + Number(res.headers.get('retry-after') ?? 60) * 1000;
-      if (!res.ok) {
-        await res.arrayBuffer();
-        return null;
-      }
-      return (await res.json()) as T;
-    } catch {
-      this.counts.byStatus.error = (this.counts.byStatus.error ?? 0) + 1;
-      return null;
     }
   }
 
@@ -130,10 +134,7 @@ export class RoundRobinPoller {
     let pages = 1;
     for (let page = 1; page <= pages; page++) {
       if (page > 1 && !(await this.slot())) return;
-      const body = await this.get<{ data: { items: { bus_id: number | null }[]; pagination: { total_pages: number } } }>(
-        'activeTrips',
-        `/trips/active?per_page=${PER_PAGE}&page=${page}`,
-      );
+      const body = await this.upstream.get<TripsPage>('activeTrips', `/trips/active?per_page=${PER_PAGE}&page=${page}`);
       if (!body) return;
       pages = body.data.pagination.total_pages;
       for (const t of body.data.items) if (t.bus_id !== null) ids.add(t.bus_id);
@@ -142,11 +143,7 @@ export class RoundRobinPoller {
   }
 
   private async locate(busId: number): Promise<void> {
-    const body = await this.get<{ data: { last_latitude: number | string | null; last_longitude: number | string | null } }>('busLocation', `/buses/${busId}/location`);
-    if (!body) return;
-    const lat = body.data.last_latitude === null ? null : Number(body.data.last_latitude);
-    const lon = body.data.last_longitude === null ? null : Number(body.data.last_longitude);
-    const placed = lat !== null && lon !== null && Number.isFinite(lat) && Number.isFinite(lon);
-    this.fixes.set(busId, { lat: placed ? lat : null, lon: placed ? lon : null, fetchedAt: Date.now() });
+    const fix = await this.upstream.location(busId);
+    if (fix) this.fixes.set(busId, fix);
   }
 }

@@ -1,6 +1,10 @@
 // `npm run bench [-- --only <name>[,<name>]] [--quick]`: runs the benchmarks against the simulator, prints
-// one table and writes the figures. A full run writes bench/results/latest.json (meant to be committed);
-// --only or --quick runs write bench/results/partial.json.tmp, so a partial run never replaces a full one.
+// one table and writes the figures. Every benchmark that succeeds replaces its own entry in
+// bench/results/latest.json (meant to be committed) with its figures and its run's date, command and machine
+// (load included), so a full run and an --only rerun write alike and the file holds the newest figure of each;
+// then the README's Performance table and the charts are regenerated from the file (bench/readme.ts). --quick
+// runs (shorter windows) write bench/results/partial.json.tmp only.
+import { loadavg } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiLoad } from './api-load';
@@ -14,11 +18,14 @@ import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
 import { schedulerReplay } from './scheduler-replay';
 import { describeMachine } from './support/machine';
-import { renderTable, type BenchResult, type Benchmark } from './support/report';
+import { syncReadme } from './readme';
+import { renderTable, type Benchmark } from './support/report';
+import { mergeResults, readResults, writeResults, type BenchEntry } from './support/results';
 import { upstreamCost } from './upstream-cost';
 
 export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
+export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
 export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history];
 
@@ -74,16 +81,20 @@ export async function main(argv: readonly string[], deps: RunDeps): Promise<numb
     deps.buildApp(BENCH_DIST_DIR);
   }
 
-  const results: BenchResult[] = [];
+  const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
+  const results: BenchEntry[] = [];
   const failures: { name: string; error: string }[] = [];
   for (const b of selected) {
     const t0 = Date.now();
-    console.log(`\n[${b.name}] ${b.title}`);
+    // Each benchmark carries the conditions of its own run: others may be rerun alone later.
+    const run = { date: new Date(t0).toISOString(), command, machine: describeMachine(ROOT) };
+    console.log(`\n[${b.name}] ${b.title} (load ${run.machine.loadAverageAtStart})`);
     try {
       const r = await b.run({ quick: opts.quick, log: (line) => console.log(line) });
       const seconds = Math.round((Date.now() - t0) / 1000);
-      results.push({ name: b.name, title: b.title, seconds, ...r });
-      console.log(`  done in ${seconds} s; ${r.conditions}`);
+      const loadAverageAtEnd = Math.round(loadavg()[0]! * 100) / 100;
+      results.push({ name: b.name, title: b.title, seconds, ...r, run: { ...run, loadAverageAtEnd } });
+      console.log(`  done in ${seconds} s (load ${run.machine.loadAverageAtStart} → ${loadAverageAtEnd}); ${r.conditions}`);
     } catch (e) {
       const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
       failures.push({ name: b.name, error });
@@ -95,20 +106,16 @@ export async function main(argv: readonly string[], deps: RunDeps): Promise<numb
   console.log(`\n${table}`);
   for (const f of failures) console.log(`\n${f.name} FAILED (no figures): ${f.error.split('\n')[0]}`);
 
-  const full = opts.only === null && !opts.quick && failures.length === 0;
-  const file = join(RESULTS_DIR, full ? 'latest.json' : 'partial.json.tmp');
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const body = {
-    date: startedAt.toISOString(),
-    durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
-    command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
-    quick: opts.quick,
-    machine,
-    table,
-    results,
-    failures,
-  };
-  writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
-  console.log(`\nfigures written to ${file.slice(ROOT.length + 1)}${full ? '' : ' (a partial run; bench/results/latest.json holds the last full run)'}`);
+  if (opts.quick) {
+    const file = join(RESULTS_DIR, 'partial.json.tmp');
+    writeFileSync(file, `${JSON.stringify({ date: startedAt.toISOString(), command, quick: true, results, failures }, null, 2)}\n`);
+    console.log(`\nfigures written to ${file.slice(ROOT.length + 1)} (a quick run: bench/results/latest.json is left as it was)`);
+  } else if (results.length > 0) {
+    const merged = mergeResults(readResults(LATEST_RESULTS), results, BENCHMARKS.map((b) => b.name));
+    writeResults(LATEST_RESULTS, merged);
+    const changed = syncReadme(ROOT, merged, BENCHMARKS);
+    console.log(`\n${results.map((r) => r.name).join(', ')} written to bench/results/latest.json; ${changed.length ? `regenerated ${changed.join(', ')}` : 'README and charts already current'}`);
+  }
   return failures.length === 0 ? 0 : 1;
 }

@@ -16,8 +16,8 @@ import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './find-chromium.mjs';
 import { buildIfStale } from './next-build.mjs';
 import { heapDiffReport, parseSnapshot, takeHeapSnapshot } from './wall-heap-diff.mjs';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 
 /** The requirement: the heap may grow at most this much over a simulated day. */
@@ -193,6 +193,11 @@ async function main() {
   buildIfStale({ distDir, env: { PARTNER_API_BASE_URL: 'http://127.0.0.1:9/api/v1/partner' } });
   // stack.ts is CommonJS TypeScript that locates the repo by its own __dirname: load it as such.
   const { startStack } = tsxRequire('../e2e/support/stack.ts', import.meta.url);
+  // The stack's servers stop by themselves after FLEETMAP_MAX_LIFETIME_S (30 min by default, for tests): a soak
+  // outlives that, and a wall whose app stopped would measure a frozen page.
+  process.env.FLEETMAP_MAX_LIFETIME_S = String(Math.ceil(opts.minutes * 60 + 1800));
+  // Its own store, so a soak runs beside a server that holds the default data directory.
+  process.env.FLEETMAP_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'fleetmap-soak-'));
 
   console.log(`wall soak: ${opts.minutes} min real at SIM_SPEED ${opts.speed} (≈ ${((opts.minutes * opts.speed) / 60).toFixed(1)} simulated hours), warm-up ${opts.warmup} s, ${opts.path}`);
   const stack = await startStack({ simSpeed: opts.speed, buses: opts.buses, distDir });
@@ -247,6 +252,10 @@ async function main() {
       const s = await measure(cdp, page, workers, stack.appUrl);
       samples.push(s);
       console.log(line(s));
+      // A wall whose app stopped answering shows a frozen page: its heap says nothing about the app any more.
+      if (samples.slice(-3).length === 3 && samples.slice(-3).every((x) => x.vehicles === null)) {
+        throw new Error('The app stopped answering /api/live for three samples in a row; the run is void.');
+      }
     }
     const last = samples[samples.length - 1];
     const simEnd = await simClock(stack);

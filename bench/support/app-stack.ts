@@ -1,6 +1,7 @@
 // The simulator + the built app for a benchmark, on the e2e stack (e2e/support/stack.ts), with extra
 // simulator keys for the peers so each contender spends its own per-key limit on the same simulated world.
 import { canaryKey, startStack, type Stack } from '../../e2e/support/stack';
+import type { Health } from '../../lib/model';
 import { zoneAtLocalHour, type Truth } from '../../lib/sim';
 import type { StatsSnapshot } from '../../lib/sim/stats';
 
@@ -107,7 +108,7 @@ export interface LiveBody {
   health: {
     state: string;
     budget: { limit: number | null; usedLastMinute: number; byKind: Record<string, number>; rateLimited429: number };
-    freshness: { meanAgeS: number | null; p95AgeS: number | null; boundS: number | null; trackedBuses: number };
+    freshness: Health['freshness'];
   };
 }
 

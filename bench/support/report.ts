@@ -1,4 +1,14 @@
-// What every benchmark returns, the one table `npm run bench` prints, and the results file.
+// What every benchmark returns and the one table `npm run bench` prints. The results file is
+// bench/support/results.ts.
+
+/** The spread of the samples behind a figure, so that a claim such as "at most 30 min" can be checked. */
+export interface Distribution {
+  n: number;
+  min: number;
+  median: number;
+  p95: number;
+  max: number;
+}
 
 export interface Figure {
   metric: string;
@@ -7,6 +17,10 @@ export interface Figure {
   /** The naive peer's value measured in the same run, when the figure has a peer. */
   peer: number | null;
   better: 'lower' | 'higher';
+  /** Who the peer column holds for this figure, when a benchmark compares with more than one peer. */
+  peerName?: string;
+  /** The samples behind a mean (or any figure drawn from many samples), each side in the figure's unit. */
+  distribution?: { fleetmap: Distribution | null; peer: Distribution | null };
 }
 
 export interface BenchResult {
@@ -25,6 +39,10 @@ export interface BenchContext {
   quick: boolean;
   log(line: string): void;
 }
+
+// How to add a benchmark: a file in bench/ exporting a Benchmark, listed in BENCHMARKS (bench/run.ts). Its name
+// is its key in bench/results/latest.json and the --only argument; each run replaces that entry, with the run's
+// date, command and machine, and regenerates the README's Performance table and charts (bench/readme.ts).
 
 export interface Benchmark {
   name: string;
@@ -58,7 +76,7 @@ export function renderTable(results: readonly BenchResult[]): string {
   const rows: string[][] = [['benchmark', 'metric', 'Fleetmap', 'peer', 'peer value', 'Fleetmap vs peer']];
   for (const r of results) {
     r.figures.forEach((f, i) => {
-      rows.push([i === 0 ? r.title : '', f.metric, formatValue(f.fleetmap, f.unit), f.peer === null ? '' : (r.peer ?? ''), f.peer === null ? '' : formatValue(f.peer, f.unit), comparison(f)]);
+      rows.push([i === 0 ? r.title : '', f.metric, formatValue(f.fleetmap, f.unit), f.peer === null ? '' : (f.peerName ?? r.peer ?? ''), f.peer === null ? '' : formatValue(f.peer, f.unit), comparison(f)]);
     });
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));

@@ -22,4 +22,11 @@ export function max(xs: readonly number[]): number | null {
   return xs.length === 0 ? null : xs.reduce((a, b) => (b > a ? b : a));
 }
 
+/** min/median/p95/max of samples; null when there are none. */
+export function distribution(xs: readonly number[]): { n: number; min: number; median: number; p95: number; max: number } | null {
+  if (xs.length === 0) return null;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return { n: sorted.length, min: sorted[0]!, median: percentileOfSorted(sorted, 0.5)!, p95: percentileOfSorted(sorted, 0.95)!, max: sorted.at(-1)! };
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

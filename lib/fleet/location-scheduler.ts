@@ -16,10 +16,9 @@ import { distanceM } from '@/lib/geo/sphere';
 //     included), not the GPS speed of one instant, which is 0 at every stop; it has a floor so stopped buses
 //     on a trip are still seen. The last few fixes foretell the next minute only loosely (a bus held at a
 //     light moves on, one on a clear avenue reaches traffic), so the weight is v plus half a typical bus
-//     speed: against the simulator's Manhattan fleet that keeps the mean age within 1 % of round robin's
-//     (w = v alone read 2–3 % older) for the same or slightly lower position error; on the mixed-speed fleet
-//     of the tests it keeps most of the √-rate gain (9 % less error than round robin, against 10 % with w = v)
-//     at 4 % more mean age instead of 12 %.
+//     speed, which keeps the ages of a fleet of similar speeds close to round robin's while a mixed-speed fleet
+//     keeps most of the √-rate gain (location-scheduler.test.ts simulates one). What it gains or costs on the
+//     simulator's fleet is measured by the freshness benchmark (bench/freshness.ts, the README's Performance).
 //  5. only when no bus is on a trip (no trips scope, or a quiet hour): every other bus by the same score.
 
 export interface BusTrack {
