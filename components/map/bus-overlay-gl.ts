@@ -23,6 +23,7 @@ export const BASIS_CODE = { fix: 0, 'gps-estimate': 1, 'schedule-estimate': 2 } 
 
 const VERTEX = `#version 300 es
 precision highp float;
+precision highp int;
 layout(location = 0) in vec2 a_corner;
 layout(location = 1) in vec4 a_path;
 layout(location = 2) in vec4 a_time;
@@ -56,6 +57,7 @@ void main() {
 
 const FRAGMENT = `#version 300 es
 precision highp float;
+precision highp int;
 in vec2 v_local;
 in vec4 v_color;
 in vec4 v_style;

@@ -77,8 +77,9 @@ export class BusOverlay {
   private theme: Theme = 'light';
   private scale = 1;
   private destroyed = false;
-  /** Main-thread milliseconds of the last frame and the last update (the benchmark reads them). */
-  readonly timing = { frameMs: 0, updateMs: 0, frames: 0 };
+  /** Main-thread milliseconds of the last frame and the last update, frames drawn, and buses in the last frame. */
+  readonly timing = { frameMs: 0, updateMs: 0, frames: 0, lastFrameBuses: 0 };
+  private shownCount = 0;
 
   constructor(private readonly map: MapLibreMap) {
     const make = () => {
@@ -195,6 +196,7 @@ export class BusOverlay {
       } else this.selected.placement = selected;
     } else this.selected = null;
     this.recomputeRenewal();
+    this.shownCount = this.slotOf.size;
     this.timing.updateMs = performance.now() - t0;
     this.requestFrame();
   }
@@ -333,6 +335,7 @@ export class BusOverlay {
         [this.glCanvas.width, this.glCanvas.height],
       );
       const count = this.slots.length;
+      this.timing.lastFrameBuses = (streets ? this.shownCount : 0) + (this.selected ? 1 : 0);
       if (streets) {
         if (cam.zoom >= UNCERTAINTY_MIN_ZOOM) this.program.draw(this.fleet, count, 0);
         this.program.draw(this.fleet, count, 2);
