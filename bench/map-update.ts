@@ -36,7 +36,7 @@ const GLIDE_FRAMES = 30;
 const PARTIAL = 20;
 
 /** esbuild's CLI (installed with tsx): its JS API cannot find its binary when loaded through tsx's require. */
-function bundle(): Buffer {
+export function bundle(): Buffer {
   const res = spawnSync(
     join(ROOT, 'node_modules', '.bin', 'esbuild'),
     [
@@ -57,7 +57,7 @@ function bundle(): Buffer {
 }
 
 /** Serves the bench page, its bundle, MapLibre's worker and CSS, and the offline basemap files. */
-async function servePage(js: Buffer): Promise<{ url: string; close(): Promise<void> }> {
+export async function servePage(js: Buffer): Promise<{ url: string; close(): Promise<void> }> {
   const maplibreDist = join(ROOT, 'node_modules', 'maplibre-gl', 'dist');
   const fixed: Record<string, string> = {
     '/': join(__dirname, 'map-page', 'index.html'),
@@ -94,7 +94,7 @@ async function servePage(js: Buffer): Promise<{ url: string; close(): Promise<vo
   };
 }
 
-async function taskSeconds(cdp: CDPSession): Promise<number> {
+export async function taskSeconds(cdp: CDPSession): Promise<number> {
   const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
   const m = metrics.find((x) => x.name === 'TaskDuration');
   if (!m) throw new Error('Chromium reported no TaskDuration metric');

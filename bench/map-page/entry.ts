@@ -282,8 +282,13 @@ function estimatedCount(): number {
 
 declare global {
   interface Window {
-    __bench?: { setup: typeof setup; update: typeof update; glide: typeof glide; drawnCount: typeof drawnCount; estimatedCount: typeof estimatedCount };
+    __bench?: { setup: typeof setup; update: typeof update; glide: typeof glide; drawnCount: typeof drawnCount; estimatedCount: typeof estimatedCount; look: typeof look };
   }
 }
 
-window.__bench = { setup, update, glide, drawnCount, estimatedCount };
+/** Experiments: draw the overlay's buses at another scale (fewer pixels per bus). */
+function look(scale: number) {
+  drawn?.overlay?.setLook('light', scale);
+}
+
+window.__bench = { setup, update, glide, drawnCount, estimatedCount, look };

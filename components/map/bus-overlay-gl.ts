@@ -1,5 +1,7 @@
-// The bus overlay's WebGL2 side: one instanced quad per bus whose vertex shader places it between two points of
-// its route by the time uniform, so a moving bus costs the main thread nothing per frame but a uniform. The
+// The bus overlay's WebGL2 side: one point sprite per bus whose vertex shader places it between two points of
+// its route by the time uniform, so a moving bus costs the main thread nothing per frame but a uniform. Points,
+// not instanced quads: software GL (SwiftShader) pays a fixed cost per instance that made 5,000 instanced buses
+// cost ~0.5 s a frame, where one draw of 5,000 points runs as a single batch. The
 // fragment shader draws each basis its own way: a fix a filled disc, an estimate from a fix a dot in a ring, an
 // estimate from the schedule a dashed hollow ring; stale buses faded; the heading arrow's tip; the uncertainty
 // circle and the selection halo in their own passes.
@@ -24,11 +26,10 @@ export const BASIS_CODE = { fix: 0, 'gps-estimate': 1, 'schedule-estimate': 2 } 
 const VERTEX = `#version 300 es
 precision highp float;
 precision highp int;
-layout(location = 0) in vec2 a_corner;
-layout(location = 1) in vec4 a_path;
-layout(location = 2) in vec4 a_time;
-layout(location = 3) in vec4 a_color;
-layout(location = 4) in vec4 a_style;
+layout(location = 0) in vec4 a_path;
+layout(location = 1) in vec4 a_time;
+layout(location = 2) in vec4 a_color;
+layout(location = 3) in vec4 a_style;
 uniform vec2 u_origin;
 uniform float u_world;
 uniform vec2 u_viewport;
@@ -36,7 +37,10 @@ uniform float u_time;
 uniform float u_mPerPx;
 uniform float u_radius;
 uniform int u_pass;
-out vec2 v_local;
+uniform float u_ratio;
+uniform float u_maxPoint;
+uniform float u_arrows;
+out float v_half;
 out vec4 v_color;
 out vec4 v_style;
 out float v_uncertainty;
@@ -45,11 +49,14 @@ void main() {
   float k = span > 0.0 ? clamp((u_time - a_time.x) / span, 0.0, 1.0) : 0.0;
   vec2 px = u_origin + mix(a_path.xy, a_path.zw, k) * u_world;
   float uncertainty = mix(a_time.z, a_time.w, k) / u_mPerPx;
-  float halfSide = (u_pass == 0 ? uncertainty : u_radius * (u_pass == 1 ? 2.0 : 1.8)) + 1.0;
-  bool hidden = a_style.w < 0.5 || (u_pass == 0 && (a_style.x < 0.5 || uncertainty <= u_radius));
-  vec2 pos = px + a_corner * halfSide;
-  gl_Position = hidden ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(pos.x / u_viewport.x * 2.0 - 1.0, 1.0 - pos.y / u_viewport.y * 2.0, 0.0, 1.0);
-  v_local = a_corner * halfSide;
+  // As small as what the pass draws: software GL pays for every pixel of every point.
+  bool arrow = u_arrows > 0.5 && a_style.z >= 0.0;
+  float halfSide = u_pass == 0 ? uncertainty + 1.0 : u_pass == 1 ? u_radius * 1.9 + 1.0 : u_radius * (arrow ? 1.55 : 1.0) + 1.0;
+  // A circle wider than the largest point the GL draws is not cut square: it is left out (it spans the view).
+  bool hidden = a_style.w < 0.5 || (u_pass == 0 && (a_style.x < 0.5 || uncertainty <= u_radius || 2.0 * halfSide * u_ratio > u_maxPoint));
+  gl_Position = hidden ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(px.x / u_viewport.x * 2.0 - 1.0, 1.0 - px.y / u_viewport.y * 2.0, 0.0, 1.0);
+  gl_PointSize = 2.0 * halfSide * u_ratio;
+  v_half = halfSide;
   v_color = a_color;
   v_style = a_style;
   v_uncertainty = uncertainty;
@@ -58,7 +65,7 @@ void main() {
 const FRAGMENT = `#version 300 es
 precision highp float;
 precision highp int;
-in vec2 v_local;
+in float v_half;
 in vec4 v_color;
 in vec4 v_style;
 in float v_uncertainty;
@@ -74,11 +81,14 @@ vec4 paint(vec3 c, float a) { return vec4(c * a, a); }
 float disc(float d, float r) { return clamp(r - d + 0.5, 0.0, 1.0); }
 float band(float d, float r0, float r1) { return clamp(min(d - r0 + 0.5, r1 - d + 0.5), 0.0, 1.0); }
 void main() {
+  // gl_PointCoord runs down the screen, as CSS pixels do.
+  vec2 v_local = (gl_PointCoord - 0.5) * 2.0 * v_half;
   float d = length(v_local);
   vec3 c = v_color.rgb;
   bool stale = v_style.y > 0.5;
   float fade = stale ? 0.45 : 1.0;
   vec4 o;
+  if (d > v_half) discard;
   if (u_pass == 0) {
     o = over(paint(c, 0.45 * band(d, v_uncertainty - 1.2, v_uncertainty) * fade), paint(c, 0.08 * disc(d, v_uncertainty) * fade));
   } else if (u_pass == 1) {
@@ -107,7 +117,7 @@ void main() {
       float centre = disc(d, 0.42 * r);
       symbol = over(paint(c, max(ring, centre) * fade), paint(u_outline, 0.85 * disc(d, r) * fade));
     } else {
-      float dash = step(0.45, fract(atan(v_local.y, v_local.x) / 6.2831853 * 8.0));
+      float dash = d < r - 2.5 * u_scale ? 1.0 : step(0.45, fract(atan(v_local.y, v_local.x) / 6.2831853 * 8.0));
       symbol = over(paint(c, band(d, r - 2.0 * u_scale, r) * dash * fade), paint(u_outline, 0.7 * disc(d, r) * fade));
     }
     o = over(symbol, o);
@@ -117,6 +127,8 @@ void main() {
 }`;
 
 export interface FrameUniforms {
+  /** Device pixels per CSS pixel. */
+  ratio: number;
   /** CSS pixels of the overlay's origin on screen. */
   origin: [number, number];
   /** CSS pixels per Web Mercator world (512 · 2^zoom). */
@@ -140,28 +152,21 @@ function compile(gl: WebGL2RenderingContext, type: number, source: string): WebG
   return shader;
 }
 
-/** One instance buffer and its vertex array: the fleet has one, the selected bus another, drawn last. */
+/** One buffer of buses (a point each) and its vertex array: the fleet has one, the selected bus another, drawn last. */
 export class InstanceBuffer {
   readonly vao: WebGLVertexArrayObject;
   private readonly buffer: WebGLBuffer;
   private capacity = 0;
 
-  constructor(
-    private readonly gl: WebGL2RenderingContext,
-    corners: WebGLBuffer,
-  ) {
+  constructor(private readonly gl: WebGL2RenderingContext) {
     this.vao = gl.createVertexArray()!;
     this.buffer = gl.createBuffer()!;
     gl.bindVertexArray(this.vao);
-    gl.bindBuffer(gl.ARRAY_BUFFER, corners);
-    gl.enableVertexAttribArray(0);
-    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
     const stride = FLOATS_PER_BUS * 4;
     [INSTANCE_LAYOUT.path, INSTANCE_LAYOUT.time, INSTANCE_LAYOUT.color, INSTANCE_LAYOUT.style].forEach((offset, i) => {
-      gl.enableVertexAttribArray(i + 1);
-      gl.vertexAttribPointer(i + 1, 4, gl.FLOAT, false, stride, offset * 4);
-      gl.vertexAttribDivisor(i + 1, 1);
+      gl.enableVertexAttribArray(i);
+      gl.vertexAttribPointer(i, 4, gl.FLOAT, false, stride, offset * 4);
     });
     gl.bindVertexArray(null);
   }
@@ -195,8 +200,9 @@ export class InstanceBuffer {
 
 export class BusProgram {
   private readonly program: WebGLProgram;
-  private readonly corners: WebGLBuffer;
   private readonly loc: Record<string, WebGLUniformLocation | null>;
+  /** The largest point the GL draws, in device pixels. */
+  private readonly maxPoint: number;
 
   constructor(private readonly gl: WebGL2RenderingContext) {
     const program = gl.createProgram()!;
@@ -205,15 +211,13 @@ export class BusProgram {
     gl.linkProgram(program);
     if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`bus overlay program: ${gl.getProgramInfoLog(program)}`);
     this.program = program;
-    this.corners = gl.createBuffer()!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.corners);
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-    const names = ['u_origin', 'u_world', 'u_viewport', 'u_time', 'u_mPerPx', 'u_radius', 'u_pass', 'u_scale', 'u_arrows', 'u_outline', 'u_accent'];
+    this.maxPoint = (gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE) as Float32Array)[1] ?? 64;
+    const names = ['u_origin', 'u_world', 'u_viewport', 'u_time', 'u_mPerPx', 'u_radius', 'u_pass', 'u_scale', 'u_arrows', 'u_outline', 'u_accent', 'u_ratio', 'u_maxPoint'];
     this.loc = Object.fromEntries(names.map((n) => [n, gl.getUniformLocation(program, n)]));
   }
 
   instances(): InstanceBuffer {
-    return new InstanceBuffer(this.gl, this.corners);
+    return new InstanceBuffer(this.gl);
   }
 
   /** Clears the canvas and sets the frame's uniforms; then draw() each pass. */
@@ -236,6 +240,8 @@ export class BusProgram {
     gl.uniform1f(l.u_arrows!, u.arrows ? 1 : 0);
     gl.uniform3f(l.u_outline!, ...u.outline);
     gl.uniform3f(l.u_accent!, ...u.accent);
+    gl.uniform1f(l.u_ratio!, u.ratio);
+    gl.uniform1f(l.u_maxPoint!, this.maxPoint);
   }
 
   /** Pass 0: uncertainty circles; 1: the selection halo; 2: the buses. */
@@ -244,12 +250,11 @@ export class BusProgram {
     const gl = this.gl;
     gl.uniform1i(this.loc.u_pass!, pass);
     gl.bindVertexArray(instances.vao);
-    gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, count);
+    gl.drawArrays(gl.POINTS, 0, count);
     gl.bindVertexArray(null);
   }
 
   dispose() {
-    this.gl.deleteBuffer(this.corners);
     this.gl.deleteProgram(this.program);
   }
 }

@@ -14,7 +14,7 @@ import { frameIntervalMs, keyAt, mercator, metresPerPixel, placementSignature, t
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import type { Theme } from '@/lib/view/theme';
 import { BUS_OUTLINE, BUS_RADIUS_STOPS, SELECTION_ACCENT, interpolateStops } from './layers/bus-style';
-import { BUS_LABEL_MIN_ZOOM, BUS_LAYER_MAX_ZOOM } from './layers/bus-layer';
+import { BUS_ARROW_MIN_ZOOM, BUS_LABEL_MIN_ZOOM, BUS_LAYER_MAX_ZOOM } from './layers/bus-layer';
 
 /** From this zoom on the overlay draws every bus; below it the clustered layer does (the selected bus excepted). */
 export const OVERLAY_MIN_ZOOM = BUS_LAYER_MAX_ZOOM;
@@ -321,6 +321,7 @@ export class BusOverlay {
       const ratio = this.glCanvas.width / Math.max(1, this.map.getContainer().clientWidth);
       this.program.begin(
         {
+          ratio,
           origin: cam.originPx,
           world: cam.world,
           viewport: [this.glCanvas.width / ratio, this.glCanvas.height / ratio],
@@ -328,7 +329,7 @@ export class BusOverlay {
           mPerPx: cam.mPerPx,
           radius,
           scale: this.scale,
-          arrows: streets,
+          arrows: cam.zoom >= BUS_ARROW_MIN_ZOOM,
           outline: rgb(BUS_OUTLINE[this.theme]),
           accent: rgb(SELECTION_ACCENT[this.theme]),
         },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CircleLayerSpecification, ExpressionSpecification, LayerSpecification, SymbolLayerSpecification } from 'maplibre-gl';
-import { BUS_LAYER_ID, BUS_LAYER_MAX_ZOOM, BUS_LAYERS, BUS_CLUSTER_LAYER_ID, BUS_HEADING_LAYER_ID, busLayersFor } from './bus-layer';
+import type { CircleLayerSpecification, ExpressionSpecification, LayerSpecification } from 'maplibre-gl';
+import { BUS_LAYER_ID, BUS_LAYER_MAX_ZOOM, BUS_LAYERS, BUS_CLUSTER_LAYER_ID, busLayersFor } from './bus-layer';
 import { BUS_RADIUS_STOPS, interpolateStops, sizeByZoom } from './bus-style';
 
 function layer<T extends LayerSpecification>(layers: LayerSpecification[], id: string): T {
@@ -36,13 +36,11 @@ describe('bus layer scale', () => {
     expect(layer<CircleLayerSpecification>(BUS_LAYERS.light, BUS_CLUSTER_LAYER_ID).paint!['circle-radius']).toEqual(['step', ['get', 'point_count'], 12, 10, 15, 50, 19, 200, 23]);
   });
 
-  it('scales circles, arrows and clusters alike', () => {
+  it('scales circles and clusters alike', () => {
     const base = BUS_LAYERS.light;
     const big = busLayersFor('light', 2);
     const radius = (ls: LayerSpecification[]) => stopValues(layer<CircleLayerSpecification>(ls, BUS_LAYER_ID).paint!['circle-radius']);
     expect(radius(big)).toEqual(radius(base).map((r) => r * 2));
-    const arrow = (ls: LayerSpecification[]) => stopValues(layer<SymbolLayerSpecification>(ls, BUS_HEADING_LAYER_ID).layout!['icon-size']);
-    expect(arrow(big)).toEqual(arrow(base).map((s) => s * 2));
     expect(layer<CircleLayerSpecification>(big, BUS_CLUSTER_LAYER_ID).paint!['circle-radius']).toEqual(['step', ['get', 'point_count'], 24, 10, 30, 50, 38, 200, 46]);
   });
 

@@ -1,11 +1,8 @@
 // The look of one bus at low zoom (the clustered layer) and the sizes and colours the bus overlay shares with it,
 // so the two never drift.
-import type { CircleLayerSpecification, ExpressionSpecification, SymbolLayerSpecification } from 'maplibre-gl';
+import type { CircleLayerSpecification, ExpressionSpecification } from 'maplibre-gl';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import type { Theme } from '@/lib/view/theme';
-import { HEADING_ICON_SIZE } from '../heading-arrow';
-
-export const HEADING_ICON_ID = 'fleet-heading-arrow';
 
 /** Outline that separates a bus from the basemap in each theme. */
 export const BUS_OUTLINE: Record<Theme, string> = { light: '#ffffff', dark: '#0b1220' };
@@ -39,8 +36,6 @@ export function interpolateStops(stops: readonly (readonly [zoom: number, size: 
   return stops[stops.length - 1]![1];
 }
 
-// The arrow's tip sits 11 px from the centre at size 1; scaled with the circle so only the tip shows.
-const ARROW_SIZE_STOPS = [[9, 0.5], [13, 0.78], [16, 1.05]] as const;
 
 const isStale: ExpressionSpecification = ['==', ['get', 'stale'], true];
 const isEstimate: ExpressionSpecification = ['!=', ['get', 'basis'], 'fix'];
@@ -68,25 +63,3 @@ export function busCircleLayer(id: string, source: string, theme: Theme, filter?
     },
   };
 }
-
-export function busHeadingLayer(id: string, source: string, theme: Theme, filter: ExpressionSpecification, minzoom = 11, scale = 1, maxzoom?: number): SymbolLayerSpecification {
-  return {
-    id,
-    type: 'symbol',
-    source,
-    minzoom,
-    ...(maxzoom !== undefined ? { maxzoom } : {}),
-    filter: ['all', filter, ['==', ['get', 'hasHeading'], true]],
-    layout: {
-      'icon-image': HEADING_ICON_ID,
-      'icon-size': sizeByZoom(ARROW_SIZE_STOPS, scale),
-      'icon-rotate': ['get', 'heading'],
-      'icon-rotation-alignment': 'map',
-      'icon-allow-overlap': true,
-      'icon-ignore-placement': true,
-    },
-    paint: { 'icon-color': busClassColor(theme), 'icon-opacity': ['case', isStale, 0.4, 1] },
-  };
-}
-
-export { HEADING_ICON_SIZE };
