@@ -3,7 +3,6 @@
 // A key lasts until the bus reaches its next stop (where the route may turn) or KEY_MAX_MS, whichever is first.
 // Pure: tested without a browser.
 import { estimateAt, straightUntil, type Estimate } from '@/lib/estimate';
-import { EARTH_RADIUS_M } from '@/lib/geo/sphere';
 import type { EpochMs } from '@/lib/model';
 import type { BusPlacement } from './bus-placement';
 
@@ -20,9 +19,12 @@ export function lonLatOfMercator(x: number, y: number): [number, number] {
   return [x * 360 - 180, (360 / Math.PI) * Math.atan(Math.exp((0.5 - y) * 2 * Math.PI)) - 90];
 }
 
+/** Web Mercator's sphere is the WGS 84 equator's, not the mean Earth radius lib/geo measures distances with. */
+const MERCATOR_RADIUS_M = 6_378_137;
+
 /** Metres per CSS pixel at `lat` for MapLibre's 512-pixel world at `zoom`. */
 export function metresPerPixel(lat: number, zoom: number): number {
-  return (2 * Math.PI * EARTH_RADIUS_M * Math.cos((lat * Math.PI) / 180)) / (512 * 2 ** zoom);
+  return (2 * Math.PI * MERCATOR_RADIUS_M * Math.cos((lat * Math.PI) / 180)) / (512 * 2 ** zoom);
 }
 
 export interface Key {
