@@ -9,7 +9,7 @@ import { resolveMapStyle } from '@/lib/map-style/resolve-style';
 import { FLEET_MAP_RENDER_OPTIONS } from '@/components/map/render-options';
 import { BusOverlay } from '@/components/map/bus-overlay';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
-import { RecentFixes, placeBuses, type BusPlacement } from '@/lib/view/bus-placement';
+import { PlacementCache, RecentFixes, placeBuses, type BusPlacement } from '@/lib/view/bus-placement';
 
 export type Contender = 'overlay' | 'markers';
 
@@ -153,6 +153,7 @@ interface Drawn {
   markers: maplibregl.Marker[];
   overlay: BusOverlay | null;
   recent: RecentFixes;
+  cache: PlacementCache;
   placements: BusPlacement[];
   /** Marker positions before the last update, for their glide. */
   from: [number, number][];
@@ -187,7 +188,7 @@ function markerElement(cls: DelayClass): HTMLDivElement {
 function place(d: Drawn, now: number) {
   const vehicles = d.buses.map((b) => b.vehicle);
   d.recent.record(vehicles);
-  d.placements = placeBuses(vehicles, { mode: 'estimates', stopsByRoute: ROUTE_STOPS, recent: d.recent, now, staleAfterS: STALE_AFTER_S });
+  d.placements = placeBuses(vehicles, { mode: 'estimates', stopsByRoute: ROUTE_STOPS, recent: d.recent, now, staleAfterS: STALE_AFTER_S, cache: d.cache });
   d.overlay!.update(d.placements, null, now);
 }
 
@@ -197,7 +198,7 @@ async function setup(contender: Contender, n: number, zoom: number): Promise<num
   const now = Date.now();
   const buses = fleet(n, now);
   const t0 = performance.now();
-  const d: Drawn = { map, contender, buses, markers: [], overlay: null, recent: new RecentFixes(), placements: [], from: [], step: 0 };
+  const d: Drawn = { map, contender, buses, markers: [], overlay: null, recent: new RecentFixes(), cache: new PlacementCache(), placements: [], from: [], step: 0 };
   if (contender === 'overlay') {
     d.overlay = new BusOverlay(map);
     place(d, now);

@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Vehicle } from '@/lib/model';
-import { RecentFixes, placeBuses, routeStopsFromNetwork, type BusPlacement, type PositionMode } from '@/lib/view/bus-placement';
+import { PlacementCache, RecentFixes, placeBuses, routeStopsFromNetwork, type BusPlacement, type PositionMode } from '@/lib/view/bus-placement';
 import { networkQuery } from './queries';
 import { useServerNow } from './use-server-now';
 
@@ -28,14 +28,15 @@ export function useBusPlacements(vehicles: readonly Vehicle[], generatedAt: numb
   const { data: network } = useQuery(networkQuery());
   const stopsByRoute = useMemo(() => routeStopsFromNetwork(network), [network]);
   const [recent] = useState(() => new RecentFixes());
+  const [cache] = useState(() => new PlacementCache());
   // Each snapshot's fixes join the bus's recent ones (a repeated GPS time is ignored, so running twice is harmless).
   const recorded = useMemo(() => {
     recent.record(vehicles);
     return vehicles;
   }, [recent, vehicles]);
   const placements = useMemo(
-    () => placeBuses(recorded, { mode, stopsByRoute, recent, now: placedAt, staleAfterS }),
-    [recorded, mode, stopsByRoute, recent, placedAt, staleAfterS],
+    () => placeBuses(recorded, { mode, stopsByRoute, recent, now: placedAt, staleAfterS, cache }),
+    [recorded, mode, stopsByRoute, recent, placedAt, staleAfterS, cache],
   );
   return { now, placedAt, placements };
 }

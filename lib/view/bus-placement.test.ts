@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { at, straightNorth } from '@/lib/estimate/test-factories';
 import { distanceM } from '@/lib/geo/sphere';
 import { formatDuration } from './format';
-import { RecentFixes, basisPhrase, estimateCounts, placeBuses, routeStopsFromNetwork, type PlaceOptions } from './bus-placement';
+import { PlacementCache, RecentFixes, basisPhrase, estimateCounts, placeBuses, routeStopsFromNetwork, type PlaceOptions } from './bus-placement';
 import { makeTrip, makeVehicle, T0 } from './test-factories';
 import type { Vehicle } from '@/lib/model';
 
@@ -84,5 +84,33 @@ describe('routeStopsFromNetwork', () => {
     const byRoute = routeStopsFromNetwork({ features });
     expect(byRoute.get(10)!.map((s) => [s.id, s.stopOrder, s.isStart, s.isEnd])).toEqual(stops.map((s) => [s.id, s.stopOrder, s.isStart, s.isEnd]));
     expect(byRoute.get(10)![3]!.latitude).toBeCloseTo(stops[3]!.latitude!, 9);
+  });
+});
+
+describe('PlacementCache', () => {
+  it('reuses the placement of a bus that did not change, and places again one with a new fix, a new delay or new stops', () => {
+    const cache = new PlacementCache();
+    const recent = new RecentFixes();
+    const v = makeVehicle({ lat: null, lon: null, gpsAt: null, trip });
+    const [first] = place([v], { cache }, recent);
+    const [again] = place([{ ...v }], { cache, now: T0 + 5_000 }, recent);
+    expect(again).toBe(first);
+    const [late] = place([{ ...v, trip: { ...trip, delayMinutes: 3, delayClass: 'on-time' } }], { cache }, recent);
+    expect(late).not.toBe(first);
+    const [lon, lat] = at(0, 500);
+    const [fixed] = place([{ ...v, lon, lat, gpsAt: T0 - 5_000 }], { cache }, recent);
+    expect(fixed!.estimate.basis).toBe('gps-estimate');
+    const [otherStops] = place([{ ...v, lon, lat, gpsAt: T0 - 5_000 }], { cache, stopsByRoute: new Map(stopsByRoute) }, recent);
+    expect(otherStops).not.toBe(fixed);
+  });
+
+  it('places again once the estimate said its basis would change', () => {
+    const cache = new PlacementCache();
+    // Not departed yet: held at the first stop until two minutes after the planned departure.
+    const waiting = makeVehicle({ lat: null, lon: null, gpsAt: null, trip: { ...trip, actualDepartureAt: null, plannedDepartureAt: T0, plannedArrivalAt: T0 + 60 * MIN } });
+    const [held] = place([waiting], { cache });
+    expect(held!.estimate.validUntil).not.toBeNull();
+    const [later] = place([{ ...waiting }], { cache, now: held!.estimate.validUntil! + 1 });
+    expect(later).not.toBe(held);
   });
 });

@@ -72,6 +72,39 @@ export class RecentFixes {
   }
 }
 
+/**
+ * The last placement of each bus and what it was made from: a bus whose fix, trip and look did not change since is
+ * not estimated again (a poll brings new fixes for a few dozen buses of hundreds). An estimate is a function of
+ * time, so the old one still places the bus now, up to its validUntil.
+ */
+export class PlacementCache {
+  private byBus = new Map<number, { key: string; placement: BusPlacement }>();
+  private stops: ReadonlyMap<number, readonly RouteStop[]> | null = null;
+
+  /** The cached placement of `v` for `key`, or undefined; a new set of route stops empties the cache. */
+  get(v: Vehicle, key: string, stopsByRoute: PlaceOptions['stopsByRoute'], now: EpochMs): BusPlacement | undefined {
+    if (stopsByRoute !== this.stops) {
+      this.byBus = new Map();
+      this.stops = stopsByRoute;
+    }
+    const hit = this.byBus.get(v.busId);
+    if (!hit || hit.key !== key) return undefined;
+    const until = hit.placement.estimate.validUntil;
+    return until === null || now < until ? hit.placement : undefined;
+  }
+
+  set(key: string, placement: BusPlacement) {
+    this.byBus.set(placement.busId, { key, placement });
+  }
+}
+
+function placementKey(v: Vehicle, mode: PositionMode, stale: boolean): string {
+  const t = v.trip;
+  return `${mode}|${v.lat}|${v.lon}|${v.gpsAt}|${v.heading}|${v.speedKmh}|${v.accuracy}|${stale ? 1 : 0}|${busLabel(v)}|${
+    t ? `${t.tripId}|${t.routeId}|${t.direction}|${t.delayMinutes}|${t.delayClass}|${t.plannedDepartureAt}|${t.plannedArrivalAt}|${t.actualDepartureAt}|${t.actualArrivalAt}` : ''
+  }`;
+}
+
 export interface PlaceOptions {
   mode: PositionMode;
   /** Route stops by route id (routeStopsFromNetwork); empty until the network is known. */
@@ -79,6 +112,8 @@ export interface PlaceOptions {
   recent: Pick<RecentFixes, 'of'>;
   now: EpochMs;
   staleAfterS: number;
+  /** Reuse the placements of buses that did not change (the map's per-poll updates); none: place every bus. */
+  cache?: PlacementCache;
 }
 
 /**
@@ -88,6 +123,14 @@ export interface PlaceOptions {
 export function placeBuses(vehicles: readonly Vehicle[], o: PlaceOptions): BusPlacement[] {
   const out: BusPlacement[] = [];
   for (const v of vehicles) {
+    // The fix's own age decides staleness; a bus with no fix has nothing to go stale (its basis says so).
+    const stale = hasPosition(v) && isStaleAge(locationAgeS(v.gpsAt, o.now), o.staleAfterS);
+    const key = o.cache ? placementKey(v, o.mode, stale) : '';
+    const cached = o.cache?.get(v, key, o.stopsByRoute, o.now);
+    if (cached) {
+      out.push(cached);
+      continue;
+    }
     const fixes = o.recent.of(v);
     let estimate: Estimate | null;
     if (o.mode === 'fixes' || !v.trip) {
@@ -100,14 +143,9 @@ export function placeBuses(vehicles: readonly Vehicle[], o: PlaceOptions): BusPl
     // A position without a GPS time is still drawn, where it was reported and stale (its age is unknown).
     if (!estimate && hasPosition(v)) estimate = undatedFix(v, o.now);
     if (!estimate) continue;
-    out.push({
-      busId: v.busId,
-      estimate,
-      cls: v.trip ? v.trip.delayClass : 'none',
-      // The fix's own age decides staleness; a bus with no fix has nothing to go stale (its basis says so).
-      stale: hasPosition(v) && isStaleAge(locationAgeS(v.gpsAt, o.now), o.staleAfterS),
-      label: busLabel(v),
-    });
+    const placement: BusPlacement = { busId: v.busId, estimate, cls: v.trip ? v.trip.delayClass : 'none', stale, label: busLabel(v) };
+    o.cache?.set(key, placement);
+    out.push(placement);
   }
   return out;
 }
