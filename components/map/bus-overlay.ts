@@ -168,8 +168,10 @@ export class BusOverlay {
         this.slotOf.set(p.busId, i);
         if (i === this.slots.length) this.slots.push(null);
       }
-      const signature = placementSignature(p);
       const slot = this.slots[i];
+      // The same placement (the page's cache kept it) draws the same: nothing to compare or write.
+      if (slot && slot.placement === p && slot.signature !== '') continue;
+      const signature = placementSignature(p);
       if (slot && slot.signature === signature) {
         slot.placement = p;
         continue;
