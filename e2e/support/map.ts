@@ -54,11 +54,12 @@ export async function renderedBuses(page: Page): Promise<{ singles: MapBus[]; cl
       // A cluster may be rendered twice across tile edges; count each cluster id once.
       const clusters = new Map<number, number>();
       for (const f of map.queryRenderedFeatures({ layers: [busLayer as string, clusterLayer as string] })) {
-        const p = f.properties as { cluster_id?: number; point_count?: number; basis: MapBus['basis']; stale: boolean; label: string };
+        const p = f.properties as { cluster_id?: number; point_count?: number; busId: number; basis: MapBus['basis']; stale: boolean; label: string };
         if (p.cluster_id !== undefined) clusters.set(p.cluster_id, p.point_count ?? 0);
         else {
           const [lon, lat] = (f.geometry as GeoJSON.Point).coordinates as [number, number];
-          singles.push({ busId: Number(f.id), lon, lat, basis: p.basis, stale: p.stale, label: p.label, selected: false, fix: null });
+          // The bus id from the properties: a clustered source's rendered points do not keep their feature ids.
+          singles.push({ busId: Number(p.busId), lon, lat, basis: p.basis, stale: p.stale, label: p.label, selected: false, fix: null });
         }
       }
       return { singles, clustered: [...clusters.values()].reduce((s, n) => s + n, 0) };
