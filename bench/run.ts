@@ -7,7 +7,9 @@ import { apiLoad } from './api-load';
 import { basemap } from './basemap';
 import { estimation } from './estimation';
 import { firstBus } from './first-bus';
+import { fleetTable } from './fleet-table';
 import { freshness } from './freshness';
+import { history } from './history';
 import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
 import { schedulerReplay } from './scheduler-replay';
@@ -18,7 +20,7 @@ import { upstreamCost } from './upstream-cost';
 export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history];
 
 export class UsageError extends Error {
   constructor(

@@ -3,10 +3,14 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ThemeToggle } from '@/components/theme/theme-toggle';
+import { TimeZoneSwitch } from '@/components/time-zone-switch';
 
 const VIEWS = [
   { id: 'dispatch', href: '/', label: 'Dispatch' },
   { id: 'delays', href: '/delays', label: 'Delays' },
+  { id: 'replay', href: '/replay', label: 'Replay' },
+  { id: 'fleet', href: '/fleet', label: 'Fleet' },
+  { id: 'status', href: '/status', label: 'Status' },
   { id: 'wall', href: '/wall', label: 'Wall' },
 ] as const;
 
@@ -18,9 +22,11 @@ export interface AppHeaderProps {
   /** On phones on a row of its own under the title; on wider screens between the views and the controls. */
   status?: ReactNode;
   actions?: ReactNode;
+  /** The organization's zone (the feed's), null while not known: the page's times follow the switch. */
+  agencyZone: string | null;
 }
 
-export function AppHeader({ title, current, status, actions }: AppHeaderProps) {
+export function AppHeader({ title, current, status, actions, agencyZone }: AppHeaderProps) {
   return (
     <header className="flex flex-wrap items-center gap-x-5 gap-y-1 border-b border-slate-200 bg-white px-3 py-1.5 dark:border-slate-800 dark:bg-slate-900">
       <div className="flex items-center gap-3">
@@ -41,6 +47,7 @@ export function AppHeader({ title, current, status, actions }: AppHeaderProps) {
       </div>
       <div className="ml-auto flex items-center gap-2 md:order-last">
         {actions}
+        <TimeZoneSwitch agencyZone={agencyZone} />
         <ThemeToggle />
       </div>
       {status && <div className="order-last w-full md:order-none md:w-auto md:min-w-0 md:flex-1">{status}</div>}

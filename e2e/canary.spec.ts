@@ -15,8 +15,8 @@ function filesUnder(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const PAGES = ['/', '/delays', '/wall', '/?trip=1', '/wall?routes=M15&theme=light'];
-const API = ['/api/live', '/api/live?watch=1', '/api/status', '/api/routes', '/api/buses', '/api/network', '/api/routes/1/stops', '/api/trips/1', '/api/trips/2147483647', '/api/trips/abc'];
+const PAGES = ['/', '/delays', '/wall', '/fleet', '/status', '/?trip=1', '/wall?routes=M15&theme=light'];
+const API = ['/api/live', '/api/live?watch=1', '/api/status', '/api/routes', '/api/buses', '/api/network', '/api/routes/1/stops', '/api/trips/1', '/api/trips/2147483647', '/api/trips/abc', '/api/integration', '/api/buses/last-trips'];
 
 test('the API key appears nowhere: build output, pages, API answers, headers, logs', async ({ request, stack }) => {
   const key = stack.apiKey;

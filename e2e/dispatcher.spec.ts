@@ -146,7 +146,8 @@ test('clicking a bus on the map opens its panel; show route draws the overlay', 
   await expect(panel).toContainText('GPS time');
   // The panel says how the map places the bus, in words.
   await expect(panel.getByLabel('Position on the map')).toHaveText(/On the map: (estimated from a fix .* old|estimated from the schedule|at its last fix)/);
-  await expect(panel).toContainText(/Times in this browser's local time/);
+  // The agency's zone by default (the feed's inferred offset in these tests), named.
+  await expect(panel).toContainText(/Times in agency time, UTC[+-]\d{2}:\d{2}\./);
   await expect(page).toHaveURL(new RegExp(`trip=${vehicle.trip.tripId}&bus=${vehicle.busId}`));
   await expect(page.getByRole('listbox', { name: 'Active trips' }).getByRole('option', { selected: true })).toContainText(vehicle.plateNumber!);
   await page.screenshot({ path: `${ARTIFACTS}/dispatcher-panel.png` });

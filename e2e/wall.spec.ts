@@ -36,7 +36,7 @@ test('the wall shows buses and key figures without interaction, and rides out an
   await expect.poll(async () => Number(await tileValue(page, 'Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
   await expect(tileValue(page, 'On time')).toHaveText(/^\d+\.\d%$/);
   await expect(page.getByRole('region', { name: 'Worst delays' }).getByRole('listitem')).toHaveCount(3);
-  await expect(page.getByLabel('Clock')).toHaveText(/^\d{1,2}:\d{2}/);
+  await expect(page.getByLabel('Clock', { exact: true })).toHaveText(/^\d{1,2}:\d{2}/);
   await expect(page.getByRole('status', { name: 'Feed status' })).toHaveCount(0);
   await page.screenshot({ path: 'e2e/artifacts/wall.png' });
 
@@ -47,10 +47,11 @@ test('the wall shows buses and key figures without interaction, and rides out an
     const banner = page.getByRole('status', { name: 'Feed status' });
     await expect(banner).toBeVisible({ timeout: 60_000 });
     await expect(banner).toContainText('last data');
-    // The last data stays: buses and figures remain on screen while the banner is up. (Polled briefly: while the
-    // bus source rebuilds its tiles after an update, 0.2–0.4 s, queryRenderedFeatures finds nothing although
-    // the previous tiles are still drawn.)
-    await expect.poll(() => renderedBusCount(page), { timeout: 3_000 }).toBeGreaterThan(0);
+    // The last data stays: buses and figures remain on screen while the banner is up. (Polled: while the bus
+    // source rebuilds its tiles after an update, 0.2–0.4 s on an idle machine and longer on a loaded one,
+    // queryRenderedFeatures finds nothing although the previous tiles are still drawn. The fault stays on
+    // meanwhile, and the banner is checked again below.)
+    await expect.poll(() => renderedBusCount(page), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(Number(await tileValue(page, 'Active trips').textContent())).toBeGreaterThan(0);
     await expect(banner).toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/wall-upstream-down.png' });
@@ -111,9 +112,10 @@ test('?routes= limits buses and figures to those routes; bad options are named, 
     )
     .toBe('this route only');
   expect(await renderedBusCount(page)).toBeLessThan(located(await liveSnapshot(page)).length);
-  // Zoomed to one route, buses are drawn singly: every label is the route's code.
+  // Zoomed to one route, buses are drawn singly: every label is the route's code. The wall frames the route
+  // after its buses arrive; on a loaded machine that lands a few frames later, so wait for it.
+  await expect.poll(async () => (await renderedBusLabels(page)).length, { timeout: 30_000 }).toBeGreaterThan(0);
   const labels = await renderedBusLabels(page);
-  expect(labels.length).toBeGreaterThan(0);
   expect(new Set(labels)).toEqual(new Set([code]));
   await page.screenshot({ path: 'e2e/artifacts/wall-route-light.png' });
 });

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import { DelayBoard } from '@/components/delays/delay-board';
 import { Providers } from '@/components/providers';
 
@@ -7,7 +8,10 @@ export const metadata: Metadata = { title: 'Delays · Fleetmap' };
 export default function DelaysPage() {
   return (
     <Providers>
-      <DelayBoard />
+      {/* The period lives in the URL: useSearchParams needs a Suspense boundary. */}
+      <Suspense fallback={<h1 className="p-4 text-base font-semibold">Delay board</h1>}>
+        <DelayBoard />
+      </Suspense>
     </Providers>
   );
 }

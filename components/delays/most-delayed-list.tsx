@@ -2,7 +2,6 @@ import Link from 'next/link';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { routeLabel } from '@/lib/view/trips';
 import { formatDelay } from '@/lib/view/format';
-import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import { tripMapHref } from '@/lib/view/dispatcher-url';
 
 /** The latest trips, each opening the dispatcher map with that trip selected. */
@@ -13,7 +12,7 @@ export function MostDelayedList({ trips }: { trips: readonly ActiveTrip[] }) {
         Most delayed trips
       </h2>
       {trips.length === 0 ? (
-        <p className="text-sm text-slate-500">No trip has a known delay.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">No trip has a known delay.</p>
       ) : (
         <ol className="divide-y divide-slate-100 text-sm dark:divide-slate-800">
           {trips.map((t) => (
@@ -21,9 +20,9 @@ export function MostDelayedList({ trips }: { trips: readonly ActiveTrip[] }) {
               <Link
                 href={tripMapHref(t.tripId)}
                 className="flex items-baseline gap-3 rounded px-1 py-1.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-sky-600 dark:hover:bg-slate-800"
-                aria-label={`Trip ${t.tripId}, route ${routeLabel(t)}, delay ${formatDelay(t.delayMinutes)}: open on the map`}
               >
-                <span className="w-16 text-right font-semibold tabular-nums" style={{ color: DELAY_COLORS.light.late }}>{formatDelay(t.delayMinutes)}</span>
+                {/* The palette's late colour is for marks; as text on the card it lacks contrast, so a darker shade of it. */}
+                <span className="w-16 text-right font-semibold text-orange-800 tabular-nums dark:text-orange-300">{formatDelay(t.delayMinutes)}</span>
                 <span className="w-16 font-semibold">{routeLabel(t)}</span>
                 <span className="truncate text-slate-600 dark:text-slate-300">
                   trip {t.tripId}
@@ -31,6 +30,7 @@ export function MostDelayedList({ trips }: { trips: readonly ActiveTrip[] }) {
                   {t.plateNumber ? ` · ${t.plateNumber}` : ''}
                   {t.positioned ? '' : ' · no position'}
                 </span>
+                <span className="sr-only">: open on the map</span>
               </Link>
             </li>
           ))}

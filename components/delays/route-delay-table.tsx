@@ -64,7 +64,7 @@ export function RouteDelayTable({ rows, sortKey, sortDir, onSort }: Props) {
           ))}
           {rows.length === 0 && (
             <tr>
-              <td colSpan={DELAY_COLUMNS.length} className="px-3 py-6 text-center text-slate-500">
+              <td colSpan={DELAY_COLUMNS.length} className="px-3 py-6 text-center text-slate-600 dark:text-slate-400">
                 No active trips match the filters.
               </td>
             </tr>

@@ -1,6 +1,8 @@
 'use client';
 // The dispatcher's screen: the live map, the list of active trips, the panel of the selected trip, and an
 // honest account of how old and how healthy the data is. All view state sits in the URL.
+import { agencyZoneOf } from '@/lib/view/display-zone';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { AppHeader } from '@/components/app-header';
@@ -11,9 +13,11 @@ import { HealthBanners, StatusBar } from '@/components/status';
 import { estimateAt } from '@/lib/estimate';
 import type { Vehicle } from '@/lib/model';
 import { useBusPlacements } from '@/lib/client/use-bus-placements';
+import { historyTripQuery } from '@/lib/client/queries';
 import { useDispatcherKeys } from '@/lib/client/use-dispatcher-keys';
 import { useDispatcherSelection } from '@/lib/client/use-dispatcher-selection';
 import { useDispatcherUrl, useMapViewUrl } from '@/lib/client/use-dispatcher-url';
+import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useTheme } from '@/lib/client/use-theme';
 import { useTripList } from '@/lib/client/use-trip-list';
@@ -48,6 +52,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const { initialView, onViewChange } = useMapViewUrl(url.view, updateUrl);
 
   const health = snapshot?.health ?? null;
+  const zone = useDisplayZone(agencyZoneOf(health));
   // Without GPS (a Standard-plan key) every bus on the map is placed by its schedule: there are no fixes to show.
   const noGps = health !== null && lacksLocations(health);
   const positions = noGps ? 'estimates' : url.positions;
@@ -93,6 +98,10 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
 
   const onFiltersChange = useCallback((patch: { filters?: Filters; sort?: SortKey }) => updateUrl(patch), [updateUrl]);
 
+  // The trip's recorded delay changes and trail (the whole of it for a trip that has ended).
+  const history = useQuery({ ...historyTripQuery(selection.tripId ?? 0, selection.row !== null), enabled: selection.tripId !== null });
+  const trail = selection.tripId !== null ? (history.data?.trail ?? null) : null;
+
   const panel = hasSelection ? (
     <TripPanel
       tripId={selection.tripId}
@@ -109,12 +118,19 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       onToggleRoute={(routeId) => updateUrl({ routeId })}
       onClose={clearSelection}
       hasMap
+      zone={zone}
+      history={selection.tripId !== null ? history.data : undefined}
     />
   ) : null;
 
   return (
     <div className="flex h-dvh flex-col overflow-hidden" style={LAYOUT_VARS}>
-      <AppHeader title="Fleetmap" current="dispatch" status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} placements={placements} now={now} staleAfterS={staleAfterS} />} />
+      <AppHeader
+        title="Fleetmap"
+        current="dispatch"
+        agencyZone={agencyZoneOf(health)}
+        status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} placements={placements} now={now} staleAfterS={staleAfterS} />}
+      />
 
       <HealthBanners health={health} link={link} now={now} className="px-3 pt-2 empty:hidden" />
       {noGps && health && (
@@ -164,7 +180,8 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
           </div>
         </aside>
 
-        <section aria-label="Map" className="relative min-w-0 flex-1">
+        {/* Not just "Map": MapLibre names its canvas region that, and landmarks need names of their own. */}
+        <section aria-label="Map and selected trip" className="relative min-w-0 flex-1">
           {snapshot ? (
             <FleetMap
               className="absolute inset-0"
@@ -184,6 +201,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
               initialView={initialView}
               onViewChange={onViewChange}
               onMapReady={setMap}
+              trail={trail}
             />
           ) : (
             <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{link.fetchFailed ? 'The live data is unavailable.' : 'Loading the map…'}</div>

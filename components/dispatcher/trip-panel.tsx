@@ -1,14 +1,16 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { Vehicle } from '@/lib/model';
+import type { HistoryTripResponse, Vehicle } from '@/lib/model';
 import type { Theme } from '@/lib/view/theme';
 import { isStaleAge, locationAgeS } from '@/lib/view/ages';
-import { browserTimeZone, formatAgo, formatClock, formatDuration, formatHeading } from '@/lib/view/format';
+import { formatAgo, formatClock, formatDuration, formatHeading } from '@/lib/view/format';
+import { zoneCaption, type ResolvedZone } from '@/lib/view/display-zone';
 import { basisPhrase, type BusPlacement } from '@/lib/view/bus-placement';
 import { ApiError, tripQuery } from '@/lib/client/queries';
 import { hasPosition } from '@/lib/view/bus-features';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
+import { TripDelayHistory } from './trip-delay-history';
 
 export interface TripPanelProps {
   tripId: number | null;
@@ -27,6 +29,10 @@ export interface TripPanelProps {
   onClose: () => void;
   /** The map is shown (list-only view has no follow/re-centre). */
   hasMap: boolean;
+  /** The zone times read in. */
+  zone: ResolvedZone;
+  /** What the history recorded of the trip (its delay changes and trail), when it has. */
+  history?: HistoryTripResponse;
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -48,7 +54,7 @@ const buttonOn = 'border-blue-700 bg-blue-700 text-white hover:bg-blue-800 dark:
  * A trip that ended (404) keeps the panel usable with what the snapshot still knows.
  */
 export function TripPanel(p: TripPanelProps) {
-  const { tripId, row, vehicle, placement, now, staleAfterS, theme } = p;
+  const { tripId, row, vehicle, placement, now, staleAfterS, theme, zone } = p;
   const details = useQuery({ ...tripQuery(tripId ?? 0), enabled: tripId !== null });
   const trip = tripId !== null ? details.data?.trip : undefined;
   const notFound = details.error instanceof ApiError && details.error.status === 404;
@@ -147,17 +153,17 @@ export function TripPanel(p: TripPanelProps) {
               <tbody className="font-medium">
                 <tr>
                   <th scope="row" className="py-0.5 font-normal text-slate-500 dark:text-slate-400">Departure</th>
-                  <td>{formatClock(times?.plannedDepartureAt ?? null)}</td>
-                  <td>{formatClock(times?.actualDepartureAt ?? null)}</td>
+                  <td>{formatClock(times?.plannedDepartureAt ?? null, false, zone.zone)}</td>
+                  <td>{formatClock(times?.actualDepartureAt ?? null, false, zone.zone)}</td>
                 </tr>
                 <tr>
                   <th scope="row" className="py-0.5 font-normal text-slate-500 dark:text-slate-400">Arrival</th>
-                  <td>{formatClock(times?.plannedArrivalAt ?? null)}</td>
-                  <td>{formatClock(times?.actualArrivalAt ?? null)}</td>
+                  <td>{formatClock(times?.plannedArrivalAt ?? null, false, zone.zone)}</td>
+                  <td>{formatClock(times?.actualArrivalAt ?? null, false, zone.zone)}</td>
                 </tr>
               </tbody>
             </table>
-            <p className="mt-1 text-[11px] text-slate-500 dark:text-slate-400">Times in this browser&apos;s local time ({browserTimeZone()}).</p>
+            <p className="mt-1 text-[11px] text-slate-500 dark:text-slate-400">Times in {zoneCaption(zone)}.</p>
             {trip && (
               <dl className="mt-1">
                 {trip.tripDate && <Field label="Service date">{trip.tripDate}</Field>}
@@ -175,11 +181,18 @@ export function TripPanel(p: TripPanelProps) {
           </p>
         )}
 
+        {tripId !== null && (
+          <div>
+            <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Delay over time</h3>
+            <TripDelayHistory history={p.history} now={now} />
+          </div>
+        )}
+
         <div>
           <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Last position</h3>
           {positioned && vehicle ? (
             <dl>
-              <Field label="GPS time">{formatClock(vehicle.gpsAt, true)}</Field>
+              <Field label="GPS time">{formatClock(vehicle.gpsAt, true, zone.zone)}</Field>
               <Field label="Age">
                 <span className={stale ? 'text-amber-700 dark:text-amber-400' : ''}>
                   {formatAgo(age)}

@@ -8,13 +8,14 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { estimateAt } from '@/lib/estimate';
 import { lonLatBounds, type LngLat } from '@/lib/geo/lon-lat';
-import type { Vehicle } from '@/lib/model';
+import type { HistoryFix, Vehicle } from '@/lib/model';
 import { busCollections, busPoints } from '@/lib/view/bus-features';
 import type { BusPlacement } from '@/lib/view/bus-placement';
 import type { Theme } from '@/lib/view/theme';
 import { MapTooltip } from './bus-tooltip';
 import { BUS_LAYER_MAX_ZOOM, useBusLayer } from './layers/bus-layer';
 import { useRouteOverlayLayer } from './layers/route-overlay-layer';
+import { useTrailLayer } from './layers/trail-layer';
 import { useBusOverlay } from './use-bus-overlay';
 import { useMapCamera } from './use-map-camera';
 import { useMapLibre, useNetworkRefresh, type MapView } from './use-maplibre';
@@ -52,6 +53,8 @@ export interface FleetMapProps {
    * across a room needs about 1.8. Default 1.
    */
   busScale?: number;
+  /** A recorded trail to draw under the buses (the selected trip's, or a bus's track in a replay). */
+  trail?: readonly HistoryFix[] | null;
   /** Positions and sizes the map (e.g. `absolute inset-0`); defaults to `relative h-full w-full`. */
   className?: string;
 }
@@ -91,6 +94,7 @@ export function FleetMap(props: FleetMapProps) {
   useBusLayer(handle, theme, clustered, busScale);
   const overlay = handle.buses ?? null;
   useBusOverlay(overlay, placements, selectedBusId, now, theme, busScale);
+  useTrailLayer(handle, theme, props.trail ?? null);
   useNetworkRefresh(handle);
 
   const hover = useMapPointer(map, interactive, overlay, { onSelectBus: props.onSelectBus, follow, onFollowChange: props.onFollowChange, onViewChange: props.onViewChange });

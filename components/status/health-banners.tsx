@@ -1,5 +1,7 @@
 'use client';
+import { agencyZoneOf } from '@/lib/view/display-zone';
 import type { Health } from '@/lib/model';
+import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { healthBanners, type BannerTone, type ClientLink } from '@/lib/view/health';
 
 const TONE: Record<BannerTone, string> = {
@@ -13,7 +15,8 @@ const TONE: Record<BannerTone, string> = {
  * that is not plain `ok`. Errors are announced (role=alert); the rest politely (role=status).
  */
 export function HealthBanners({ health, link, now, className }: { health: Health | null; link: ClientLink; now: number; className?: string }) {
-  const banners = healthBanners(health, link, now);
+  const { zone } = useDisplayZone(agencyZoneOf(health));
+  const banners = healthBanners(health, link, now, zone);
   if (banners.length === 0) return null;
   return (
     <div className={`flex flex-col gap-1 ${className ?? ''}`}>

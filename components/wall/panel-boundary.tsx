@@ -49,7 +49,7 @@ export class PanelBoundary extends Component<Props, State> {
   override render() {
     if (this.state.failed) {
       return (
-        <div role="status" aria-label={`${this.props.name} resting`} className={`flex items-center justify-center text-lg text-slate-500 ${this.props.className ?? ''}`}>
+        <div role="status" aria-label={`${this.props.name} resting`} className={`flex items-center justify-center text-lg text-slate-600 dark:text-slate-400 ${this.props.className ?? ''}`}>
           {this.props.name} will be back shortly
         </div>
       );

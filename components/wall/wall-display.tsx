@@ -1,4 +1,5 @@
 'use client';
+import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useMemo, useState } from 'react';
@@ -62,7 +63,8 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
   );
 
   const ageS = snapshot && feed.now ? dataAgeS(snapshot.health, feed.now) : null;
-  const banners = healthBanners(snapshot?.health ?? null, feed.link, feed.now);
+  const agencyZone = agencyZoneOf(snapshot?.health);
+  const banners = healthBanners(snapshot?.health ?? null, feed.link, feed.now, agencyZone ?? undefined);
   useRedeployReload(() => banners.length === 0);
   useDocumentTheme(theme);
 
@@ -76,7 +78,8 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
 
   return (
     <div data-theme={theme} className="fixed inset-0 grid grid-cols-[1fr_30rem] bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-50">
-      <div className="relative min-w-0">
+      {/* The network view is the page's main content; the figures beside it are complementary. */}
+      <main aria-label="Network" className="relative min-w-0">
         <PanelBoundary name="Map" retryAfterMs={panelRetryMs} className="absolute inset-0">
           <FleetMap
             vehicles={vehicles}
@@ -108,13 +111,13 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
             ))}
           </ul>
         )}
-      </div>
+      </main>
       <aside aria-label="Key figures" className="flex flex-col gap-4 overflow-hidden border-l border-slate-200 p-6 dark:border-slate-800">
         <PanelBoundary name="Clock" retryAfterMs={panelRetryMs}>
-          <WallClock now={now} ageS={ageS} />
+          <WallClock now={now} ageS={ageS} agencyZone={agencyZone} />
         </PanelBoundary>
         <PanelBoundary name="Figures" retryAfterMs={panelRetryMs} className="flex-1">
-          {view ? <WallFigures figures={view.figures} worst={view.worst} theme={theme} /> : <p className="text-2xl text-slate-500">Waiting for live data…</p>}
+          {view ? <WallFigures figures={view.figures} worst={view.worst} theme={theme} /> : <p className="text-2xl text-slate-600 dark:text-slate-400">Waiting for live data…</p>}
         </PanelBoundary>
       </aside>
     </div>

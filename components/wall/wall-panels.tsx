@@ -37,12 +37,16 @@ export function WallTitle({ view, requested }: { view: WallView | null; requeste
 }
 
 /** `now` is 0 until the browser clock is read (server rendering). */
-export function WallClock({ now, ageS }: { now: number; ageS: number | null }) {
+export function WallClock({ now, ageS, agencyZone }: { now: number; ageS: number | null; agencyZone: string | null }) {
   return (
     <div className="text-right">
+      {/* The agency's time, whatever the zone of the machine driving the screen (its browser's until the feed names one). */}
       <time aria-label="Clock" className="block text-7xl font-semibold tabular-nums">
-        {now ? formatClock(now) : '--:--'}
+        {now ? formatClock(now, false, agencyZone ?? undefined) : '--:--'}
       </time>
+      <p className="text-xl text-slate-600 dark:text-slate-300" aria-label="Clock time zone">
+        {agencyZone ?? 'local time'}
+      </p>
       <p className="mt-1 text-2xl text-slate-600 tabular-nums dark:text-slate-300">
         Data <span aria-label="Data age">{formatAgo(ageS)}</span>
       </p>
@@ -60,7 +64,7 @@ function Tile({ label, value, detail, color }: { label: string; value: string; d
       <p className="text-7xl font-semibold leading-tight tabular-nums" data-value>
         {value}
       </p>
-      {detail && <p className="text-xl text-slate-500 dark:text-slate-400">{detail}</p>}
+      {detail && <p className="text-xl text-slate-600 dark:text-slate-400">{detail}</p>}
     </section>
   );
 }
@@ -84,14 +88,14 @@ export function WallFigures({ figures, worst, theme }: { figures: DelayFigures; 
       <section aria-label="Worst delays" className="rounded-xl bg-slate-100 px-5 py-4 dark:bg-slate-900">
         <h2 className="text-2xl text-slate-600 dark:text-slate-300">Worst delays</h2>
         {worst.length === 0 ? (
-          <p className="mt-2 text-2xl text-slate-500">None known</p>
+          <p className="mt-2 text-2xl text-slate-600 dark:text-slate-400">None known</p>
         ) : (
           <ol className="mt-2 flex flex-col gap-1">
             {worst.map((t) => (
               <li key={t.tripId} className="flex items-baseline justify-between gap-4 text-4xl font-semibold tabular-nums">
                 <span className="min-w-0 truncate">
                   {routeLabel(t)}
-                  {t.direction && <span className="ml-3 text-xl font-normal text-slate-500 dark:text-slate-400">{t.direction}</span>}
+                  {t.direction && <span className="ml-3 text-xl font-normal text-slate-600 dark:text-slate-400">{t.direction}</span>}
                 </span>
                 {/* The delay is what the row is for: the route and direction give way to it, it never wraps. */}
                 <span className="shrink-0 whitespace-nowrap" style={{ color: (t.delayMinutes ?? 0) > 0 ? colors.late : undefined }}>

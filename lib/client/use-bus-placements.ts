@@ -21,10 +21,14 @@ export interface BusPlacements {
   placements: BusPlacement[];
 }
 
-/** `generatedAt` is the snapshot's: ages are measured against it plus the time elapsed locally. */
-export function useBusPlacements(vehicles: readonly Vehicle[], generatedAt: number, staleAfterS: number, mode: PositionMode): BusPlacements {
-  const { now } = useServerNow(generatedAt);
-  const placedAt = Math.ceil(now / PLACE_BEAT_MS) * PLACE_BEAT_MS;
+/**
+ * `generatedAt` is the snapshot's: ages are measured against it plus the time elapsed locally. `asOf` fixes the
+ * moment instead (a replay draws buses as old as they were then, however long it stays paused).
+ */
+export function useBusPlacements(vehicles: readonly Vehicle[], generatedAt: number, staleAfterS: number, mode: PositionMode, asOf: number | null = null): BusPlacements {
+  const server = useServerNow(generatedAt);
+  const now = asOf ?? server.now;
+  const placedAt = asOf ?? Math.ceil(now / PLACE_BEAT_MS) * PLACE_BEAT_MS;
   const { data: network } = useQuery(networkQuery());
   const stopsByRoute = useMemo(() => routeStopsFromNetwork(network), [network]);
   const [recent] = useState(() => new RecentFixes());

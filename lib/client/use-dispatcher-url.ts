@@ -1,26 +1,13 @@
 'use client';
-import { useSearchParams } from 'next/navigation';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { parseDispatcherUrl, serializeDispatcherUrl, type DispatcherUrlState } from '@/lib/view/dispatcher-url';
+import { useUrlState, type UrlPatch as StatePatch } from './use-url-state';
 
-export type UrlPatch = Partial<DispatcherUrlState> | ((s: DispatcherUrlState) => Partial<DispatcherUrlState>);
+export type UrlPatch = StatePatch<DispatcherUrlState>;
 
-/**
- * The view's state lives in the query string. Writes go through history.replaceState, which Next.js keeps
- * in step with useSearchParams: router.replace would re-request this dynamic page from the server on every
- * keystroke and map move, for a change only this browser cares about. No history entries, no scrolling.
- */
+/** The dispatcher view's state in the query string (lib/view/dispatcher-url.ts). */
 export function useDispatcherUrl(): [DispatcherUrlState, (patch: UrlPatch) => void] {
-  const params = useSearchParams();
-  const state = useMemo(() => parseDispatcherUrl(params), [params]);
-  const update = useCallback((patch: UrlPatch) => {
-    const current = parseDispatcherUrl(new URLSearchParams(window.location.search));
-    const next = { ...current, ...(typeof patch === 'function' ? patch(current) : patch) };
-    const qs = serializeDispatcherUrl(next);
-    if (qs === window.location.search.replace(/^\?/, '')) return;
-    window.history.replaceState(null, '', qs ? `?${qs}` : window.location.pathname);
-  }, []);
-  return [state, update];
+  return useUrlState(parseDispatcherUrl, serializeDispatcherUrl);
 }
 
 const VIEW_WRITE_DEBOUNCE_MS = 400;

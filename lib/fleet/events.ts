@@ -1,5 +1,5 @@
 import 'server-only';
-import type { EpochMs, Trip, UpstreamState } from '@/lib/model';
+import type { EpochMs, Trip, UpstreamError, UpstreamState } from '@/lib/model';
 
 // The feed as an event source. A recorder (lib/history) or anything else subscribes at server start through
 // `feed.events`; the poller never knows who listens. The shapes are a contract shared with the subscribers:
@@ -48,6 +48,8 @@ export interface RequestEvent {
   /** HTTP status, null for a timeout or network error. */
   status: number | null;
   ok: boolean;
+  /** A failed request's error as the health reports it (correlation id included); absent when ok. */
+  error?: UpstreamError;
 }
 
 /** The upstream health changed state. */

@@ -24,6 +24,8 @@ const TIMEOUT_MS = 800;
 const HOLD_MS = 2_500;
 const NOTICE_DEADLINE_MS = 30_000;
 const RECOVERY_DEADLINE_MS = 60_000;
+/** The two-minute degraded window after an error at start, plus a minute. */
+const START_DEADLINE_MS = 180_000;
 const BASE = '/api/v1/partner';
 
 interface Exchange {
@@ -262,12 +264,16 @@ afterAll(async () => {
 });
 
 describe('the app through every upstream fault, one after another', () => {
+  // Any upstream error keeps 'degraded' for two minutes. On a loaded machine a first request may time out at start
+  // (TIMEOUT_MS is short here), so the start waits out that window rather than leave every later case degraded.
   it('starts with live data flowing', async () => {
-    const s = await until('ok with positions', live, (x) => x.health.state === 'ok' && fixes(x).size >= 20, RECOVERY_DEADLINE_MS);
+    const s = await until('ok with positions', live, (x) => x.health.state === 'ok' && fixes(x).size >= 20, START_DEADLINE_MS);
     expect(s.health.capabilities.locations).toBe(true);
-  });
+  }, START_DEADLINE_MS + 10_000);
 
   it('a trip the upstream does not know is a clear 404 and troubles nothing else', async () => {
+    // The last upstream error stays what it was (null, or a timeout at a loaded start): a 404 is not one.
+    const errorBefore = (await status()).lastError;
     const res = await askTrip('2000000000');
     expect(res.status).toBe(404);
     const body = (await res.json()) as { error: { status: number; message: string; correlationId?: string } };
@@ -279,10 +285,11 @@ describe('the app through every upstream fault, one after another', () => {
     expect((await askTrip(String(tripId))).status).toBe(200);
     const h = await status();
     expect(h.state).toBe('ok');
-    expect(h.lastError).toBeNull();
+    expect(h.lastError).toEqual(errorBefore);
   });
 
   it('schema drift is tolerated: data keeps flowing, unknown status values shown raw', async () => {
+    const errorBefore = (await status()).lastError;
     const onAt = Date.now();
     sim.setFaults({ drift: true });
     try {
@@ -293,7 +300,8 @@ describe('the app through every upstream fault, one after another', () => {
         NOTICE_DEADLINE_MS,
       );
       expect(s.health.state).toBe('ok');
-      expect(s.health.lastError).toBeNull();
+      // Drift is no upstream error: the last one stays what it was before.
+      expect(s.health.lastError).toEqual(errorBefore);
       const fresh = s.vehicles.filter((v) => (v.fetchedAt ?? 0) > onAt && v.lat !== null);
       expect(fresh.length).toBeGreaterThan(0);
       for (const v of fresh) {

@@ -1,6 +1,7 @@
 // The delay table's columns: one formatting function per column, used by the rendered table AND the CSV, so the
 // file always says exactly what the screen says.
 import type { DelayThresholds } from '@/lib/model';
+import { toCsv } from './csv';
 import type { RouteDelayRow, RouteSortKey, SortDirection } from './delays';
 
 /** Shown for a figure that has no value (no known delay on that route), on screen and in the CSV alike. */
@@ -53,10 +54,6 @@ export function describeSort(key: RouteSortKey, dir: SortDirection): string {
   return `${col.label} ${dir === 'asc' ? 'ascending' : 'descending'}`;
 }
 
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export interface CsvContext {
   /** The data moment: the snapshot's generatedAt. */
   dataAt: number;
@@ -85,5 +82,5 @@ export function delayTableCsv(rows: readonly RouteDelayRow[], ctx: CsvContext): 
     [DELAY_COLUMNS[0]!.label, 'Route name', ...DELAY_COLUMNS.slice(1).map((c) => c.label)],
     ...rows.map((r) => [DELAY_COLUMNS[0]!.cell(r), r.routeName ?? '', ...DELAY_COLUMNS.slice(1).map((c) => c.cell(r))]),
   ];
-  return lines.map((l) => l.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return toCsv(lines);
 }

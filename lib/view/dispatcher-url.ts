@@ -85,3 +85,8 @@ export function serializeDispatcherUrl(s: DispatcherUrlState): string {
 export function tripMapHref(tripId: number): string {
   return `/?${serializeDispatcherUrl({ ...EMPTY_URL_STATE, tripId })}`;
 }
+
+/** The dispatcher view opened on a bus, e.g. from the fleet table. */
+export function busMapHref(busId: number): string {
+  return `/?${serializeDispatcherUrl({ ...EMPTY_URL_STATE, busId })}`;
+}

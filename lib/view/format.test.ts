@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAgo, formatDelay, formatDuration, formatHeading } from './format';
+import { fixedOffsetMinutes, formatAgo, formatClock, formatDateTime, formatDelay, formatDuration, formatHeading } from './format';
 
 describe('formatting', () => {
   it.each([
@@ -30,5 +30,30 @@ describe('formatting', () => {
     expect(formatHeading(350)).toBe('350° N');
     expect(formatHeading(-90)).toBe('-90° W');
     expect(formatHeading(200.4)).toBe('200° S');
+  });
+
+  describe('times in a zone', () => {
+    // 2026-11-25 17:04:05 UTC: 12:04:05 in New York (EST), 02:04:05 the next day in Tokyo.
+    const t = Date.UTC(2026, 10, 25, 17, 4, 5);
+    const hm = (s: string) => s.replace(/[^0-9:]/g, '');
+
+    it('reads an IANA zone and a fixed offset alike', () => {
+      expect(hm(formatClock(t, true, 'America/New_York'))).toBe('12:04:05');
+      expect(hm(formatClock(t, true, 'UTC-05:00'))).toBe('12:04:05');
+      expect(hm(formatClock(t, false, 'Asia/Tokyo'))).toBe('02:04');
+      expect(formatClock(t, false, 'UTC+05:30')).toBe(formatClock(Date.UTC(2026, 10, 25, 22, 34), false, 'UTC'));
+    });
+
+    it('names the day when the moment may lie on another one', () => {
+      expect(formatDateTime(t, 'Asia/Tokyo')).toMatch(/Nov 26/);
+      expect(formatDateTime(t, 'UTC-05:00')).toMatch(/Nov 25/);
+      expect(formatDateTime(null)).toBe('—');
+    });
+
+    it('parses fixed offsets only', () => {
+      expect(fixedOffsetMinutes('UTC-05:00')).toBe(-300);
+      expect(fixedOffsetMinutes('UTC+05:45')).toBe(345);
+      expect(fixedOffsetMinutes('America/New_York')).toBeNull();
+    });
   });
 });

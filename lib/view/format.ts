@@ -26,14 +26,61 @@ export function formatDelay(delayMinutes: number | null): string {
   return `${delayMinutes > 0 ? '+' : '−'}${Math.abs(delayMinutes)} min`;
 }
 
-/** Local wall-clock time in the browser's own zone. */
-export function formatClock(ms: EpochMs | null, withSeconds = false): string {
+/**
+ * A zone times are shown in: an IANA name (`America/New_York`), or a fixed offset as the feed describes an
+ * inferred one (`UTC-05:00`). undefined: the browser's own zone.
+ */
+export type DisplayZone = string | undefined;
+
+const FIXED_OFFSET = /^UTC([+-])(\d{2}):(\d{2})$/;
+
+/** Minutes east of UTC of a fixed-offset zone name, or null for any other name. */
+export function fixedOffsetMinutes(zone: string): number | null {
+  const m = FIXED_OFFSET.exec(zone);
+  if (!m) return null;
+  const minutes = Number(m[2]) * 60 + Number(m[3]);
+  return m[1] === '-' ? -minutes : minutes;
+}
+
+/**
+ * Intl options and the instant to format so that the result reads in `zone`. A fixed offset is not an IANA
+ * zone every runtime accepts: the instant is shifted by the offset and read in UTC instead.
+ */
+function inZone(ms: EpochMs, zone: DisplayZone): { date: Date; timeZone: string | undefined } {
+  if (zone === undefined) return { date: new Date(ms), timeZone: undefined };
+  const offset = fixedOffsetMinutes(zone);
+  return offset === null ? { date: new Date(ms), timeZone: zone } : { date: new Date(ms + offset * 60_000), timeZone: 'UTC' };
+}
+
+// Building an Intl formatter costs far more than using one: a table of 10,000 times would spend seconds on it.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${timeZone ?? ''}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(undefined, { ...options, timeZone });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+const CLOCK: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+const CLOCK_SECONDS: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', second: '2-digit' };
+const DATE_TIME: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
+
+/** Wall-clock time in `zone` (default: the browser's own zone). */
+export function formatClock(ms: EpochMs | null, withSeconds = false, zone?: DisplayZone): string {
   if (ms === null) return '—';
-  return new Date(ms).toLocaleTimeString(undefined, {
-    hour: '2-digit',
-    minute: '2-digit',
-    ...(withSeconds ? { second: '2-digit' } : {}),
-  });
+  const { date, timeZone } = inZone(ms, zone);
+  return formatter(timeZone, withSeconds ? CLOCK_SECONDS : CLOCK).format(date);
+}
+
+/** Date and time in `zone`, for moments that may lie on another day: `Nov 24, 14:05`. */
+export function formatDateTime(ms: EpochMs | null, zone?: DisplayZone): string {
+  if (ms === null) return '—';
+  const { date, timeZone } = inZone(ms, zone);
+  return formatter(timeZone, DATE_TIME).format(date);
 }
 
 export function browserTimeZone(): string {

@@ -2,7 +2,7 @@
 import type { EpochMs, Health, UpstreamState, Vehicle } from '@/lib/model';
 import { locationAgeS, meanAgeS } from './ages';
 import { hasPosition } from './bus-features';
-import { formatAgo, formatClock, formatDuration } from './format';
+import { formatAgo, formatClock, formatDuration, type DisplayZone } from './format';
 
 export type BannerTone = 'error' | 'warning' | 'info';
 
@@ -59,7 +59,8 @@ function say(health: Health, fallback: string): string {
   return health.message ?? fallback;
 }
 
-export function healthBanners(health: Health | null, link: ClientLink, now: EpochMs): Banner[] {
+/** `zone`: the zone the resume time reads in (default: the browser's). */
+export function healthBanners(health: Health | null, link: ClientLink, now: EpochMs, zone?: DisplayZone): Banner[] {
   const banners: Banner[] = [];
   const shown = lastDataClause(link, health, now);
   if (!link.online) {
@@ -82,7 +83,7 @@ export function healthBanners(health: Health | null, link: ClientLink, now: Epoc
       break;
     case 'rate-limited': {
       const until = health.budget.pausedUntil;
-      const when = until !== null ? `Requests resume at ${formatClock(until, true)} (in ${formatDuration(Math.max(0, (until - now) / 1000))}).` : 'Requests resume when the limit resets.';
+      const when = until !== null ? `Requests resume at ${formatClock(until, true, zone)} (in ${formatDuration(Math.max(0, (until - now) / 1000))}).` : 'Requests resume when the limit resets.';
       banners.push({ id: 'rate-limited', tone: 'warning', title: 'Partner API rate limit reached', body: `${when} ${shown}` });
       break;
     }
@@ -98,6 +99,8 @@ export function healthBanners(health: Health | null, link: ClientLink, now: Epoc
     case 'ok':
       break;
   }
+  // Rooms beside the feed (the recorder) speak for themselves, one banner per sentence; the live map is unaffected.
+  (health.notes ?? []).forEach((note, i) => banners.push({ id: `note-${i}`, tone: 'warning', title: 'Note', body: note }));
   return banners;
 }
 

@@ -1,0 +1,101 @@
+// Every page, old and new, in light and dark, checked by axe-core (the accessibility engine most audits use)
+// once its content has arrived: no serious or critical violation of WCAG 2.1 A/AA, and on the map pages none of
+// the landmark findings either (each landmark named uniquely, all content inside one). A screenshot of each at
+// 1440×900 goes to e2e/artifacts.
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+const ARTIFACTS = 'e2e/artifacts';
+mkdirSync(ARTIFACTS, { recursive: true });
+const THEME_STORAGE_KEY = 'fleetmap-theme';
+const THEMES = ['light', 'dark'] as const;
+type Theme = (typeof THEMES)[number];
+
+interface PageCase {
+  name: string;
+  path: (theme: Theme) => string;
+  /** Waits until the page shows its data, not a loading state. */
+  ready: (page: Page) => Promise<void>;
+  /** Rules checked at every impact on this page (the moderate findings fixed). */
+  strictRules?: string[];
+}
+
+const LANDMARK_RULES = ['landmark-unique', 'region', 'landmark-one-main', 'landmark-no-duplicate-main'];
+
+const PAGES: PageCase[] = [
+  {
+    name: 'dispatch',
+    path: () => '/',
+    ready: async (page) => {
+      await expect(page.getByRole('listbox', { name: 'Active trips' }).getByRole('option').first()).toBeVisible({ timeout: 60_000 });
+      await expect.poll(() => page.evaluate(() => Boolean(window.__fleetmap?.map.isStyleLoaded())), { timeout: 60_000 }).toBe(true);
+    },
+    strictRules: LANDMARK_RULES,
+  },
+  {
+    name: 'delays',
+    path: () => '/delays',
+    ready: async (page) => {
+      // A route's row (its header cell), not the table's empty-state row.
+      await expect(page.getByRole('table', { name: 'Delays per route' }).locator('tbody tr th').first()).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByRole('heading', { name: 'Most delayed trips' })).toBeVisible();
+    },
+  },
+  {
+    name: 'wall',
+    path: (theme) => `/wall?theme=${theme}`,
+    ready: async (page) => {
+      await expect(page.getByRole('region', { name: 'Active trips' }).locator('[data-value]')).toHaveText(/^[1-9]\d*$/, { timeout: 60_000 });
+      await expect.poll(() => page.evaluate(() => Boolean(window.__fleetmap?.map.isStyleLoaded())), { timeout: 60_000 }).toBe(true);
+    },
+    strictRules: LANDMARK_RULES,
+  },
+  {
+    name: 'fleet',
+    path: () => '/fleet',
+    ready: async (page) => {
+      await expect(page.getByRole('table', { name: 'Fleet' }).getByRole('row').nth(1)).toBeVisible({ timeout: 60_000 });
+    },
+    strictRules: LANDMARK_RULES,
+  },
+  {
+    name: 'status',
+    path: () => '/status',
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { name: 'Budget use per minute, last hour' })).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByRole('img', { name: /^Requests per minute over the last hour/ })).toBeVisible({ timeout: 60_000 });
+    },
+    strictRules: LANDMARK_RULES,
+  },
+];
+
+for (const p of PAGES) {
+  for (const theme of THEMES) {
+    test(`${p.name} (${theme}): no serious or critical accessibility violation`, async ({ page }) => {
+      test.setTimeout(150_000);
+      await page.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
+      await page.goto(p.path(theme));
+      await p.ready(page);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      const results = await new AxeBuilder({ page })
+        // Experimental in axe, so off by default: a link or button whose name does not contain its visible text.
+        // (options() replaces every option: it comes before withTags.)
+        .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+        .analyze();
+      const describe = (v: (typeof results.violations)[number]) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}): ${v.nodes
+          .slice(0, 4)
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`)
+          .join(' | ')}`;
+      const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || p.strictRules?.includes(v.id));
+      const others = results.violations.filter((v) => !blocking.includes(v));
+      if (others.length) test.info().annotations.push({ type: 'axe (not blocking)', description: others.map(describe).join('\n') });
+      expect(blocking.map(describe), `axe violations on ${p.path(theme)} (${theme})`).toEqual([]);
+      // Whatever the data, the page is what a person sees: the screenshot waits for nothing else.
+      await page.screenshot({ path: `${ARTIFACTS}/page-${p.name}-${theme}.png` });
+    });
+  }
+}

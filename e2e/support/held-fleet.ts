@@ -1,0 +1,33 @@
+// The fleet at one moment, held still for a page: the bus list and one snapshot are read from the app once the
+// feed has something to show, then served to the page as they are, with the page's clock fixed at the snapshot's
+// time, so what the page computes can be compared with what a test computes from the same two answers.
+import type { Page } from '@playwright/test';
+import type { BusesResponse, LiveSnapshot } from '@/lib/model';
+import { expect, liveSnapshot } from './fixtures';
+
+export interface HeldFleet {
+  buses: BusesResponse;
+  snapshot: LiveSnapshot;
+}
+
+/** Waits for a fleet worth looking at (listed, some positions, some trips), then serves that moment to the page. */
+export async function holdFleetData(page: Page): Promise<HeldFleet> {
+  await expect
+    .poll(
+      async () => {
+        const buses = (await (await page.request.get('/api/buses')).json()) as BusesResponse;
+        const snap = (await liveSnapshot(page)) as LiveSnapshot;
+        return buses.buses?.length > 0 && snap.vehicles.filter((v) => v.lat !== null).length > 20 && snap.vehicles.some((v) => v.trip);
+      },
+      { timeout: 90_000, message: 'the feed has listed the buses and located some' },
+    )
+    .toBe(true);
+  const buses = (await (await page.request.get('/api/buses')).json()) as BusesResponse;
+  const snapshot = (await liveSnapshot(page)) as LiveSnapshot;
+  await page.route('**/api/buses', (route) => route.fulfill({ json: buses }));
+  await page.route(/\/api\/live(\?|$)/, (route) => route.fulfill({ json: snapshot }));
+  // Date.now() stays at the snapshot's time; timers still run, so the page polls and ticks as usual.
+  await page.clock.setFixedTime(snapshot.generatedAt);
+  return { buses, snapshot };
+}
+
