@@ -6,12 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { FleetMomentResponse, HistoryRouteFigures, LiveSnapshot } from '@/lib/model';
-import { BUS_SOURCE_ID } from '@/components/map/layers/bus-layer';
-import { SELECTED_BUS_SOURCE_ID } from '@/components/map/layers/selected-bus-layer';
 import { addDays } from '@/lib/view/calendar';
 import { DELAY_COLUMNS } from '@/lib/view/delay-table';
 import { historyRouteRows, sortRouteRows } from '@/lib/view/delays';
 import { expect, test } from './support/fixtures';
+import { placedBuses } from './support/map';
 import { ROOT } from './support/stack';
 
 test.use({ stackOptions: { ownStack: 'history' } });
@@ -21,19 +20,9 @@ async function live(appUrl: string): Promise<LiveSnapshot> {
   return (await (await fetch(`${appUrl}/api/live`)).json()) as LiveSnapshot;
 }
 
-/** Bus ids in the map's two bus sources. */
+/** Ids of the buses the map places (read through its handle: overlay and clustered layer). */
 async function drawnBusIds(page: Page): Promise<number[]> {
-  return page.evaluate(
-    async ([busSource, selectedSource]) => {
-      const map = window.__fleetmap?.map;
-      const ids = async (id: string) => {
-        const src = map?.getSource(id) as unknown as { getData(): Promise<GeoJSON.FeatureCollection> } | undefined;
-        return src ? (await src.getData()).features.map((f) => Number(f.id)) : [];
-      };
-      return [...(await ids(busSource!)), ...(await ids(selectedSource!))].sort((a, b) => a - b);
-    },
-    [BUS_SOURCE_ID, SELECTED_BUS_SOURCE_ID],
-  );
+  return (await placedBuses(page)).map((b) => b.busId).sort((a, b) => a - b);
 }
 
 test('after a restart the map shows the buses it knew, restored at their true ages', async ({ page, stack }) => {

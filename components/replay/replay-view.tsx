@@ -7,6 +7,7 @@ import { AppHeader } from '@/components/app-header';
 import { FleetMap } from '@/components/map/fleet-map';
 import { busTrackQuery, historyFleetQuery, routesQuery } from '@/lib/client/queries';
 import { useDisplayZone } from '@/lib/client/use-display-zone';
+import { useBusPlacements } from '@/lib/client/use-bus-placements';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useNow } from '@/lib/client/use-now';
 import { agencyZoneOf } from '@/lib/view/display-zone';
@@ -83,6 +84,8 @@ export function ReplayView({ staleAfterS, styleUrl, styleUrlDark, thresholds }: 
   const routes = useQuery(routesQuery());
   const vehicles = useMemo(() => (moment.data ? momentVehicles(moment.data, thresholds) : []), [moment.data, thresholds]);
   const shownAt = moment.data?.at ?? null;
+  // A replay shows what Fleetmap knew then: the recorded fixes, never estimates.
+  const { placements, placedAt } = useBusPlacements(vehicles, shownAt ?? 0, staleAfterS, 'fixes', shownAt);
   const trail = useMemo(() => (track.data && at !== null ? track.data.fixes.filter((f) => f.fetchedAt <= at) : null), [track.data, at]);
 
   return (
@@ -173,8 +176,9 @@ export function ReplayView({ staleAfterS, styleUrl, styleUrlDark, thresholds }: 
         <FleetMap
           className="absolute inset-0"
           vehicles={vehicles}
-          generatedAt={shownAt ?? 0}
-          asOf={shownAt}
+          placements={placements}
+          placedAt={placedAt}
+          now={placedAt}
           staleAfterS={staleAfterS}
           selectedBusId={url.busId}
           onSelectBus={(busId) => updateUrl({ busId })}

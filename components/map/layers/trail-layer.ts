@@ -7,7 +7,7 @@ import type { HistoryFix } from '@/lib/model';
 import type { Theme } from '@/lib/view/theme';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
 import { BUS_CLUSTER_LAYER_ID } from './bus-layer';
-import { SELECTION_ACCENT } from './selected-bus-layer';
+import { SELECTION_ACCENT } from './bus-style';
 
 export const TRAIL_SOURCE_ID = 'fleet-trail';
 export const TRAIL_LINE_LAYER_ID = 'fleet-trail-line';
