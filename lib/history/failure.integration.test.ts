@@ -139,7 +139,7 @@ describe('the store failing under a running feed', () => {
     cleanups.push(() => store.close());
     const run = await runningFeed(async () => store);
     await expectOutageHandled(run, store, () => proxy.cut(), () => proxy.restore());
-  }, 120_000);
+  }, 300_000);
 
   it("PGlite's directory is broken when the server starts, then repaired", async () => {
     // PGlite keeps its files open: a directory broken under a running store is only noticed at its next
@@ -182,6 +182,6 @@ describe('the store failing under a running feed', () => {
     expect(await fixCount(opened!)).toBe(recordedBefore + run.fixesHeard.size);
     const gaps = await opened!.db.select().from(recorderGaps);
     expect(gaps.map((g) => [g.droppedRows, g.toAt > g.fromAt])).toEqual([[0, true]]);
-  }, 120_000);
+  }, 300_000);
 });
 if (!process.env.TEST_DATABASE_URL) console.info(`the store failing under a running feed, PostgreSQL: ${PG_SKIP_MESSAGE}`);

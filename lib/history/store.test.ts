@@ -33,7 +33,8 @@ describeEachStore('the store', (target) => {
   });
 });
 
-describe('the embedded store on disk', () => {
+// Starting PGlite takes seconds, tens of seconds on a loaded machine: the timeout only stops a hang.
+describe('the embedded store on disk', { timeout: 180_000 }, () => {
   it('keeps its data across a close and a reopen, and applies the migrations once', async () => {
     const dir = tempDir();
     const first = await openStore({ databaseUrl: null, dataDir: dir });

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe } from 'vitest';
-import { openStore, type Store } from './store';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe } from 'vitest';
+import { openStore, rows, type Store } from './store';
 import { createTestDatabase } from './test-database';
 
 export { createTestDatabase };
@@ -76,17 +77,37 @@ export function storeTargets(): StoreTarget[] {
   ];
 }
 
+/** Empties every table of the public schema (the migrations' own bookkeeping lives in another schema). */
+export async function emptyTables(store: Store): Promise<void> {
+  const tables = await rows<{ name: string }>(store.db, sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`);
+  if (tables.length) await store.db.execute(sql.raw(`TRUNCATE ${tables.map((t) => `"${t.name}"`).join(', ')} RESTART IDENTITY CASCADE`));
+}
+
 /**
  * One describe block per target; a target the machine lacks is skipped with its reason printed. The body gets
- * the target, whose open() gives each test a fresh store.
+ * the target, whose open() gives each test an empty store: one store per block, emptied for every test, because
+ * starting PGlite takes seconds (tens of seconds on a loaded machine) and a database per test would too.
  */
 export function describeEachStore(title: string, body: (target: StoreTarget) => void): void {
   for (const target of storeTargets()) {
     if (target.skip) {
       console.info(`${title} on ${target.name}: ${target.skip}`);
       describe.skip(`${title} on ${target.name} (${target.skip})`, () => body(target));
-    } else {
-      describe(`${title} on ${target.name}`, () => body(target));
+      continue;
     }
+    describe(`${title} on ${target.name}`, { timeout: 180_000 }, () => {
+      let shared: TestStore | null = null;
+      afterAll(async () => {
+        await shared?.dispose();
+      }, 180_000);
+      body({
+        ...target,
+        async open() {
+          shared ??= await target.open();
+          await emptyTables(shared);
+          return { ...shared, dispose: async () => {} };
+        },
+      });
+    });
   }
 }
