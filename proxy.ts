@@ -1,4 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { authService } from '@/lib/auth';
+import { guardRequest } from '@/lib/auth/guard';
 import { contentSecurityPolicy, frameAncestorsFrom, originsOf } from '@/lib/http/security-headers';
 
 /**
@@ -14,11 +16,17 @@ function hasBrokenEscape(pathname: string): boolean {
   }
 }
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
+  // Who may see what (lib/auth/access.ts): decided before any page or handler runs.
+  const guard = await guardRequest(authService(), { method: request.method, url: request.nextUrl, headers: request.headers });
+  if (guard.kind === 'respond') return guard.response;
+
   if (request.nextUrl.pathname.startsWith('/api/')) {
     if (!hasBrokenEscape(request.nextUrl.pathname)) return NextResponse.next();
     return Response.json({ error: { status: 400, message: 'The request path is not valid percent-encoding.' } }, { status: 400, headers: { 'Cache-Control': 'no-cache' } });
   }
+  // A prefetch carries no document: no CSP of its own (its nonce would not be the page's).
+  if (request.headers.has('next-router-prefetch')) return NextResponse.next();
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const csp = contentSecurityPolicy({
     nonce,
@@ -36,14 +44,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages get the CSP (API answers are JSON and static files carry no script).
-  matcher: [
-    {
-      source: '/((?!api/|_next/static|_next/image|favicon.ico|maplibre-gl-worker.mjs|basemap/|fonts/).*)',
-      missing: [{ type: 'header', key: 'next-router-prefetch' }],
-    },
-    // The API routes with an [id] segment, only to refuse broken percent-escapes.
-    '/api/trips/:path*',
-    '/api/routes/:path*',
-  ],
+  // Every page and API route (sign-in guards them all); static files carry no fleet data and no script to protect.
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|maplibre-gl-worker.mjs|basemap/|fonts/).*)'],
 };

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const REMOTE_ADDR_HEADER = 'x-fleetmap-remote-addr';
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 function arg(name, fallback) {
@@ -24,6 +25,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 process.env.NODE_ENV = 'production';
+// The sign-in check at start-up (lib/auth/config.ts) refuses a reachable address without sign-in: it reads HOST.
+process.env.HOST = host;
 const app = next({ dev: false, dir: ROOT, hostname: host, port });
 const handle = app.getRequestHandler();
 
@@ -48,6 +51,9 @@ const server = createServer((req, res) => {
     res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }
+  // The peer's address for sign-in throttling and the audit log (lib/auth/client-address.ts). Next.js does not
+  // pass it to handlers; a client-sent header of this name is overwritten, never believed.
+  req.headers[REMOTE_ADDR_HEADER] = req.socket.remoteAddress ?? '';
   handle(req, res);
 });
 server.listen(port, host, () => {

@@ -2,3 +2,4 @@ export * from './transit';
 export * from './live';
 export * from './delay';
 export * from './api';
+export * from './access';
