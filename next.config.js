@@ -13,6 +13,9 @@ const nextConfig = {
   // A separate build directory lets tests build a canary copy without touching the one `npm start` serves.
   distDir: process.env.FLEETMAP_DIST_DIR || '.next',
   poweredByHeader: false,
+  // The stores load WebAssembly and native-looking modules at run time (PGlite's wasm and data files, pg's
+  // optional native binding): Node loads them from node_modules instead of the bundle.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm'],
   reactStrictMode: true,
   devIndicators: false,
   // `npm test` typechecks the whole tree as its first step; the build does not repeat it (it would also

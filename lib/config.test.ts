@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
-import { readAppConfig, validateConfigAtStartup } from './config';
+import { readAppConfig, readHistoryConfig, validateConfigAtStartup } from './config';
 
 describe('readAppConfig', () => {
   it('gives the documented defaults for an empty environment (blank counts as unset)', () => {
@@ -104,5 +104,30 @@ describe('validateConfigAtStartup', () => {
 
   it('passes a valid environment', () => {
     expect(() => validateConfigAtStartup({ PARTNER_API_BASE_URL: 'https://p.example.org/api/v1/partner', PARTNER_API_KEY: 'k' })).not.toThrow();
+  });
+});
+
+describe('readHistoryConfig', () => {
+  it('defaults to the embedded store in ./data, 14 days of positions and 400 of trips', () => {
+    expect(readHistoryConfig({})).toEqual({ ok: true, config: { databaseUrl: null, dataDir: resolve('data'), positionsDays: 14, tripsDays: 400 } });
+  });
+
+  it('reads DATABASE_URL, FLEETMAP_DATA_DIR and the retention', () => {
+    const r = readHistoryConfig({ DATABASE_URL: ' postgres://u:secret@db.example.org:5433/fleet ', FLEETMAP_DATA_DIR: 'var/fm', HISTORY_POSITIONS_DAYS: '7', HISTORY_TRIPS_DAYS: '30' });
+    expect(r).toEqual({ ok: true, config: { databaseUrl: 'postgres://u:secret@db.example.org:5433/fleet', dataDir: resolve('var/fm'), positionsDays: 7, tripsDays: 30 } });
+  });
+
+  it('reports each problem in one sentence, never repeating the connection string', () => {
+    const r = readHistoryConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x', HISTORY_POSITIONS_DAYS: '0', HISTORY_TRIPS_DAYS: '1.5' });
+    expect(r).toEqual({
+      ok: false,
+      problems: [
+        'DATABASE_URL must be a postgres:// or postgresql:// URL with a host (or unset for the embedded store)',
+        'HISTORY_POSITIONS_DAYS must be between 1 and 3650',
+        'HISTORY_TRIPS_DAYS must be a whole number',
+      ],
+    });
+    expect(() => validateConfigAtStartup({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).toThrow(/DATABASE_URL must be/);
+    expect(() => validateConfigAtStartup({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).not.toThrow(/hunter2/);
   });
 });

@@ -127,6 +127,56 @@ function configError(problems: string[]): Error {
   return new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
 
+/** Where history is kept and for how long (lib/history). Separate from AppConfig: only the server's start reads it. */
+export interface HistoryConfig {
+  /** PostgreSQL connection string (DATABASE_URL), or null for the embedded PGlite store. Never logged. */
+  databaseUrl: string | null;
+  /** FLEETMAP_DATA_DIR, absolute: the embedded store's directory. */
+  dataDir: string;
+  positionsDays: number;
+  tripsDays: number;
+}
+
+const historyConfigSchema = z.object({
+  DATABASE_URL: z
+    .preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z
+        .string()
+        .trim()
+        // The message never repeats the value: a connection string may carry a password.
+        .refine((s) => {
+          try {
+            const u = new URL(s);
+            return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname !== '';
+          } catch {
+            return false;
+          }
+        }, 'DATABASE_URL must be a postgres:// or postgresql:// URL with a host (or unset for the embedded store)')
+        .optional(),
+    )
+    .transform((v) => v ?? null),
+  FLEETMAP_DATA_DIR: pathVar.transform((v) => v ?? resolve('data')),
+  HISTORY_POSITIONS_DAYS: numberVar('HISTORY_POSITIONS_DAYS', 14, 1, 3650, { int: true }),
+  HISTORY_TRIPS_DAYS: numberVar('HISTORY_TRIPS_DAYS', 400, 1, 36_500, { int: true }),
+});
+
+export type HistoryConfigResult = { ok: true; config: HistoryConfig } | { ok: false; problems: string[] };
+
+export function readHistoryConfig(env: Env = process.env): HistoryConfigResult {
+  const parsed = historyConfigSchema.safeParse(env);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => i.message) };
+  const v = parsed.data;
+  return { ok: true, config: { databaseUrl: v.DATABASE_URL, dataDir: v.FLEETMAP_DATA_DIR, positionsDays: v.HISTORY_POSITIONS_DAYS, tripsDays: v.HISTORY_TRIPS_DAYS } };
+}
+
+/** The validated history configuration; throws the start-up error when it is invalid. */
+export function historyConfig(env: Env = process.env): HistoryConfig {
+  const r = readHistoryConfig(env);
+  if (!r.ok) throw configError(r.problems);
+  return r.config;
+}
+
 /** Checks the app's and the upstream's settings together so that one start reports every problem. */
 export function validateConfigAtStartup(env: Env = process.env): void {
   const problems: string[] = [];
@@ -135,6 +185,8 @@ export function validateConfigAtStartup(env: Env = process.env): void {
   // The file is checked once here, not on every read of the configuration (pages read it per request).
   const pmtilesProblem = app.ok && app.config.mapPmtiles ? pmtilesFileProblem(app.config.mapPmtiles) : null;
   if (pmtilesProblem) problems.push(pmtilesProblem);
+  const history = readHistoryConfig(env);
+  if (!history.ok) problems.push(...history.problems);
   const partner = readPartnerConfig(env);
   if (!partner.ok) problems.push(...partner.problems);
   const auth = readAuthConfig(env);

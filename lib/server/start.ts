@@ -1,6 +1,7 @@
 import 'server-only';
 import { validateConfigAtStartup } from '@/lib/config';
 import { startFeed } from '@/lib/fleet';
+import { processStore } from '@/lib/history';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
 
@@ -17,5 +18,8 @@ export async function startServer() {
     registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
     console.info(JSON.stringify({ msg: 'embedded simulator started', baseUrl: sim.baseUrl }));
   }
+  // Opening the store applies its migrations; a data directory another process holds stops the start here.
+  const store = await processStore();
+  console.info(JSON.stringify({ msg: 'store opened', where: store.where }));
   await startFeed();
 }

@@ -1,0 +1,147 @@
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, serial, text } from 'drizzle-orm/pg-core';
+
+// What Fleetmap remembers (lib/history), one schema for PGlite and PostgreSQL. Every table is prefixed
+// `history_` because other rooms (sign-in) keep their tables in the same database and migrations folder.
+// Instants are epoch milliseconds in bigint columns, the app model's EpochMs: no timezone conversion happens
+// between the feed and the store, and the agency's timezone is applied only where a service day is cut.
+
+const epochMs = (name: string) => bigint(name, { mode: 'number' });
+
+/** Every new fix of a bus, stored once per (bus, GPS time). */
+export const busFixes = pgTable(
+  'history_bus_fixes',
+  {
+    busId: integer('bus_id').notNull(),
+    /** The GPS time, or the fetched time for a fix without one: the key a repeated fix collides on. */
+    fixAt: epochMs('fix_at').notNull(),
+    gpsAt: epochMs('gps_at'),
+    fetchedAt: epochMs('fetched_at').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lon: doublePrecision('lon').notNull(),
+    heading: real('heading'),
+    speedKmh: real('speed_kmh'),
+    accuracy: real('accuracy'),
+    tripId: epochMs('trip_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.busId, t.fixAt] }),
+    // "The fleet as Fleetmap knew it at a moment" reads each bus's last fix fetched before that moment.
+    index('history_bus_fixes_bus_fetched').on(t.busId, t.fetchedAt),
+    // Retention prunes by age.
+    index('history_bus_fixes_fetched').on(t.fetchedAt),
+  ],
+);
+
+/** Every trip seen on /trips/active, as last seen, with how it ended when /trips/{id} told. */
+export const trips = pgTable(
+  'history_trips',
+  {
+    tripId: bigint('trip_id', { mode: 'number' }).primaryKey(),
+    routeId: integer('route_id'),
+    routeCode: text('route_code'),
+    routeName: text('route_name'),
+    direction: text('direction'),
+    busId: integer('bus_id'),
+    plateNumber: text('plate_number'),
+    busName: text('bus_name'),
+    /** The upstream's trip_date (`YYYY-MM-DD`), the service date. */
+    serviceDate: text('service_date'),
+    plannedDepartureAt: epochMs('planned_departure_at'),
+    plannedArrivalAt: epochMs('planned_arrival_at'),
+    actualDepartureAt: epochMs('actual_departure_at'),
+    actualArrivalAt: epochMs('actual_arrival_at'),
+    /** The raw status as last known. */
+    status: text('status'),
+    delayMinutes: real('delay_minutes'),
+    firstSeenAt: epochMs('first_seen_at').notNull(),
+    lastSeenAt: epochMs('last_seen_at').notNull(),
+    /** When the one /trips/{id} lookup after the trip left /trips/active answered; null before. */
+    finalAt: epochMs('final_at'),
+    /** False when that lookup answered 404. */
+    finalFound: boolean('final_found'),
+  },
+  (t) => [index('history_trips_date_route').on(t.serviceDate, t.routeId), index('history_trips_last_seen').on(t.lastSeenAt), index('history_trips_bus').on(t.busId, t.lastSeenAt)],
+);
+
+/** Each change of a trip's raw status, with when it was first seen. */
+export const tripStatusChanges = pgTable(
+  'history_trip_status_changes',
+  { tripId: epochMs('trip_id').notNull(), at: epochMs('at').notNull(), status: text('status') },
+  (t) => [primaryKey({ columns: [t.tripId, t.at] })],
+);
+
+/** Each change of a trip's delay (never a repeat of the same value). */
+export const tripDelayChanges = pgTable(
+  'history_trip_delay_changes',
+  { tripId: epochMs('trip_id').notNull(), at: epochMs('at').notNull(), delayMinutes: real('delay_minutes') },
+  (t) => [primaryKey({ columns: [t.tripId, t.at] })],
+);
+
+/** The feed's upstream health transitions. */
+export const healthTransitions = pgTable(
+  'history_health_transitions',
+  { id: serial('id').primaryKey(), at: epochMs('at').notNull(), fromState: text('from_state').notNull(), toState: text('to_state').notNull(), message: text('message').notNull() },
+  (t) => [index('history_health_at').on(t.at)],
+);
+
+/** Upstream requests per minute, by kind and lane: what the budget was spent on. */
+export const budgetMinutes = pgTable(
+  'history_budget_minutes',
+  {
+    /** Start of the minute, epoch ms. */
+    minute: epochMs('minute').notNull(),
+    kind: text('kind').notNull(),
+    lane: text('lane').notNull(),
+    requests: integer('requests').notNull(),
+    failures: integer('failures').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.minute, t.kind, t.lane] })],
+);
+
+/** Times the recorder could not write: rows dropped and why, so a hole in the history is explained. */
+export const recorderGaps = pgTable('history_recorder_gaps', {
+  id: serial('id').primaryKey(),
+  fromAt: epochMs('from_at').notNull(),
+  toAt: epochMs('to_at').notNull(),
+  droppedRows: integer('dropped_rows').notNull(),
+  reason: text('reason').notNull(),
+});
+
+/**
+ * Per route and service date, once the day has closed: the delay board's figures, and the histogram of final
+ * delays they come from, so that medians and p90s over any period are exact. Kept after the trips are pruned.
+ */
+export const routeDays = pgTable(
+  'history_route_days',
+  {
+    routeId: integer('route_id').notNull(),
+    serviceDate: text('service_date').notNull(),
+    routeCode: text('route_code'),
+    routeName: text('route_name'),
+    trips: integer('trips').notNull(),
+    early: integer('early').notNull(),
+    onTime: integer('on_time').notNull(),
+    late: integer('late').notNull(),
+    unknownDelay: integer('unknown_delay').notNull(),
+    meanMin: doublePrecision('mean_min'),
+    medianMin: doublePrecision('median_min'),
+    p90Min: doublePrecision('p90_min'),
+    worstMin: doublePrecision('worst_min'),
+    onTimeShare: doublePrecision('on_time_share'),
+    /** The thresholds the counts were made with. */
+    lateMin: real('late_min').notNull(),
+    earlyMin: real('early_min').notNull(),
+    /** Final delay in minutes → trips, for the trips with a known delay. */
+    delayHistogram: jsonb('delay_histogram').$type<Record<string, number>>().notNull(),
+    /** Mean delay per local hour of planned departure: hour → [sum of delays, trips]. */
+    hourProfile: jsonb('hour_profile').$type<Record<string, [number, number]>>().notNull(),
+    computedAt: epochMs('computed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.routeId, t.serviceDate] }), index('history_route_days_date').on(t.serviceDate)],
+);
+
+/** Small facts the recorder keeps between runs (the time of the last complete trip walk). */
+export const recorderState = pgTable('history_recorder_state', {
+  key: text('key').primaryKey(),
+  value: epochMs('value').notNull(),
+});
