@@ -1,11 +1,12 @@
 import { Suspense } from 'react';
 import { DispatcherView } from '@/components/dispatcher/dispatcher-view';
 import { Providers } from '@/components/providers';
+import { pageViewer } from '@/lib/auth/page';
 import { readAppConfig } from '@/lib/config';
 
 // The home page is the dispatcher view. Configuration is read here, on the server, per request; the
 // client gets plain values and never the environment.
-export default function HomePage() {
+export default async function HomePage() {
   const cfg = readAppConfig();
   if (!cfg.ok) {
     return (
@@ -21,8 +22,9 @@ export default function HomePage() {
     );
   }
   const { staleAfterS, mapStyleUrl, mapStyleUrlDark } = cfg.config;
+  const viewer = (await pageViewer()) ?? undefined;
   return (
-    <Providers>
+    <Providers viewer={viewer}>
       {/* useSearchParams needs a Suspense boundary. */}
       <Suspense fallback={<h1 className="p-4 text-base font-semibold">Fleetmap</h1>}>
         <DispatcherView staleAfterS={staleAfterS} styleUrl={mapStyleUrl} styleUrlDark={mapStyleUrlDark} />

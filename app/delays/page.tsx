@@ -1,12 +1,14 @@
 import type { Metadata } from 'next';
 import { DelayBoard } from '@/components/delays/delay-board';
 import { Providers } from '@/components/providers';
+import { pageViewer } from '@/lib/auth/page';
 
 export const metadata: Metadata = { title: 'Delays · Fleetmap' };
 
-export default function DelaysPage() {
+export default async function DelaysPage() {
+  const viewer = (await pageViewer()) ?? undefined;
   return (
-    <Providers>
+    <Providers viewer={viewer}>
       <DelayBoard />
     </Providers>
   );

@@ -13,6 +13,7 @@ import { useDispatcherSelection } from '@/lib/client/use-dispatcher-selection';
 import { useDispatcherUrl, useMapViewUrl } from '@/lib/client/use-dispatcher-url';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useTheme } from '@/lib/client/use-theme';
+import { useHasRole } from '@/lib/client/use-viewer';
 import { useTripList } from '@/lib/client/use-trip-list';
 import { hasPosition } from '@/lib/view/bus-features';
 import { lacksLocations, noLocationsReason } from '@/lib/view/health';
@@ -36,8 +37,9 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const searchRef = useRef<HTMLInputElement>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
 
-  // The URL names the bus for deep links; the server polls that bus first.
-  const { snapshot, now, link } = useLiveFeed(url.busId);
+  // The URL names the bus for deep links; the server polls that bus first (a dispatcher's right: it spends budget).
+  const canDispatch = useHasRole('dispatcher');
+  const { snapshot, now, link } = useLiveFeed(canDispatch ? url.busId : null);
   const list = useTripList(snapshot, url.filters, url.sort, { now, staleAfterS });
   const { selection, vehicle, hasSelection, follow, setFollow, selectTrip, selectBus, clearSelection } = useDispatcherSelection(url, updateUrl, list.trips, snapshot);
   const { initialView, onViewChange } = useMapViewUrl(url.view, updateUrl);

@@ -26,9 +26,10 @@ export const ROUTE_ACCESS = {
   '/api/routes': { role: 'viewer', wall: true },
   '/api/buses': { role: 'viewer' },
   '/api/basemap/region.pmtiles': { role: 'viewer', wall: true },
-  // On demand: each may cost an upstream request
+  // On demand: each may cost an upstream request. A rotating wall draws the route in view (its stops are
+  // usually cached by the feed's background load).
   '/api/trips/[id]': { role: 'dispatcher' },
-  '/api/routes/[id]/stops': { role: 'dispatcher' },
+  '/api/routes/[id]/stops': { role: 'dispatcher', wall: true },
   // The upstream's plan, scopes and error text
   '/api/status': { role: 'admin' },
   // Sign-in and its administration

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { REVOKED_WALL_TEXT } from '@/lib/model/access';
 
 // The few pages the guard answers itself (a role too low, a revoked wall display): plain HTML with no script, so
 // they render whatever state the app is in, under a CSP of their own that admits only their nonce'd style.
@@ -23,7 +24,4 @@ export function deniedPage(status: 401 | 403, o: { title: string; body: string; 
   });
 }
 
-export const REVOKED_WALL = {
-  title: "This display's access was revoked",
-  body: 'An administrator revoked the token this screen used. Ask for a new wall link to show the fleet here again.',
-} as const;
+export const REVOKED_WALL = REVOKED_WALL_TEXT;

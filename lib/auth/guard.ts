@@ -53,7 +53,8 @@ function decide(p: Principal, access: RouteAccess, need: Role): 'allow' | 401 | 
     case 'user':
       return roleAtLeast(p.role, need) ? 'allow' : 403;
     case 'wall':
-      return access.wall && need === 'viewer' ? 'allow' : 403;
+      // A wall token may use what is marked for walls, and nothing a query parameter raises above that.
+      return access.wall && need === access.role ? 'allow' : 403;
     default:
       return 401;
   }

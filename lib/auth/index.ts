@@ -1,5 +1,6 @@
 import 'server-only';
 import { authConfig } from './config';
+import { OIDC_CALLBACK_PATH, OidcRelyingParty } from './oidc';
 import { AuthService } from './service';
 import { AuthStore, type AuthDb } from './store';
 
@@ -17,7 +18,8 @@ const holder = ((globalThis as Record<symbol, Holder>)[KEY] ??= { service: null 
 export async function startAuth(openDb: () => Promise<AuthDb>): Promise<AuthService> {
   const config = authConfig();
   const store = config.mode === 'none' ? null : new AuthStore(await openDb());
-  holder.service = new AuthService(config, store);
+  const oidc = config.oidc && config.publicUrl ? new OidcRelyingParty(config.oidc, new URL(OIDC_CALLBACK_PATH, config.publicUrl)) : null;
+  holder.service = new AuthService(config, store, undefined, oidc);
   if (config.warning) console.warn(JSON.stringify({ msg: 'sign-in is off', warning: config.warning }));
   return holder.service;
 }

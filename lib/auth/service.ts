@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Role, Viewer } from '@/lib/model/access';
 import type { AuthConfig } from './config';
+import type { OidcRelyingParty } from './oidc';
 import { hashPassword, newSecret, secretHash, verifyNothing, verifyPassword } from './secrets';
 import type { AuditEvent, AuthStore, UserRow, WallTokenRow } from './store';
 import { ACCOUNT_POLICY, ADDRESS_POLICY, accountKey, addressKey, delayAfter, waitMs } from './throttle';
@@ -54,6 +55,8 @@ export class AuthService {
     readonly config: AuthConfig,
     private readonly storeOrNull: AuthStore | null,
     private readonly now: () => Date = () => new Date(),
+    /** The OpenID Connect relying party (AUTH_MODE=oidc). */
+    readonly oidc: OidcRelyingParty | null = null,
   ) {}
 
   private get store(): AuthStore {

@@ -1,16 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuthStore } from './store';
-import { testAuthStore } from './test-store';
-
-let store: AuthStore;
-let close: () => Promise<void>;
-beforeEach(async () => ({ store, close } = await testAuthStore()));
-afterEach(async () => close());
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeEachStore, type TestStore } from '@/lib/history/test-store';
+import { AuthStore } from './store';
 
 const t0 = new Date('2026-03-04T10:00:00Z');
 const later = (ms: number) => new Date(t0.getTime() + ms);
 
-describe('AuthStore', () => {
+describeEachStore('AuthStore', (target) => {
+  let opened: TestStore;
+  let store: AuthStore;
+  beforeEach(async () => {
+    opened = await target.open();
+    store = new AuthStore(opened.db);
+  });
+  afterEach(async () => opened.dispose());
+
   it('keeps users; a session reads its user until it expires; removing a user ends its sessions', async () => {
     expect(await store.putUser({ name: 'ann', role: 'dispatcher', source: 'local', passwordHash: 'h' }, t0)).toBe('added');
     expect(await store.putUser({ name: 'ann', role: 'manager', source: 'local', passwordHash: 'h2' }, later(1))).toBe('changed');

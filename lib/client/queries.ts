@@ -2,7 +2,7 @@
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import { queryOptions } from '@tanstack/react-query';
 import type { LiveSnapshot } from '@/lib/model';
-import type { ApiErrorBody, BusesResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from '@/lib/model';
+import type { AccessDeniedReason, ApiErrorBody, BusesResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from '@/lib/model';
 
 export const LIVE_POLL_MS = 5_000;
 
@@ -10,6 +10,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Set on a 401/403 from the sign-in guard. */
+    readonly reason: AccessDeniedReason | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -20,13 +22,15 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { signal, headers: { Accept: 'application/json' } });
   if (!res.ok) {
     let message = `${res.status} ${res.statusText}`;
+    let reason: AccessDeniedReason | null = null;
     try {
-      const body = (await res.json()) as ApiErrorBody;
+      const body = (await res.json()) as ApiErrorBody & { error?: { reason?: AccessDeniedReason } };
       if (body?.error?.message) message = body.error.message;
+      reason = body?.error?.reason ?? null;
     } catch {
       // not JSON: keep the status line
     }
-    throw new ApiError(res.status, message);
+    throw new ApiError(res.status, message, reason);
   }
   return (await res.json()) as T;
 }

@@ -29,3 +29,9 @@ export type AccessDeniedReason = 'sign-in-required' | 'role-too-low' | 'wall-tok
 export interface AccessDeniedBody {
   error: { status: 401 | 403; message: string; reason: AccessDeniedReason };
 }
+
+/** What a wall display shows once its token is revoked, whether it learns it from a poll or from a reload. */
+export const REVOKED_WALL_TEXT = {
+  title: "This display's access was revoked",
+  body: 'An administrator revoked the token this screen used. Ask for a new wall link to show the fleet here again.',
+} as const;

@@ -3,3 +3,4 @@ export * from './live';
 export * from './delay';
 export * from './api';
 export * from './access';
+export * from './admin';

@@ -1,4 +1,5 @@
 import 'server-only';
+import { startAuth } from '@/lib/auth';
 import { validateConfigAtStartup } from '@/lib/config';
 import { startFeed } from '@/lib/fleet';
 import { processStore } from '@/lib/history';
@@ -21,5 +22,7 @@ export async function startServer() {
   // Opening the store applies its migrations; a data directory another process holds stops the start here.
   const store = await processStore();
   console.info(JSON.stringify({ msg: 'store opened', where: store.where }));
+  // Sign-in keeps its users, sessions, wall tokens and audit log in the same store.
+  await startAuth(async () => store.db);
   await startFeed();
 }
