@@ -2,52 +2,15 @@
 // with hostile ids, paths, parameters and methods, against the built app. Nothing may answer 5xx, invalid input
 // gets a clear 4xx, the key appears nowhere, and invalid input never costs an upstream request: the app talks
 // to the simulator through a recording proxy here, so every upstream request is seen with its path.
-import { request as httpRequest, createServer, Agent, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
 import { seededStream } from '@/lib/sim/random';
 import { expect, test } from './support/fixtures';
+import { recordingProxy, type UpstreamLog } from './support/recording-proxy';
 import { startStack, type Stack } from './support/stack';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_304);
 const REQUESTS = 5_200;
 const CONCURRENCY = 16;
-
-/** Upstream requests as the proxy saw them (path after /api/v1/partner). */
-interface UpstreamLog {
-  paths: { at: number; path: string }[];
-}
-
-/**
- * A pass-through HTTP proxy in front of the simulator that records every request path. Requests that come in
- * before the simulator is known wait for it (the app starts polling as soon as it is up).
- */
-async function recordingProxy(log: UpstreamLog) {
-  let setTarget!: (origin: string) => void;
-  const target = new Promise<string>((resolve) => (setTarget = resolve));
-  const server: Server = createServer((req, res) => {
-    void target.then((origin) => {
-      const url = new URL(req.url ?? '/', origin);
-      if (url.pathname.startsWith('/api/v1/partner')) log.paths.push({ at: Date.now(), path: url.pathname.slice('/api/v1/partner'.length) });
-      const up = httpRequest(url, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      up.on('error', () => res.destroy());
-      req.pipe(up);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/api/v1/partner`,
-    setTarget,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const fuzz = test.extend<object, { upstreamLog: UpstreamLog; stack: Stack }>({
   upstreamLog: [async ({}, use) => use({ paths: [] }), { scope: 'worker' }],

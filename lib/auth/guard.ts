@@ -2,9 +2,9 @@ import 'server-only';
 import { roleAtLeast, type AccessDeniedBody, type AccessDeniedReason, type Role } from '@/lib/model/access';
 import { requiredRole, routeAccess, type RouteAccess } from './access';
 import { readAuthConfig, type AuthConfig } from './config';
-import { clearCookie, readCookies, setCookie } from './cookies';
+import { readCookies, setCookie } from './cookies';
 import { deniedPage, REVOKED_WALL } from './denied-page';
-import { clientAddress, isCrossSite, isHttps } from './request-info';
+import { appOrigin, clientAddress, isCrossSite, isHttps } from './request-info';
 import { WALL_COOKIE, WALL_COOKIE_MAX_AGE_S, type AuthService, type Principal } from './service';
 
 // The check every request passes before a page or a handler runs (called by proxy.ts, and by any server that
@@ -33,17 +33,17 @@ const NEEDS: Record<Role, string> = {
   admin: 'the admin role',
 };
 
-function signInRedirect(url: URL): Response {
-  const next = `${url.pathname}${url.search}`;
-  return new Response(null, { status: 303, headers: { Location: `/signin?next=${encodeURIComponent(next)}`, 'Cache-Control': 'no-store' } });
+// Next.js wants absolute redirect addresses from the proxy: on the origin browsers use (PUBLIC_URL, or the Host).
+function signInRedirect(req: GuardRequest, cfg: AuthConfig): Response {
+  const next = `${req.url.pathname}${req.url.search}`;
+  const location = `${appOrigin(req.url, req.headers, cfg)}/signin?next=${encodeURIComponent(next)}`;
+  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
 }
 
-function revoked(req: GuardRequest, cfg: AuthConfig): Response {
-  // The cookie goes: a revoked token never becomes valid again, and the next visit starts clean.
-  const clear = clearCookie(WALL_COOKIE, { secure: isHttps(req.url, req.headers, cfg) });
-  const res = isApi(req.url.pathname) ? deniedJson(401, 'wall-token-revoked', REVOKED_WALL.title) : deniedPage(401, { ...REVOKED_WALL, dark: true });
-  res.headers.append('Set-Cookie', clear);
-  return res;
+// The display keeps its cookie: after a reload or a power cut it still says why it shows nothing, rather than
+// a sign-in form nobody at a wall can fill in.
+function revoked(req: GuardRequest): Response {
+  return isApi(req.url.pathname) ? deniedJson(401, 'wall-token-revoked', REVOKED_WALL.title) : deniedPage(401, { ...REVOKED_WALL, dark: true });
 }
 
 function decide(p: Principal, access: RouteAccess, need: Role): 'allow' | 401 | 403 {
@@ -81,7 +81,7 @@ export async function guardRequest(service: AuthService | null, req: GuardReques
   const wallToken = url.pathname === '/wall' ? url.searchParams.get('token') : null;
   if (wallToken !== null && cfg.mode !== 'none') {
     const p = await service.wallPrincipal(wallToken, clientAddress(headers, cfg));
-    if (p.kind !== 'wall') return { kind: 'respond', response: revoked(req, cfg) };
+    if (p.kind !== 'wall') return { kind: 'respond', response: revoked(req) };
     const clean = new URL(url);
     clean.searchParams.delete('token');
     return {
@@ -89,7 +89,7 @@ export async function guardRequest(service: AuthService | null, req: GuardReques
       response: new Response(null, {
         status: 303,
         headers: {
-          Location: `${clean.pathname}${clean.search}`,
+          Location: `${appOrigin(url, headers, cfg)}${clean.pathname}${clean.search}`,
           'Set-Cookie': setCookie(WALL_COOKIE, wallToken, { maxAgeS: WALL_COOKIE_MAX_AGE_S, secure: isHttps(url, headers, cfg) }),
           'Cache-Control': 'no-store',
           'Referrer-Policy': 'no-referrer',
@@ -102,8 +102,8 @@ export async function guardRequest(service: AuthService | null, req: GuardReques
   const verdict = decide(principal, access, need);
   if (verdict === 'allow') return { kind: 'allow', principal };
   if (verdict === 401) {
-    if (principal.kind === 'anonymous' && principal.revokedWall) return { kind: 'respond', response: revoked(req, cfg) };
-    return { kind: 'respond', response: isApi(url.pathname) ? deniedJson(401, 'sign-in-required', 'Sign in to use Fleetmap.') : signInRedirect(url) };
+    if (principal.kind === 'anonymous' && principal.revokedWall) return { kind: 'respond', response: revoked(req) };
+    return { kind: 'respond', response: isApi(url.pathname) ? deniedJson(401, 'sign-in-required', 'Sign in to use Fleetmap.') : signInRedirect(req, cfg) };
   }
   const who = principal.kind === 'user' ? `Your role (${principal.role})` : "A wall display's token";
   const message = `${who} does not include this: it needs ${NEEDS[need]}.`;

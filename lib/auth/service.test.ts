@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachStore, type TestStore } from '@/lib/history/test-store';
 import { authConfig } from './config';
 import { AuthService, SESSION_COOKIE, WALL_COOKIE } from './service';
