@@ -33,7 +33,7 @@ test('a viewer signs in, sees the map but nothing above the role, and signs out'
 });
 
 test('wrong passwords are throttled with a growing wait; even the right one waits it out', async ({ page }) => {
-  const alert = page.getByRole('alert');
+  const alert = page.locator('#signin-error');
   let wait = 0;
   // Each failure past the free ones doubles the wait the server names; wait it out and fail again until it is
   // long enough that the next attempt certainly falls inside it.

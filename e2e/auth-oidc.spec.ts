@@ -101,7 +101,7 @@ test('a viewer from the claims is refused the delay board; an account with no Fl
   const page2 = await other.newPage();
   await oidcSignIn(page2, 'sam');
   await expect(page2).toHaveURL(/\/signin\?error=/);
-  await expect(page2.getByRole('alert')).toContainText('has no Fleetmap role');
+  await expect(page2.locator('#signin-error')).toContainText('has no Fleetmap role');
   expect((await page2.request.get('/api/live')).status()).toBe(401);
   await other.close();
 });

@@ -5,6 +5,7 @@
 import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
 import { seededStream } from '@/lib/sim/random';
 import { expect, test } from './support/fixtures';
+import { startAuthStack } from './support/auth';
 import { recordingProxy, type UpstreamLog } from './support/recording-proxy';
 import { startStack, type Stack } from './support/stack';
 
@@ -12,12 +13,15 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_260_304);
 const REQUESTS = 5_200;
 const CONCURRENCY = 16;
 
-const fuzz = test.extend<object, { upstreamLog: UpstreamLog; stack: Stack }>({
+const fuzz = test.extend<object, { upstreamLog: UpstreamLog; stack: Stack; signInOn: boolean }>({
   upstreamLog: [async ({}, use) => use({ paths: [] }), { scope: 'worker' }],
+  /** AUTH_MODE=local (and no session in any request) instead of the open default. */
+  signInOn: [false, { scope: 'worker', option: true }],
   stack: [
-    async ({ upstreamLog }, use) => {
+    async ({ upstreamLog, signInOn }, use) => {
       const proxy = await recordingProxy(upstreamLog);
-      const stack = await startStack({ env: { PARTNER_API_BASE_URL: proxy.baseUrl } });
+      const env = { PARTNER_API_BASE_URL: proxy.baseUrl };
+      const stack = signInOn ? await startAuthStack({ mode: 'local', stack: { env } }) : await startStack({ env });
       proxy.setTarget(stack.simAdminUrl);
       try {
         await use(stack);
@@ -115,6 +119,20 @@ function send(appUrl: string, agent: Agent, probe: Probe): Promise<Answer> {
   });
 }
 
+async function fire(appUrl: string, probes: Probe[]): Promise<{ answers: Answer[]; tookS: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const answers: Answer[] = [];
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < probes.length) answers.push(await send(appUrl, agent, probes[next++]!));
+    }),
+  );
+  agent.destroy();
+  return { answers, tookS: (Date.now() - started) / 1000 };
+}
+
 fuzz.describe.configure({ timeout: 300_000 });
 
 fuzz('5,000+ hostile requests: no 5xx, clear 4xx for invalid input, no key, no upstream request for invalid input', async ({ stack, upstreamLog }) => {
@@ -123,17 +141,7 @@ fuzz('5,000+ hostile requests: no 5xx, clear 4xx for invalid input, no key, no u
   const probes = generate(REQUESTS, seededStream(SEED));
   const simBefore = await stack.simStats();
   const fromIndex = upstreamLog.paths.length;
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const answers: Answer[] = [];
-  const started = Date.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < probes.length) answers.push(await send(stack.appUrl, agent, probes[next++]!));
-    }),
-  );
-  const tookS = (Date.now() - started) / 1000;
-  agent.destroy();
+  const { answers, tookS } = await fire(stack.appUrl, probes);
   const simAfter = await stack.simStats();
   const upstream = upstreamLog.paths.slice(fromIndex).map((p) => p.path);
 
@@ -205,4 +213,43 @@ fuzz('5,000+ hostile requests: no 5xx, clear 4xx for invalid input, no key, no u
   // The server is still fine afterwards.
   const after = await fetch(`${stack.appUrl}/api/live`);
   expect(after.status).toBe(200);
+});
+
+fuzz.describe('with sign-in on', () => {
+  fuzz.use({ signInOn: true });
+
+  fuzz('the same requests without a session: no 5xx, each refused before the app, no upstream request of their own', async ({ stack, upstreamLog }) => {
+    // The poller is running (it needs no session): wait for its first locations.
+    await expect.poll(() => upstreamLog.paths.filter((p) => p.path.endsWith('/location')).length, { timeout: 90_000 }).toBeGreaterThan(0);
+    const probes = generate(REQUESTS, seededStream(SEED));
+    const fromIndex = upstreamLog.paths.length;
+    const { answers, tookS } = await fire(stack.appUrl, probes);
+    const upstream = upstreamLog.paths.slice(fromIndex).map((p) => p.path);
+    const byStatus: Record<string, number> = {};
+    for (const a of answers) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
+    console.info(`fuzz (sign-in on) seed ${SEED}: ${answers.length} requests in ${tookS.toFixed(1)} s, by status ${JSON.stringify(byStatus)}; upstream meanwhile ${upstream.length} requests`);
+    expect(answers).toHaveLength(REQUESTS);
+    const describe = (a: Answer) => `${a.probe.method} ${a.probe.path.slice(0, 100)} → ${a.status} ${a.body.slice(0, 160)}`;
+    expect(answers.filter((a) => a.status >= 500).map(describe), 'answers of 5xx').toEqual([]);
+
+    // Every request is refused: a 401 for the API, the sign-in for a page (on this origin), or refused before
+    // Next.js (405 for TRACE by scripts/server.mjs, 431 for a request line past Node's limit; 308 for a trailing slash).
+    const origin = new URL(stack.appUrl).origin;
+    const served = answers.filter((a) => {
+      if (a.status === 401 || a.status === 405 || a.status === 308 || (a.status === 431 && a.probe.path.length > 16_000)) return false;
+      if (a.status === 303) return !String(a.headers.location ?? '').startsWith(`${origin}/signin?next=`);
+      return true;
+    });
+    expect(served.map(describe).slice(0, 20), 'answers that were not a refusal').toEqual([]);
+    const api401 = answers.filter((a) => a.status === 401);
+    expect(api401.length).toBeGreaterThan(REQUESTS / 2);
+    for (const a of api401.slice(0, 50)) expect(JSON.parse(a.body)).toMatchObject({ error: { status: 401, reason: 'sign-in-required' } });
+    expect(answers.filter((a) => a.body.includes(stack.apiKey) || JSON.stringify(a.headers).includes(stack.apiKey)).map(describe)).toEqual([]);
+
+    // Upstream: only the poller's own requests. The one valid trip id the fuzz sends (1) was never asked for, nor
+    // was any other kind of request than the poller makes.
+    expect(upstream.filter((p) => p === '/trips/1')).toEqual([]);
+    const pollerKinds = /^\/(status|buses|routes|trips\/active|routes\/\d+\/stops|buses\/\d+\/location|trips\/\d{7,})$/;
+    expect(upstream.filter((p) => !pollerKinds.test(p)), 'upstream requests the poller would not make').toEqual([]);
+  });
 });

@@ -16,7 +16,8 @@ test('create a wall token, open the wall with it in a fresh browser, revoke it: 
   expect(wallUrl).toMatch(new RegExp(`^${stack.appUrl}/wall\\?token=[\\w-]{43}$`));
   const token = new URL(wallUrl).searchParams.get('token')!;
   await page.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('cell', { name: 'depot screen 2' })).toBeVisible();
+  const tokens = page.getByRole('region', { name: 'Wall displays' });
+  await expect(tokens.getByRole('cell', { name: 'depot screen 2', exact: true })).toBeVisible();
 
   const wallContext = await browser.newContext();
   const wall = await wallContext.newPage();
@@ -33,7 +34,7 @@ test('create a wall token, open the wall with it in a fresh browser, revoke it: 
 
   // The admin page shows the first use, then revokes.
   await page.reload();
-  const row = page.getByRole('row', { name: /depot screen 2/ });
+  const row = tokens.getByRole('row', { name: /depot screen 2/ });
   await expect(row).not.toContainText('never');
   await page.getByRole('button', { name: 'Revoke depot screen 2' }).click();
   await expect(row).toContainText('revoked');

@@ -24,7 +24,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1 className="text-2xl font-semibold">Fleetmap</h1>
       {one(search.signedOut) && <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">You are signed out.</p>}
       {error && (
-        <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/60 dark:text-red-100">
+        <p id="signin-error" role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/60 dark:text-red-100">
           {error}
         </p>
       )}

@@ -24,6 +24,11 @@ export default async function WallPage({ searchParams }: { searchParams: Promise
         styleUrl={config.mapStyleUrl}
         styleUrlDark={config.mapStyleUrlDark}
       />
+      {viewer?.kind === 'open' && viewer.warning && (
+        <p role="alert" className="fixed bottom-0 left-0 z-50 bg-red-700 px-3 py-1 text-sm text-white">
+          {viewer.warning}
+        </p>
+      )}
     </Providers>
   );
 }
