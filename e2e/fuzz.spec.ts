@@ -119,10 +119,10 @@ function send(appUrl: string, agent: Agent, probe: Probe): Promise<Answer> {
   });
 }
 
-async function fire(appUrl: string, probes: Probe[]): Promise<{ answers: Answer[]; tookS: number }> {
+/** Every probe, CONCURRENCY at a time over kept-alive connections. */
+async function sendAll(appUrl: string, probes: readonly Probe[]): Promise<Answer[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const answers: Answer[] = [];
-  const started = Date.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -130,7 +130,7 @@ async function fire(appUrl: string, probes: Probe[]): Promise<{ answers: Answer[
     }),
   );
   agent.destroy();
-  return { answers, tookS: (Date.now() - started) / 1000 };
+  return answers;
 }
 
 fuzz.describe.configure({ timeout: 300_000 });
@@ -141,7 +141,9 @@ fuzz('5,000+ hostile requests: no 5xx, clear 4xx for invalid input, no key, no u
   const probes = generate(REQUESTS, seededStream(SEED));
   const simBefore = await stack.simStats();
   const fromIndex = upstreamLog.paths.length;
-  const { answers, tookS } = await fire(stack.appUrl, probes);
+  const started = Date.now();
+  const answers = await sendAll(stack.appUrl, probes);
+  const tookS = (Date.now() - started) / 1000;
   const simAfter = await stack.simStats();
   const upstream = upstreamLog.paths.slice(fromIndex).map((p) => p.path);
 
@@ -215,6 +217,38 @@ fuzz('5,000+ hostile requests: no 5xx, clear 4xx for invalid input, no key, no u
   expect(after.status).toBe(200);
 });
 
+// Valid ids the upstream does not know: each could cost an upstream request. One client (every request here comes
+// from 127.0.0.1) may cause at most LOOKUP_BURST + LOOKUPS_PER_MINUTE per minute of them (lib/fleet/client-quota.ts:
+// 6, then 12 a minute); whatever it sends past that is answered 429 at no upstream cost.
+const SWEEP_REQUESTS = 600;
+const SWEEP_BURST = 6;
+const SWEEP_PER_MINUTE = 12;
+
+fuzz('a sweep of valid but unknown ids costs the upstream a stated bound, and never a 5xx', async ({ stack, upstreamLog }) => {
+  await expect.poll(async () => (await (await fetch(`${stack.appUrl}/api/status`)).json()).state, { timeout: 60_000 }).toBe('ok');
+  const rnd = seededStream(SEED + 1);
+  const probes: Probe[] = Array.from({ length: SWEEP_REQUESTS }, (_, i) => {
+    const id = 9_000_000_000 + Math.floor(rnd() * 1_000_000_000);
+    return { method: 'GET', path: i % 2 ? `/api/trips/${id}` : `/api/routes/${100_000 + i}/stops`, invalid: false };
+  });
+  const fromIndex = upstreamLog.paths.length;
+  const started = Date.now();
+  const answers = await sendAll(stack.appUrl, probes);
+  const minutes = (Date.now() - started) / 60_000;
+  const swept = upstreamLog.paths.slice(fromIndex).map((p) => p.path).filter((p) => (p.startsWith('/trips/') && p !== '/trips/active') || /^\/routes\/\d{6,}\/stops$/.test(p));
+  const byStatus: Record<string, number> = {};
+  for (const a of answers) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
+  const bound = SWEEP_BURST + Math.ceil(SWEEP_PER_MINUTE * minutes) + 1;
+  console.info(`id sweep: ${answers.length} requests in ${(minutes * 60).toFixed(1)} s, by status ${JSON.stringify(byStatus)}; upstream lookups ${swept.length} (bound ${bound})`);
+  expect(swept.length).toBeLessThanOrEqual(bound);
+  expect(answers.filter((a) => a.status >= 500).map((a) => `${a.probe.path} → ${a.status} ${a.body.slice(0, 120)}`)).toEqual([]);
+  // Past the bound: a clear 429 from the app, not the upstream's answer.
+  const limited = answers.filter((a) => a.status === 429);
+  expect(limited.length).toBeGreaterThanOrEqual(SWEEP_REQUESTS - bound);
+  for (const a of limited.slice(0, 20)) expect(JSON.parse(a.body)).toEqual({ error: { status: 429, message: expect.stringMatching(/^Too many lookups from this client; try again in \d+ s\.$/) } });
+  expect(answers.filter((a) => ![404, 429, 200].includes(a.status)).map((a) => `${a.probe.path} → ${a.status}`)).toEqual([]);
+});
+
 fuzz.describe('with sign-in on', () => {
   fuzz.use({ signInOn: true });
 
@@ -223,7 +257,9 @@ fuzz.describe('with sign-in on', () => {
     await expect.poll(() => upstreamLog.paths.filter((p) => p.path.endsWith('/location')).length, { timeout: 90_000 }).toBeGreaterThan(0);
     const probes = generate(REQUESTS, seededStream(SEED));
     const fromIndex = upstreamLog.paths.length;
-    const { answers, tookS } = await fire(stack.appUrl, probes);
+    const started = Date.now();
+    const answers = await sendAll(stack.appUrl, probes);
+    const tookS = (Date.now() - started) / 1000;
     const upstream = upstreamLog.paths.slice(fromIndex).map((p) => p.path);
     const byStatus: Record<string, number> = {};
     for (const a of answers) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;

@@ -72,10 +72,11 @@ test('the wall shows buses and key figures without interaction, and rides out an
     const banner = page.getByRole('status', { name: 'Feed status' });
     await expect(banner).toBeVisible({ timeout: 60_000 });
     await expect(banner).toContainText('last data');
-    // The last data stays: buses and figures remain on screen while the banner is up. (Polled briefly: while the
-    // bus source rebuilds its tiles after an update, 0.2–0.4 s, queryRenderedFeatures finds nothing although
-    // the previous tiles are still drawn.)
-    await expect.poll(() => renderedBusCount(page), { timeout: 3_000 }).toBeGreaterThan(0);
+    // The last data stays: buses and figures remain on screen while the banner is up. (Polled: while the bus
+    // source rebuilds its tiles after an update, 0.2–0.4 s on an idle machine and longer on a loaded one,
+    // queryRenderedFeatures finds nothing although the previous tiles are still drawn. The fault stays on
+    // meanwhile, and the banner is checked again below.)
+    await expect.poll(() => renderedBusCount(page), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(Number(await tileValue(page, 'Active trips').textContent())).toBeGreaterThan(0);
     await expect(banner).toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/wall-upstream-down.png' });

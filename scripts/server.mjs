@@ -9,8 +9,10 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const REMOTE_ADDR_HEADER = 'x-fleetmap-remote-addr';
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
+// lib/http/client-key.ts reads who a request comes from here (the per-client limits on watches and lookups), and
+// lib/auth the address for sign-in throttling and the audit log.
+const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -51,18 +53,28 @@ const server = createServer((req, res) => {
     res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }
-  // The peer's address for sign-in throttling and the audit log (lib/auth/client-address.ts). Next.js does not
-  // pass it to handlers; a client-sent header of this name is overwritten, never believed.
-  req.headers[REMOTE_ADDR_HEADER] = req.socket.remoteAddress ?? '';
+  // Written from the socket over anything the client sent, so the per-client limits cannot be dodged by a header.
+  req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
   handle(req, res);
 });
 server.listen(port, host, () => {
   const addr = server.address();
   console.info(`Ready on http://${host}:${typeof addr === 'object' && addr ? addr.port : port}`);
 });
+// Hooks the app registers at start (lib/server/start.ts): the recorder writes its last batch and the store closes.
+async function runShutdownHooks() {
+  const hooks = globalThis[Symbol.for('fleetmap.shutdown')] ?? [];
+  await Promise.allSettled(hooks.map((hook) => hook()));
+}
+
+let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    // The recorder's flush is bounded (10 s); this is the last resort if a hook hangs.
+    setTimeout(() => process.exit(0), 15_000).unref();
+    runShutdownHooks().finally(() => process.exit(0));
   });
 }

@@ -8,14 +8,17 @@
 // simulated time of day, so a run whose measurement spans a whole simulated day (20 min at speed 72) compares
 // like with like. --heap-diff takes heap snapshots (page and worker) after the warm-up and at the end and prints
 // what survived in between, by constructor and retainer (scripts/wall-heap-diff.mjs); --save-snapshots keeps them.
-// Builds into .next-soak when stale (FLEETMAP_SOAK_DIST picks another build directory).
+// Builds into .next-soak when stale (FLEETMAP_SOAK_DIST picks another build directory). --out FILE writes the
+// samples, the heap at the baseline's simulated time of day on each later day, and the verdict as JSON (the
+// README's soak table is generated from bench/results/wall-soak.json, scripts/bench-readme.mjs).
 import { require as tsxRequire } from 'tsx/cjs/api';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './find-chromium.mjs';
 import { buildIfStale } from './next-build.mjs';
 import { heapDiffReport, parseSnapshot, takeHeapSnapshot } from './wall-heap-diff.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
 
 /** The requirement: the heap may grow at most this much over a simulated day. */
 const GROWTH_LIMIT = 0.1;
@@ -24,7 +27,7 @@ const SIM_DAY_H = 24;
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { minutes: 20, speed: 72, warmup: 60, buses: undefined, path: '/wall', 'heap-diff': false, 'save-snapshots': null };
+  const opts = { minutes: 20, speed: 72, warmup: 60, buses: undefined, path: '/wall', 'heap-diff': false, 'save-snapshots': null, out: null };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
     if (name === 'heap-diff') {
@@ -32,10 +35,12 @@ function parseArgs(argv) {
       continue;
     }
     const value = argv[++i];
-    if (!(name in opts) || value === undefined) throw new UsageError(`Unknown or incomplete option ${argv[i - 1]}. Options: --minutes, --speed, --warmup, --buses, --path, --heap-diff, --save-snapshots DIR.`);
+    if (!(name in opts) || value === undefined) throw new UsageError(`Unknown or incomplete option ${argv[i - 1]}. Options: --minutes, --speed, --warmup, --buses, --path, --heap-diff, --save-snapshots DIR, --out FILE.`);
     if (name === 'path') {
       if (!value.startsWith('/wall')) throw new UsageError('--path must start with /wall');
       opts.path = value;
+    } else if (name === 'out') {
+      opts.out = value;
     } else if (name === 'save-snapshots') {
       opts['save-snapshots'] = value;
       opts['heap-diff'] = true;
@@ -182,6 +187,7 @@ async function simClock(stack) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  const loadAverageAtStart = Math.round(loadavg()[0] * 100) / 100;
   // Its own build by default, so the e2e build (made with a canary key) is never replaced by one without.
   const distDir = process.env.FLEETMAP_SOAK_DIST || '.next-soak';
   buildIfStale({ distDir, env: { PARTNER_API_BASE_URL: 'http://127.0.0.1:9/api/v1/partner' } });
@@ -278,6 +284,36 @@ async function main() {
       `  verdict          ${within ? 'WITHIN' : 'NOT within'} ${GROWTH_LIMIT * 100}%: ${dayGrowth !== null ? `one simulated day ${(dayGrowth * 100).toFixed(1)}%` : `measured ${(growth * 100).toFixed(1)}%`}, trend ${projected === null ? 'n/a' : `${(projected * 100).toFixed(1)}%`} per simulated day` +
         (covered ? '' : ` (measurement covered ${measuredSimH === null ? 'an unknown span of' : `${measuredSimH.toFixed(1)} h of`} simulated time, less than a day: the trend is extrapolated)`),
     );
+    // The heap at the baseline's simulated time of day on each later day: like compared with like.
+    const daily = [];
+    for (let day = 1; baseline.at + day * dayRealH * 3_600_000 * 0.95 <= last.at; day++) {
+      const target = baseline.at + day * dayRealH * 3_600_000;
+      const nearest = samples.slice(1).reduce((best, x) => (Math.abs(x.at - target) < Math.abs(best.at - target) ? x : best));
+      daily.push({ day, usedHeap: nearest.usedHeap, workerHeap: nearest.workerHeap, nodes: nearest.nodes, listeners: nearest.listeners, growth: (nearest.usedHeap - baseline.usedHeap) / baseline.usedHeap });
+      console.log(`  day ${day}            ${mb(baseline.usedHeap)} MB -> ${mb(nearest.usedHeap)} MB  (${pct(baseline.usedHeap, nearest.usedHeap)}), worker ${mb(nearest.workerHeap)} MB`);
+    }
+    if (opts.out) {
+      mkdirSync(dirname(opts.out), { recursive: true });
+      const result = {
+        date: new Date(started).toISOString(),
+        command: `node scripts/wall-soak.mjs ${process.argv.slice(2).join(' ')}`,
+        machine: { cores: cpus().length, memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10, node: process.version, loadAverageAtStart: loadAverageAtStart },
+        options: { minutes: opts.minutes, speed: opts.speed, warmupS: opts.warmup, path: opts.path },
+        simulatedHours: simH,
+        measuredSimulatedHours: measuredSimH,
+        baseline: { usedHeap: baseline.usedHeap, workerHeap: baseline.workerHeap, nodes: baseline.nodes, listeners: baseline.listeners },
+        end: { usedHeap: last.usedHeap, workerHeap: last.workerHeap, nodes: last.nodes, listeners: last.listeners },
+        trendPerSimulatedDay: projected,
+        workerTrendMbPerHour: workerSlope,
+        daily,
+        pageLoads: loads,
+        consoleErrors: consoleErrors.length,
+        within,
+        samples: samples.map((x) => ({ at: x.at, usedHeap: x.usedHeap, workerHeap: x.workerHeap, nodes: x.nodes, listeners: x.listeners, vehicles: x.vehicles, trips: x.trips })),
+      };
+      writeFileSync(opts.out, `${JSON.stringify(result, null, 2)}\n`);
+      console.log(`  written to ${opts.out}`);
+    }
     if (firstSnapshot) console.log(`\npage ${heapDiffReport(firstSnapshot, await snapshot(cdp, 'end'))}`);
     const lastWorkerSnapshot = firstWorkerSnapshot ? await snapshot(workers.first(), 'worker-end') : null;
     if (firstWorkerSnapshot && lastWorkerSnapshot) console.log(`\nworker ${heapDiffReport(firstWorkerSnapshot, lastWorkerSnapshot)}`);

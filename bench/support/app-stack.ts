@@ -1,17 +1,19 @@
 // The simulator + the built app for a benchmark, on the e2e stack (e2e/support/stack.ts), with extra
 // simulator keys for the peers so each contender spends its own per-key limit on the same simulated world.
 import { canaryKey, startStack, type Stack } from '../../e2e/support/stack';
-import type { Truth } from '../../lib/sim';
+import { zoneAtLocalHour, type Truth } from '../../lib/sim';
 import type { StatsSnapshot } from '../../lib/sim/stats';
 
 export type { TruthBus } from '../../lib/sim';
 
 /**
- * Sim time at start: a Wednesday early afternoon in New York, so every run sees the same timetable (about as
- * busy as the simulator's day gets outside the rush) whatever the hour of the run.
+ * The local hour of the simulator at start: early afternoon, about as busy as the simulator's day gets outside
+ * the rush, whatever the hour of the run. The simulator and the app run on ONE clock, the real one: the
+ * simulator's zone is chosen so that its local time is this hour now (zoneAtLocalHour), and the app is told that
+ * zone. A simulator started at a fixed past date instead would make every fix look months old to the app,
+ * which then weighs every bus alike.
  */
-export const BENCH_SIM_START = '2026-03-04T13:00:00-05:00';
-export const BENCH_TIMEZONE = 'America/New_York';
+export const BENCH_LOCAL_HOUR = 13;
 export const BENCH_DIST_DIR = '.next-bench';
 
 const ALL_SCOPES = ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'];
@@ -32,6 +34,8 @@ export interface BenchStackOptions {
 
 export interface BenchStack {
   stack: Stack;
+  /** The zone both the simulator and the app use (its local time was BENCH_LOCAL_HOUR at start). */
+  zone: string;
   appUrl: string;
   /** Partner API base URL of the simulator (ends in /api/v1/partner). */
   simBaseUrl: string;
@@ -57,13 +61,14 @@ export async function startBenchStack(opts: BenchStackOptions): Promise<BenchSta
     { key: appKey, plan: 'business', scopes: ALL_SCOPES, limit_per_minute: opts.rateLimit },
     ...peers.map((p) => ({ key: p.key, plan: 'business', scopes: ALL_SCOPES, limit_per_minute: p.limitPerMinute })),
   ];
+  const zone = zoneAtLocalHour(BENCH_LOCAL_HOUR);
   const stack = await startStack({
     buses: opts.buses,
     rateLimit: opts.rateLimit,
     simSpeed: 1,
     distDir: BENCH_DIST_DIR,
-    simEnv: { SIM_KEYS: JSON.stringify(simKeys), SIM_START_AT: BENCH_SIM_START, SIM_TIMEZONE: BENCH_TIMEZONE },
-    env: { PARTNER_TIMEZONE: BENCH_TIMEZONE, ...opts.env },
+    simEnv: { SIM_KEYS: JSON.stringify(simKeys), SIM_TIMEZONE: zone },
+    env: { PARTNER_TIMEZONE: zone, ...opts.env },
   });
   const admin = async <T>(path: string, method: 'GET' | 'POST' = 'GET'): Promise<T> => {
     const res = await fetch(`${stack.simAdminUrl}/__admin/${path}`, {
@@ -76,6 +81,7 @@ export async function startBenchStack(opts: BenchStackOptions): Promise<BenchSta
   };
   return {
     stack,
+    zone,
     appUrl: stack.appUrl,
     simBaseUrl: stack.simBaseUrl,
     appKeyMask: maskedKey(appKey),

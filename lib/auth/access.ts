@@ -30,6 +30,12 @@ export const ROUTE_ACCESS = {
   // usually cached by the feed's background load).
   '/api/trips/[id]': { role: 'dispatcher' },
   '/api/routes/[id]/stops': { role: 'dispatcher', wall: true },
+  // History (the store, no upstream): a trip's recorded delays and a bus's track belong to the dispatcher's trip
+  // detail; history over routes and the fleet at a past moment to the manager's review.
+  '/api/history/trips/[id]': { role: 'dispatcher' },
+  '/api/history/buses/[id]/track': { role: 'dispatcher' },
+  '/api/history/routes': { role: 'manager' },
+  '/api/history/fleet': { role: 'manager' },
   // The upstream's plan, scopes and error text
   '/api/status': { role: 'admin' },
   // Sign-in and its administration

@@ -118,3 +118,10 @@ export async function guardRequest(service: AuthService | null, req: GuardReques
     }),
   };
 }
+
+/** The per-client key the feed's limits use for this caller (lib/http/client-key.ts), or null for "by address". */
+export function principalKey(p: Principal): string | null {
+  if (p.kind === 'user') return `session:${p.sessionHash.slice(0, 22)}`;
+  if (p.kind === 'wall') return `wall:${p.id}`;
+  return null;
+}

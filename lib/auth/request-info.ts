@@ -1,9 +1,7 @@
+import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-key';
 import type { AuthConfig } from './config';
 
 // What a request says about where it came from, believing X-Forwarded-* only as far as TRUST_PROXY allows.
-
-/** Set by scripts/server.mjs from the socket (a client-sent header of that name is overwritten). */
-export const REMOTE_ADDR_HEADER = 'x-fleetmap-remote-addr';
 
 type Cfg = Pick<AuthConfig, 'trustProxyHops' | 'publicUrl'>;
 
@@ -11,7 +9,7 @@ const list = (v: string | null) => (v ?? '').split(',').map((s) => s.trim()).fil
 
 /** The client's address: the socket's peer, or with N trusted proxies the N-th address from the right of X-Forwarded-For. */
 export function clientAddress(headers: Headers, cfg: Cfg): string {
-  const peer = headers.get(REMOTE_ADDR_HEADER) || 'unknown';
+  const peer = headers.get(CLIENT_ADDRESS_HEADER) || 'unknown';
   if (cfg.trustProxyHops === 0) return peer;
   // Each proxy appends the address it saw; entries left of the trusted ones are whatever the client wrote.
   const xff = list(headers.get('x-forwarded-for'));

@@ -4,7 +4,7 @@ import { BudgetUnavailableError } from './rate-budget';
 
 /** What one of our API routes answers when it cannot give the resource. Never quotes an upstream body. */
 export interface Failure {
-  status: 400 | 404 | 502 | 503 | 504;
+  status: 400 | 404 | 429 | 502 | 503 | 504;
   message: string;
   correlationId: string | null;
 }

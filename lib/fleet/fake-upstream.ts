@@ -44,6 +44,8 @@ export class FakeUpstream {
   /** While now < stormUntil every request answers 429 with this Retry-After. */
   stormUntil = 0;
   stormRetryAfterS = 5;
+  /** While true every request answers 503 (an outage). */
+  down = false;
   /** Buses whose location answers 404 (the upstream no longer knows them). */
   readonly unknownBuses = new Set<number>();
   /** Buses whose location record breaks the contract on every read. */
@@ -132,6 +134,7 @@ export class FakeUpstream {
     };
     if (this.o.latencyMs > 0) await this.clock.sleep(this.o.latencyMs);
     if (this.revoked) throw fail(401);
+    if (this.down) throw fail(503);
     if (at < this.stormUntil) throw fail(429, this.stormRetryAfterS);
     if (!window.allowed) throw fail(429, this.limiter.retryAfterS(window));
     if (op === 'busLocation' && (this.o.level !== 'business' || !this.o.scopes.includes('gps:read'))) throw fail(403);

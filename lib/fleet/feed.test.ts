@@ -38,7 +38,7 @@ describe('Feed events', () => {
     const requests: RequestEvent[] = [];
     const { clock, upstream, feed } = startTestFeed({ buses: 10, onTrip: 6, limit: 600 }, { beforeStart: (f) => void f.events.on('request', (e) => requests.push(e)) });
     await clock.advance(10_000);
-    const trip = feed.trip(9);
+    const trip = feed.trip(9, 'viewer');
     await clock.advance(1_000);
     expect((await trip).ok).toBe(true);
     upstream.revoked = true;
@@ -136,5 +136,29 @@ describe('Feed.restore', () => {
     const { feed } = startTestFeed({ buses: 1, onTrip: 1, limit: 60 });
     expect(() => feed.restore({ fixes: [], trips: [], tripsFetchedAt: null })).toThrow(/before start/);
     void feed.stop();
+  });
+});
+
+describe('the live snapshot ETag', () => {
+  it('holds while the data stands still, though the ages in its health keep growing', async () => {
+    const { clock, upstream, feed } = startTestFeed({ buses: 20, onTrip: 10, limit: 600, latencyMs: 0 });
+    await clock.advance(MINUTE);
+    // A 429 with a minute's Retry-After: nothing is asked, nothing new arrives.
+    upstream.stormUntil = clock.now() + 500;
+    upstream.stormRetryAfterS = 60;
+    await clock.advance(2_000);
+    const held = feed.liveSnapshot();
+    expect(held.snapshot.health.state).toBe('rate-limited');
+    const etags = new Set<string>();
+    for (let s = 0; s < 30; s++) {
+      await clock.advance(1_000);
+      etags.add(feed.liveSnapshot().etag);
+    }
+    expect(etags).toEqual(new Set([held.etag]));
+    // The figures it carries are those of its generatedAt; the health as of now has moved on.
+    expect(feed.health().freshness.meanAgeS!).toBeGreaterThan(held.snapshot.health.freshness.meanAgeS! + 25);
+    await clock.advance(MINUTE);
+    expect(feed.liveSnapshot().etag).not.toBe(held.etag);
+    await stopAll(clock, feed);
   });
 });

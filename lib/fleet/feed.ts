@@ -55,6 +55,8 @@ export class Feed {
   private readonly snapshots: SnapshotBuilder;
   private started = false;
   private restored = false;
+  private readonly healthNotes = new Set<() => string | null>();
+  private readonly timeRuleOf: () => TimeRule;
 
   constructor(opts: FeedOptions) {
     const config = opts.config.feed;
@@ -65,13 +67,15 @@ export class Feed {
     const tz = new FeedTimezone(opts.timezone);
     const state = (this.state = new FleetState(tz));
     const events = this.events;
-    const gateway = new UpstreamGateway({ clock, budget, makeClient: opts.client, timeRule: tz.rule, tripsIntervalMs: config.tripsIntervalMs, log, events });
+    const gateway = new UpstreamGateway({ clock, budget, makeClient: opts.client, timeRule: tz.rule, tripsIntervalMs: config.tripsIntervalMs, log, events, onRecovered: () => state.forgiveFailures() });
     const lookups = (this.lookups = new Lookups({ clock, budget, gateway, state, signal }));
     const finalTrips = new FinalTrips(log);
     const picker = (this.picker = new JobPicker({ config, gateway, state, budget, finalTrips, stopsFetchedAt: (id) => lookups.stopsFetchedAt(id) }));
     const maxInFlight = opts.maxInFlight ?? MAX_LOCATIONS_IN_FLIGHT;
     this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal });
-    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events }));
+    this.timeRuleOf = tz.rule;
+    const notes = () => [...this.healthNotes].map((note) => note()).filter((n): n is string => n !== null);
+    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events, notes }));
     this.snapshots = new SnapshotBuilder({
       state,
       store: opts.store ?? new MemorySnapshotStore(),
@@ -101,9 +105,12 @@ export class Feed {
     await this.poller.stopped();
   }
 
-  /** A viewer follows this bus: it gets the top location priority for FEED_WATCH_TTL_S. Unknown ids are ignored. */
-  watch(busId: number): boolean {
-    return this.picker.watch(busId, this.clock.now());
+  /**
+   * A viewer (`client`: lib/http's clientKey) follows this bus: it gets the top location priority for
+   * FEED_WATCH_TTL_S. False for an unknown bus or a watch past the client's or the feed's bound.
+   */
+  watch(busId: number, client: string): boolean {
+    return this.picker.watch(busId, client, this.clock.now());
   }
 
   /** The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. */
@@ -115,12 +122,28 @@ export class Feed {
     return this.healthReport.report(now);
   }
 
-  trip(id: number): Promise<Answer<Trip>> {
-    return this.lookups.trip(id);
+  /**
+   * A room beside the feed (the recorder) adds a sentence to the health and every snapshot while `note` returns
+   * one (null: nothing to say). The note is read on every health report, so it must be cheap and must not read
+   * the health itself. Returns the function that removes it.
+   */
+  addHealthNote(note: () => string | null): () => void {
+    this.healthNotes.add(note);
+    return () => this.healthNotes.delete(note);
   }
 
-  routeStops(routeId: number): Promise<Answer<RouteStops>> {
-    return this.lookups.routeStops(routeId);
+  /** The rule the feed reads upstream times with (PARTNER_TIMEZONE, or the inferred offset): the agency's clock. */
+  timeRule(): TimeRule {
+    return this.timeRuleOf();
+  }
+
+  /** One trip, asked upstream on demand when needed; `client` (lib/http's clientKey) bounds its lookups. */
+  trip(id: number, client: string): Promise<Answer<Trip>> {
+    return this.lookups.trip(id, client);
+  }
+
+  routeStops(routeId: number, client: string): Promise<Answer<RouteStops>> {
+    return this.lookups.routeStops(routeId, client);
   }
 
   routesList(): ListResult<RoutesResponse> {

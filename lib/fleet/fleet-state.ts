@@ -38,6 +38,18 @@ export class FleetState {
     this.shiftListeners.push(listener);
   }
 
+  /**
+   * The upstream is back after an outage: every bus's backoff from it is forgotten. A bus the upstream said it
+   * does not know (404) keeps its wait; a bus whose own answers keep failing runs up its backoff again.
+   */
+  forgiveFailures(): void {
+    for (const t of this.tracks.values()) {
+      if (t.failures === 0 || t.lastError?.status === 404) continue;
+      t.failures = 0;
+      t.retryAt = 0;
+    }
+  }
+
   track(busId: number): BusTrack {
     let t = this.tracks.get(busId);
     if (!t) this.tracks.set(busId, (t = newTrack(busId)));

@@ -10,12 +10,12 @@ describe('UpstreamGateway', () => {
     // Let the 429 arrive, then ask on demand while paused: it must wait too.
     await clock.advance(300);
     expect(feed.health().state).toBe('rate-limited');
-    const pending = feed.trip(45);
+    const pending = feed.trip(45, 'viewer');
     await clock.advance(30_000);
     // It waited for Retry-After, then met the storm again: a typed 503, not a crash or a hang.
     expect(await pending).toEqual({ ok: false, failure: expect.objectContaining({ status: 503 }) });
     // After the storm and the short failure memory, the same trip comes through.
-    const again = feed.trip(45);
+    const again = feed.trip(45, 'viewer');
     await clock.advance(1_000);
     const answer = await again;
     await stopAll(clock, feed);

@@ -4,7 +4,7 @@ import { PartnerError, toUpstreamError, type PartnerClient, type PartnerOperatio
 import type { Clock } from './clock';
 import type { FeedEvents, TypedEmitter } from './events';
 import type { Failure } from './failure';
-import { isRetryableFailure, type Lane, type RateBudget } from './rate-budget';
+import { isRetryableFailure, MAX_RETRY_AFTER_S, type Lane, type RateBudget } from './rate-budget';
 
 // Every upstream call of the feed passes here: the client is built here, each answer feeds the budget and is
 // announced as a 'request' event, each failure is logged once and booked (last error, consecutive failures, a
@@ -18,6 +18,9 @@ const AUTH_RECHECK_BASE_MS = 10_000;
 const AUTH_RECHECK_MAX_MS = 5 * 60_000;
 const STATUS_RETRY_BASE_MS = 2_000;
 const STATUS_RETRY_MAX_MS = 60_000;
+
+/** This many transport failures in a row, with no answer between them, make the upstream unreachable. */
+export const UNREACHABLE_AFTER_FAILURES = 3;
 
 export const NO_CAPABILITIES: Capabilities = { buses: false, routes: false, stops: false, trips: false, locations: false };
 
@@ -56,6 +59,11 @@ export interface GatewayOptions {
   /** One structured line per upstream error. */
   log: (line: Record<string, unknown>) => void;
   events: TypedEmitter<FeedEvents>;
+  /**
+   * The first answer after an outage (the upstream unreachable) or a 429: the per-bus backoffs that outage ran
+   * up say nothing about the buses, so the feed clears them and the whole fleet is asked again at once.
+   */
+  onRecovered?: () => void;
 }
 
 /** What a request was for: the operation, or a name of the feed's own when one operation serves two jobs. */
@@ -79,6 +87,8 @@ export class UpstreamGateway {
   private readonly everHad: Capabilities = { ...NO_CAPABILITIES };
   private readonly deniedUntil = new Map<PartnerOperation, number>();
   private statusFailures = 0;
+  /** An outage or a 429 since the last answer: the next answer is a recovery. */
+  private troubled = false;
   private authFailures = 0;
   private client: PartnerClient | null = null;
 
@@ -120,6 +130,10 @@ export class UpstreamGateway {
       this.o.budget.noteResponse({ rateLimit: res.rateLimit, error: null });
       this.lastSuccessAt = at;
       this.consecutiveFailures = 0;
+      if (this.troubled) {
+        this.troubled = false;
+        this.o.onRecovered?.();
+      }
       this.o.events.emit('request', { at, kind, lane: purpose.lane, status: res.status, ok: true });
       return res;
     } catch (e) {
@@ -190,11 +204,15 @@ export class UpstreamGateway {
     const now = this.o.clock.now();
     this.o.budget.noteResponse({ rateLimit: null, error: e });
     this.o.log({ msg: 'upstream error', operation: e.operation, path: e.path, status: e.status, kind: e.kind, code: e.code, correlationId: e.correlationId });
+    if (e.status === 429 && e.retryAfterS !== null && e.retryAfterS > MAX_RETRY_AFTER_S) {
+      this.o.log({ msg: 'Retry-After capped', operation: e.operation, path: e.path, retryAfterS: e.retryAfterS, cappedAtS: MAX_RETRY_AFTER_S });
+    }
     // A 404 names a missing thing, not trouble with the upstream.
     if (e.status !== 404) this.lastError = toUpstreamError(e, now);
     // Unreadable answers count too: an upstream that only sends garbage gives no data, and 'degraded' would
     // claim that data is still flowing.
     if (isRetryableFailure(e)) this.consecutiveFailures++;
+    if (this.consecutiveFailures >= UNREACHABLE_AFTER_FAILURES || e.status === 429) this.troubled = true;
     if (e.status === 401 || (e.status === 403 && op === 'status')) {
       this.authProblem = e.status === 401 ? 'unauthorized' : 'forbidden';
       this.nextStatusAt = now + this.authRecheckMs();

@@ -80,23 +80,30 @@ describe('FeedHealth', () => {
     expect(h.message).toBe(
       'Live data is flowing; this key cannot read locations. Bus positions need gps:read on the API Business plan; trips are listed without positions.',
     );
-    expect(h.freshness).toEqual({ meanAgeS: null, p95AgeS: null, boundS: null, trackedBuses: 0 });
+    expect(h.freshness).toEqual({ meanAgeS: null, p95AgeS: null, boundS: null, trackedBuses: 0, weightsKmh: null });
   });
 
   it('measures the age of positioned buses on trips against B/(2L)', () => {
     const { clock, state, connect, health } = setup();
     connect();
     const now = clock.now();
-    for (const [busId, ageS, onTrip] of [
-      [1, 10, true],
-      [2, 20, true],
-      [3, 30, true],
-      [4, 500, false],
+    for (const [busId, ageS, onTrip, travelSpeedKmh] of [
+      [1, 10, true, 5],
+      [2, 20, true, 20],
+      [3, 30, true, 1],
+      [4, 500, false, 0],
     ] as const) {
-      Object.assign(state.track(busId), { fetchedAt: now - ageS * 1000, lat: 40.7, lon: -74, onTrip });
+      Object.assign(state.track(busId), { fetchedAt: now - ageS * 1000, lat: 40.7, lon: -74, onTrip, travelSpeedKmh });
     }
-    // Three buses on trips and 480 location slots a minute: B/(2L) = 3/960 min.
-    expect(health.report(now).freshness).toEqual({ meanAgeS: 20, p95AgeS: 29, boundS: (3 / 960) * 60, trackedBuses: 3 });
+    // Three buses on trips and 480 location slots a minute: B/(2L) = 3/960 min. Weights: speed (floor 3 km/h)
+    // plus the scheduler's 10 km/h prior.
+    expect(health.report(now).freshness).toEqual({
+      meanAgeS: 20,
+      p95AgeS: 29,
+      boundS: (3 / 960) * 60,
+      trackedBuses: 3,
+      weightsKmh: { buses: 3, min: 13, p25: 14, median: 15, p75: 22.5, max: 30, atSpeedFloor: 1 },
+    });
   });
 
   it('announces each change of state once, with the message after it', () => {

@@ -4,7 +4,8 @@ import { percentile } from '@/lib/stats/percentile';
 import type { FeedEvents, TypedEmitter } from './events';
 import type { FinalTrips } from './final-trips';
 import type { FleetState } from './fleet-state';
-import type { UpstreamGateway } from './gateway';
+import { UNREACHABLE_AFTER_FAILURES, type UpstreamGateway } from './gateway';
+import { FLOOR_WEIGHT_KMH, schedulerWeightKmh } from './location-scheduler';
 import type { RateBudget } from './rate-budget';
 
 // The feed's health as /api/status and every snapshot show it: the upstream's state and one sentence about it,
@@ -12,8 +13,6 @@ import type { RateBudget } from './rate-budget';
 // the final-trip lookups. A change of state is announced as a 'health' event when it is first seen: at the next
 // upstream answer or the next report, whichever comes first.
 
-/** This many transport failures in a row, with no answer between them, make the upstream unreachable. */
-const UNREACHABLE_AFTER_FAILURES = 3;
 /** After an error the state stays degraded this long, so a passing fault is still seen on the status page. */
 const DEGRADED_WINDOW_MS = 2 * 60_000;
 
@@ -23,6 +22,8 @@ export interface HealthSources {
   state: FleetState;
   finalTrips: FinalTrips;
   events: TypedEmitter<FeedEvents>;
+  /** Sentences from rooms beside the feed (Feed.addHealthNote); the feed never knows who writes them. */
+  notes?: () => string[];
 }
 
 export class FeedHealth {
@@ -56,6 +57,7 @@ export class FeedHealth {
       budget,
       freshness: this.freshness(now),
       finalTrips: { requestsLastHour: this.s.finalTrips.requestsLastHour(now), pending: this.s.finalTrips.size },
+      notes: this.s.notes?.() ?? [],
       timezone: this.state.tz.health(now),
     };
   }
@@ -108,7 +110,7 @@ export class FeedHealth {
   }
 
   private freshness(now: number): Health['freshness'] {
-    if (!this.gateway.capabilities.locations) return { meanAgeS: null, p95AgeS: null, boundS: null, trackedBuses: 0 };
+    if (!this.gateway.capabilities.locations) return { meanAgeS: null, p95AgeS: null, boundS: null, trackedBuses: 0, weightsKmh: null };
     const tracks = [...this.state.tracks.values()];
     const onTrip = tracks.filter((t) => t.onTrip);
     const tracked = onTrip.length > 0 ? onTrip : tracks;
@@ -123,6 +125,14 @@ export class FeedHealth {
       p95AgeS: percentile(ages, 0.95),
       boundS: tracked.length === 0 ? null : (tracked.length / (2 * locationPerMinute)) * 60,
       trackedBuses: tracked.length,
+      weightsKmh: weightSpread(tracked.filter((t) => t.fetchedAt !== null && t.lat !== null).map(schedulerWeightKmh)),
     };
   }
+}
+
+function weightSpread(weights: number[]): Health['freshness']['weightsKmh'] {
+  if (weights.length === 0) return null;
+  const w = weights.sort((a, b) => a - b);
+  const at = (p: number) => percentile(w, p)!;
+  return { buses: w.length, min: w[0]!, p25: at(0.25), median: at(0.5), p75: at(0.75), max: w.at(-1)!, atSpeedFloor: w.filter((x) => x <= FLOOR_WEIGHT_KMH).length };
 }

@@ -5,9 +5,11 @@ import type { FleetState } from './fleet-state';
 import type { UpstreamGateway } from './gateway';
 import { LocationScheduler, type BusTrack } from './location-scheduler';
 import type { RateBudget } from './rate-budget';
+import { WatchRegistry } from './watches';
 
 // What the poller sends in its next slot. In order: /status when due (nothing else while the key is refused);
-// a bus a viewer has just opened; a list whose interval has passed (never two list pages in a row while
+// a bus a viewer has just opened (as every watched bus, at most every other slot: the slot after a watched bus
+// goes to the fleet, on every path, list walks included); a list whose interval has passed (never two list pages in a row while
 // locations wait); a route's stops every few slots while some are missing or due; a trip that left
 // /trips/active at most once every FINAL_TRIP_EVERY_N_SLOTS slots, unless the scheduler's pick is a watched
 // bus; then the location scheduler's pick; whatever list or stops remain when no location may be asked.
@@ -54,10 +56,13 @@ export class JobPicker {
   private readonly stopsAttemptAt = new Map<number, number>();
   /** Buses a viewer just started watching, not located since: served before anything else. */
   private readonly newWatches = new Set<number>();
+  private readonly watches: WatchRegistry;
   private lastJobWasList = false;
   private nextFinalTripAt = 0;
 
-  constructor(private readonly s: PickerSources) {}
+  constructor(private readonly s: PickerSources) {
+    this.watches = new WatchRegistry(s.config.watchTtlMs);
+  }
 
   /** Whether any job may be due now; `inFlight` location requests are already out. */
   hasWork(now: number, inFlight: number): boolean {
@@ -74,7 +79,13 @@ export class JobPicker {
     if (!this.s.gateway.ready) return null;
     const job = this.pickFleetJob(now);
     this.lastJobWasList = job !== null && isListKind(job.kind);
+    if (job && job.kind !== 'busLocation') this.scheduler.lastWasWatched = false;
     return job;
+  }
+
+  /** A list page took a slot: the next slot may go to a watched bus again. */
+  listPageSent(): void {
+    this.scheduler.lastWasWatched = false;
   }
 
   /** A bus a viewer just opened, else the scheduler's pick; null when no location may or need be asked. */
@@ -83,16 +94,32 @@ export class JobPicker {
     return this.takeNewWatch(now) ?? this.scheduler.pick(this.s.state.tracks.values(), now, this.schedulerTiming());
   }
 
-  /** A viewer follows this bus: it gets the top location priority for FEED_WATCH_TTL_S. Unknown ids are ignored. */
-  watch(busId: number, now: number): boolean {
-    const t = this.s.state.tracks.get(busId);
+  /**
+   * `client` follows this bus: it gets the top location priority for FEED_WATCH_TTL_S. False for an unknown bus
+   * or when the watch is refused (the client's or the feed's bound, lib/fleet/watches.ts).
+   */
+  watch(busId: number, client: string, now: number): boolean {
+    const { tracks } = this.s.state;
+    const t = tracks.get(busId);
     if (!t) return false;
+    const r = this.watches.add(client, busId, now);
+    for (const id of r.dropped) {
+      const d = tracks.get(id);
+      if (d) d.watchedUntil = 0;
+      this.newWatches.delete(id);
+    }
+    if (r.outcome === 'refused') return false;
     if (t.watchedUntil <= now) {
       t.watchedSince = now;
       this.newWatches.add(busId);
     }
-    t.watchedUntil = now + this.s.config.watchTtlMs;
+    t.watchedUntil = this.watches.watchedUntil(busId, now);
     return true;
+  }
+
+  /** Distinct buses watched now. */
+  watchedBuses(now: number): number {
+    return this.watches.distinctBuses(now);
   }
 
   /** A list walk starts now: it is next due one interval later. */
@@ -136,13 +163,17 @@ export class JobPicker {
     return this.s.finalTrips.size > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now);
   }
 
+  /** A bus a viewer just opened, unless the last slot already went to a watched bus. */
   private takeNewWatch(now: number): BusTrack | null {
-    if (!this.s.gateway.can('busLocation', now)) return null;
+    if (this.scheduler.lastWasWatched || !this.s.gateway.can('busLocation', now)) return null;
     for (const busId of this.newWatches) {
       const t = this.s.state.tracks.get(busId);
       if (t?.inFlight) continue;
       this.newWatches.delete(busId);
-      if (t && (t.fetchedAt === null || t.fetchedAt < t.watchedSince)) return t;
+      if (t && t.watchedUntil > now && (t.fetchedAt === null || t.fetchedAt < t.watchedSince)) {
+        this.scheduler.lastWasWatched = true;
+        return t;
+      }
     }
     return null;
   }

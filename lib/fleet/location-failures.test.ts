@@ -66,3 +66,39 @@ describe('a bus whose location keeps failing', () => {
     expect(located.length - broken).toBeGreaterThan(60);
   });
 });
+
+describe('after an outage', () => {
+  it('asks the whole fleet again at once: the backoff the outage ran up is forgotten', async () => {
+    const { clock, upstream, feed } = setup();
+    await clock.advance(MINUTE);
+    upstream.down = true;
+    // Long enough for every bus's own backoff to pass its parked floor's worth of doublings.
+    await clock.advance(40 * MINUTE);
+    upstream.down = false;
+    const back = clock.now();
+    await clock.advance(MINUTE);
+    const located = new Set(upstream.calls.filter((c) => c.op === 'busLocation' && c.status === 200 && c.at >= back).map((c) => c.id));
+    // 96 slots a minute: every one of the 30 buses on trips is asked within the first minute back.
+    expect(located.size).toBe(30);
+    await stopAll(clock, feed);
+  });
+
+  it('caps a Retry-After past ten minutes and says so in the log', async () => {
+    const clock = new FakeClock();
+    const upstream = new FakeUpstream({ clock, buses: 10, onTrip: 10, limit: 120 });
+    const logs: Record<string, unknown>[] = [];
+    const feed = new Feed({ config: CONFIG, timezone: null, client: (rule) => upstream.client(rule), clock, random: () => 0.5, log: (l) => logs.push(l) });
+    feed.start();
+    await clock.advance(MINUTE);
+    upstream.stormUntil = clock.now() + 1_000;
+    upstream.stormRetryAfterS = 6 * 60 * 60;
+    await clock.advance(2_000);
+    const paused = feed.health().budget.pausedUntil!;
+    expect(paused - clock.now()).toBeLessThanOrEqual(10 * MINUTE);
+    expect(paused - clock.now()).toBeGreaterThan(9 * MINUTE);
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'Retry-After capped', retryAfterS: 21_600, cappedAtS: 600 }));
+    await clock.advance(10 * MINUTE);
+    expect(upstream.count('busLocation', clock.now() - MINUTE)).toBeGreaterThan(0);
+    await stopAll(clock, feed);
+  });
+});

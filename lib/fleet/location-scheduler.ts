@@ -140,10 +140,18 @@ export function expectedSpeedKmh(t: BusTrack): number {
   return Math.max(SPEED_FLOOR_KMH, v);
 }
 
+/** The bus's weight w in w·age²: it is polled at a rate ∝ √w. */
+export function schedulerWeightKmh(t: BusTrack): number {
+  return expectedSpeedKmh(t) + SPEED_PRIOR_KMH;
+}
+
+/** A weight at this value is a bus whose expected speed sits at the floor (stopped, or a silent GPS). */
+export const FLOOR_WEIGHT_KMH = SPEED_FLOOR_KMH + SPEED_PRIOR_KMH;
+
 export function errorScore(t: BusTrack, now: number): number {
   if (t.fetchedAt === null) return Number.POSITIVE_INFINITY;
   const age = Math.max(0, now - t.fetchedAt) / 1000;
-  return (expectedSpeedKmh(t) + SPEED_PRIOR_KMH) * age * age;
+  return schedulerWeightKmh(t) * age * age;
 }
 
 export interface SchedulerTiming {
@@ -155,7 +163,8 @@ export interface SchedulerTiming {
 }
 
 export class LocationScheduler {
-  private lastWasWatched = false;
+  /** The last slot went to a watched bus: the next one goes to the fleet. The job picker keeps it true to every path. */
+  lastWasWatched = false;
   private lastWasParked = false;
 
   pick(tracks: Iterable<BusTrack>, now: number, timing: SchedulerTiming): BusTrack | null {

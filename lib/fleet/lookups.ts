@@ -6,12 +6,17 @@ import { UnavailableError, type Failure } from './failure';
 import type { FleetState } from './fleet-state';
 import type { UpstreamGateway } from './gateway';
 import { buildNetwork } from './network';
+import { ClientQuota } from './client-quota';
 import { OnDemandCache, type Answer } from './on-demand-cache';
 import type { RateBudget } from './rate-budget';
 
 // What route handlers ask of the feed besides the snapshot: one trip or one route's stops (asked upstream on
 // demand, within the budget's headroom, cached and shared by every viewer), the lists the poller holds, and the
 // network as GeoJSON. The stops cache is also where the poller's background loading puts each route's stops.
+// Viewers choose the ids, so two things keep a sweep of valid but unknown ids from hurting anyone else: each
+// client's lookups that reach the upstream are bounded (client-quota.ts), and what the feed knows (stops of
+// listed routes, trips it has seen on /trips/active) is cached apart from viewers' misses, so misses can only
+// evict misses and /api/network keeps every listed route's stops.
 
 export type ListResult<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
@@ -31,6 +36,10 @@ const STOPS_FRESH_MS = 10 * 60_000;
 const STOPS_STALE_MAX_MS = 24 * 60 * 60_000;
 /** How long an on-demand request may wait for a slot in the budget's headroom before it answers 503. */
 const DEMAND_MAX_WAIT_MS = 5_000;
+/** Answers about ids the feed does not know, kept apart: a sweep churns this one only. */
+const MISSES_MAX_ENTRIES = 1_000;
+/** Trip ids seen on /trips/active remembered as known (a day's trips of a large network). */
+const KNOWN_TRIPS_MAX = 20_000;
 
 export interface LookupSources {
   clock: Clock;
@@ -44,34 +53,53 @@ export interface LookupSources {
 export class Lookups {
   private readonly tripCache: OnDemandCache<Trip>;
   private readonly stopsCache: OnDemandCache<RouteStops>;
+  private readonly tripMisses: OnDemandCache<Trip>;
+  private readonly stopsMisses: OnDemandCache<RouteStops>;
+  /** Trip ids the active-trips walks have listed, oldest first. */
+  private readonly knownTrips = new Set<number>();
+  private readonly quota = new ClientQuota();
+  private knownTripsAt: number | null = null;
   private stopsVersion = 0;
   private network: { key: string; value: NetworkResponse } | null = null;
 
   constructor(private readonly s: LookupSources) {
-    this.tripCache = new OnDemandCache(s.clock, { okMs: TRIP_FRESH_MS, notFoundMs: NOT_FOUND_MEMORY_MS, errorMs: FAILURE_MEMORY_MS, staleMaxMs: TRIP_STALE_MAX_MS });
-    this.stopsCache = new OnDemandCache(s.clock, { okMs: STOPS_FRESH_MS, notFoundMs: NOT_FOUND_MEMORY_MS, errorMs: FAILURE_MEMORY_MS, staleMaxMs: STOPS_STALE_MAX_MS });
+    const tripTtl = { okMs: TRIP_FRESH_MS, notFoundMs: NOT_FOUND_MEMORY_MS, errorMs: FAILURE_MEMORY_MS, staleMaxMs: TRIP_STALE_MAX_MS };
+    const stopsTtl = { okMs: STOPS_FRESH_MS, notFoundMs: NOT_FOUND_MEMORY_MS, errorMs: FAILURE_MEMORY_MS, staleMaxMs: STOPS_STALE_MAX_MS };
+    this.tripCache = new OnDemandCache(s.clock, tripTtl);
+    this.stopsCache = new OnDemandCache(s.clock, stopsTtl);
+    this.tripMisses = new OnDemandCache(s.clock, tripTtl, MISSES_MAX_ENTRIES);
+    this.stopsMisses = new OnDemandCache(s.clock, stopsTtl, MISSES_MAX_ENTRIES);
     // Cached trips were read under the old rule.
-    s.state.onTimeShift(() => this.tripCache.clear());
+    s.state.onTimeShift(() => {
+      this.tripCache.clear();
+      this.tripMisses.clear();
+    });
   }
 
-  async trip(id: number): Promise<Answer<Trip>> {
+  /** One trip for `client` (lib/http's clientKey), whose lookups that reach the upstream are bounded. */
+  async trip(id: number, client: string): Promise<Answer<Trip>> {
     const { state } = this.s;
     const now = this.s.clock.now();
+    this.noteListedTrips();
     // The active-trips walk already brought it: no request needed while that is fresh.
     if (state.tripsFetchedAt !== null && now - state.tripsFetchedAt < TRIP_FRESH_MS) {
       const listed = state.trips.find((t) => t.id === id);
       if (listed) return { ok: true, value: listed, fetchedAt: state.tripsFetchedAt };
     }
-    return this.tripCache.get(String(id), () => this.demand('trip', 'trips (trips:read)', (c) => c.trip(id)), `Trip ${id} was not found upstream.`);
+    const cache = this.knownTrips.has(id) ? this.tripCache : this.tripMisses;
+    return cache.get(String(id), () => this.demand('trip', 'trips (trips:read)', (c) => c.trip(id)), `Trip ${id} was not found upstream.`, () => this.admit(client));
   }
 
-  async routeStops(routeId: number): Promise<Answer<RouteStops>> {
-    const answer = await this.stopsCache.get(
+  /** A route's stops for `client`; a listed route's are kept with the background loads, any other apart. */
+  async routeStops(routeId: number, client: string): Promise<Answer<RouteStops>> {
+    const listed = this.s.state.routes.some((r) => r.id === routeId);
+    const answer = await (listed ? this.stopsCache : this.stopsMisses).get(
       String(routeId),
       () => this.demand('routeStops', 'route stops (stops:read)', (c) => c.routeStops(routeId)),
       `Route ${routeId} was not found upstream.`,
+      () => this.admit(client),
     );
-    if (answer.ok) this.stopsVersion++;
+    if (answer.ok && listed) this.stopsVersion++;
     return answer;
   }
 
@@ -106,6 +134,26 @@ export class Lookups {
       this.network = { key, value: buildNetwork(routesFetchedAt === null ? null : routes, (id) => this.stopsCache.peek(String(id))?.value ?? null) };
     }
     return this.network.value;
+  }
+
+  private admit(client: string) {
+    const q = this.quota.take(client, this.s.clock.now());
+    return q.ok ? null : { status: 429 as const, message: `Too many lookups from this client; try again in ${q.retryInS} s.`, correlationId: null };
+  }
+
+  /** Remembers the ids of the trips the last walk listed, once per walk. */
+  private noteListedTrips(): void {
+    const { tripsFetchedAt, trips } = this.s.state;
+    if (tripsFetchedAt === this.knownTripsAt) return;
+    this.knownTripsAt = tripsFetchedAt;
+    for (const t of trips) {
+      this.knownTrips.delete(t.id);
+      this.knownTrips.add(t.id);
+    }
+    for (const id of this.knownTrips) {
+      if (this.knownTrips.size <= KNOWN_TRIPS_MAX) break;
+      this.knownTrips.delete(id);
+    }
   }
 
   /** One on-demand request: refused at once when the key cannot make it, else sent in the demand lane. */

@@ -25,6 +25,7 @@ interface Entry<T> {
   failedAt?: number;
 }
 
+/** Entries kept by default; ids come from viewers, so this bounds the memory an id sweep could take. */
 const MAX_ENTRIES = 5_000;
 
 export class OnDemandCache<T> {
@@ -34,6 +35,7 @@ export class OnDemandCache<T> {
   constructor(
     private readonly clock: Clock,
     private readonly ttl: CacheTtl,
+    private readonly maxEntries = MAX_ENTRIES,
   ) {}
 
   /** The stored good value, whatever its age. */
@@ -51,7 +53,11 @@ export class OnDemandCache<T> {
     this.entries.clear();
   }
 
-  get(key: string, load: () => Promise<T>, notFoundMessage: string): Promise<Answer<T>> {
+  /**
+   * The cached answer, the request in flight for the key, or a new one. `admit` is asked only when a new request
+   * would be sent: the failure it returns is answered, not remembered (it concerns who asked, not the key).
+   */
+  get(key: string, load: () => Promise<T>, notFoundMessage: string, admit?: () => Failure | null): Promise<Answer<T>> {
     const now = this.clock.now();
     const e = this.entries.get(key);
     if (e?.value !== undefined && e.fetchedAt !== undefined && now - e.fetchedAt < this.ttl.okMs) {
@@ -63,6 +69,8 @@ export class OnDemandCache<T> {
     }
     const running = this.inflight.get(key);
     if (running) return running;
+    const refused = admit?.() ?? null;
+    if (refused) return Promise.resolve(this.failed(e ?? {}, refused, now));
     const p = load().then(
       (value): Answer<T> => {
         const fetchedAt = this.clock.now();
@@ -94,8 +102,7 @@ export class OnDemandCache<T> {
   private set(key: string, entry: Entry<T>): void {
     this.entries.delete(key);
     this.entries.set(key, entry);
-    // Ids come from viewers: bound the memory an id sweep could take.
-    if (this.entries.size > MAX_ENTRIES) {
+    if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }

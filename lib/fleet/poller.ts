@@ -149,6 +149,7 @@ export class Poller {
         this.startLocation(track!);
       }
       await budget.acquire(kind, 'poll', { signal });
+      picker.listPageSent();
     };
   }
 

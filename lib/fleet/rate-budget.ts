@@ -19,6 +19,11 @@ const MAX_BACKOFF_MS = 60_000;
 const BASE_BACKOFF_MS = 1_000;
 /** Retry-After is required by the spec; if it is missing anyway, wait out a whole window. */
 const DEFAULT_RETRY_AFTER_S = 60;
+/**
+ * Longest pause a Retry-After may impose. A longer one is an upstream's mistake (or a unit we misread): obeying it
+ * would blank the map for hours. Past this we ask again, and a real limit answers another 429.
+ */
+export const MAX_RETRY_AFTER_S = 10 * 60;
 /** Before /status has told us the limit, stay slow. */
 const DEFAULT_LIMIT = 30;
 /** reset_at further ahead than this is a unit we misread, not a reason to stall. */
@@ -184,7 +189,7 @@ export class RateBudget {
     const err = r.error;
     if (err && err.kind === 'http' && err.status === 429) {
       this.count429++;
-      this.pausedUntilMs = Math.max(this.pausedUntilMs, now + (err.retryAfterS ?? DEFAULT_RETRY_AFTER_S) * 1000);
+      this.pausedUntilMs = Math.max(this.pausedUntilMs, now + Math.min(MAX_RETRY_AFTER_S, err.retryAfterS ?? DEFAULT_RETRY_AFTER_S) * 1000);
     } else if (isRetryableFailure(err)) {
       this.failures++;
       const ceiling = Math.min(this.maxBackoffMs, BASE_BACKOFF_MS * 2 ** (this.failures - 1));

@@ -5,7 +5,10 @@ import type { FleetState } from './fleet-state';
 import type { SnapshotStore, StoredSnapshot } from './snapshot-store';
 
 // The live snapshot every viewer shares: built from the fleet state, serialised once, versioned only when its
-// content changed (so ETags hold while nothing moves), and kept in the snapshot store.
+// data changed (so ETags hold while nothing moves), and kept in the snapshot store. Some health figures move
+// with the clock alone (ages, the last minute's requests, "failed N s ago"): they are read as of the snapshot's
+// generatedAt, and their change alone makes no new version, or an upstream outage would cost every viewer the
+// whole body every second for nothing new.
 
 /** However many viewers ask, the snapshot is rebuilt at most this often. */
 export const SNAPSHOT_MIN_INTERVAL_MS = 1_000;
@@ -34,9 +37,10 @@ export class SnapshotBuilder {
     if (stored && now - this.builtAt < SNAPSHOT_MIN_INTERVAL_MS) return stored;
     this.builtAt = now;
     const parts = this.parts(now);
+    const content = JSON.stringify({ ...parts, health: withoutClockFigures(parts.health) });
+    if (stored && content === this.content) return stored;
+    this.content = content;
     const json = JSON.stringify(parts);
-    if (stored && json === this.content) return stored;
-    this.content = json;
     this.version++;
     const snapshot: LiveSnapshot = { generatedAt: now, version: this.version, ...parts };
     const next: StoredSnapshot = {
@@ -80,6 +84,18 @@ export class SnapshotBuilder {
     }
     return { vehicles, unpositionedTrips, health: this.s.health(now), thresholds };
   }
+}
+
+/** The health without what changes with the clock alone; what the figures are computed from stays in the snapshot. */
+function withoutClockFigures(h: Health): unknown {
+  const { message: _message, freshness, budget, finalTrips, timezone, ...rest } = h;
+  return {
+    ...rest,
+    freshness: { trackedBuses: freshness.trackedBuses },
+    budget: { limit: budget.limit, share: budget.share, rateLimited429: budget.rateLimited429, pausedUntil: budget.pausedUntil },
+    finalTrips: finalTrips && { pending: finalTrips.pending },
+    timezone: { zone: timezone.zone, source: timezone.source },
+  };
 }
 
 function vehicleTrip(trip: Trip, thresholds: DelayThresholds): VehicleTrip {

@@ -46,6 +46,8 @@ export const trips = pgTable(
     busName: text('bus_name'),
     /** The upstream's trip_date (`YYYY-MM-DD`), the service date. */
     serviceDate: text('service_date'),
+    tripType: text('trip_type'),
+    serviceKind: text('service_kind'),
     plannedDepartureAt: epochMs('planned_departure_at'),
     plannedArrivalAt: epochMs('planned_arrival_at'),
     actualDepartureAt: epochMs('actual_departure_at'),

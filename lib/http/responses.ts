@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { ApiErrorBody } from '@/lib/model';
 import type { Answer, Failure, StoredSnapshot } from '@/lib/fleet';
+import { clientKey } from './client-key';
 
 // The HTTP edge of our API: what the thin route handlers in app/api share (id parsing, error bodies, ETag
 // handling). No Next.js here.
@@ -62,10 +63,10 @@ export function snapshotResponse(request: Request, stored: StoredSnapshot): Resp
  * GET handler of a `[id]` route answered on demand: a bad id is a 400 before anything else runs (and costs
  * no upstream request); otherwise the answer or its typed failure.
  */
-export function onDemandById<T>(what: string, answer: (id: number) => Promise<Answer<T>>, body: (value: T, fetchedAt: number) => unknown) {
-  return async (_request: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> => {
+export function onDemandById<T>(what: string, answer: (id: number, client: string) => Promise<Answer<T>>, body: (value: T, fetchedAt: number) => unknown) {
+  return async (request: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> => {
     const id = parseId((await ctx.params).id, what);
     if (!id.ok) return id.response;
-    return answerResponse(await answer(id.value), body);
+    return answerResponse(await answer(id.value, clientKey(request)), body);
   };
 }

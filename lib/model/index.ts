@@ -4,3 +4,4 @@ export * from './delay';
 export * from './api';
 export * from './access';
 export * from './admin';
+export * from './history';

@@ -94,6 +94,12 @@ export interface Health {
     /** B/(2L) in seconds for the buses being tracked and the feed's share of the limit. */
     boundS: number | null;
     trackedBuses: number;
+    /**
+     * The weights the location scheduler gives the buses it tracks (expected speed plus its prior, km/h; it polls
+     * each at a rate ∝ √weight), over those with a fix: equal weights make it round robin. Optional in the type
+     * for the same reason as finalTrips.
+     */
+    weightsKmh?: { buses: number; min: number; p25: number; median: number; p75: number; max: number; atSpeedFloor: number } | null;
   };
   /**
    * The one /trips/{id} lookup of each trip that left /trips/active (how it ended), a low-priority job of the
@@ -106,10 +112,16 @@ export interface Health {
     /** Trips that left and wait for their lookup. */
     pending: number;
   };
+  /**
+   * One sentence each from rooms beside the feed (the recorder: "history: not recording since 08:12 (…)"), added
+   * through Feed.addHealthNote. Optional in the type so that a Health built by hand need not list them.
+   */
+  notes?: string[];
   timezone: {
     /** IANA zone or a fixed offset such as `UTC-05:00`. */
     zone: string;
-    source: 'config' | 'inferred' | 'default';
+    /** `inferring`: an offset inferred once and in use, not yet confirmed by a second look at later fixes. */
+    source: 'config' | 'inferred' | 'inferring' | 'default';
     offsetMinutes: number | null;
   };
 }

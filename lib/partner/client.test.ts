@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged } from '@/lib/model';
-import { createPartnerClient, walkPages, type PartnerResponse, type ResponseInfo } from './client';
+import { createPartnerClient, MAX_BODY_BYTES, walkPages, type PartnerResponse, type ResponseInfo } from './client';
 import { isPartnerError, PartnerError } from './errors';
 import { wireBus, wireBusLocation, wireError, wireMeta, wirePaged, wireRoute, wireRouteStop, wireStatus, wireSuccess, wireTrip } from './test-fixtures';
 
@@ -365,6 +365,45 @@ describe('transport failures', () => {
     };
     const err = await failure(makeClient({ timeoutMs: 200 }).status());
     expect(err).toMatchObject({ kind: 'timeout', status: 200, retryable: true });
+  });
+
+  it('aborts an endless body at the size cap and names the cap', async () => {
+    let sent = 0;
+    let closed!: Promise<void>;
+    handler = (_req, res) => {
+      closed = new Promise((resolve) => res.on('close', () => resolve()));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"success":true,"data":"');
+      const chunk = 'x'.repeat(64 * 1024);
+      // As fast as the connection drains, forever: only the client's cap can end it.
+      const pump = () => {
+        while (!res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+    };
+    // A timeout far longer than reading 8 MB takes even on a loaded machine: the cap must end it, not the clock.
+    const err = await failure(makeClient({ timeoutMs: 120_000 }).status());
+    expect(err).toMatchObject({ kind: 'contract', status: 200, path: '/status' });
+    expect(err.message).toBe('The response of /status is larger than the 8 MB cap; the request was aborted.');
+    // The connection was dropped: the server stops sending soon after the cap.
+    await closed;
+    expect(sent).toBeGreaterThan(MAX_BODY_BYTES);
+    expect(sent).toBeLessThan(MAX_BODY_BYTES + 16 * 1024 * 1024);
+  });
+
+  it('refuses a body whose declared length passes the cap without reading it', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_BODY_BYTES + 1) });
+      res.write('{');
+    };
+    const err = await failure(makeClient({ timeoutMs: 120_000 }).status());
+    expect(err).toMatchObject({ kind: 'contract', message: expect.stringContaining('8 MB cap') });
   });
 
   it('reports a refused connection as a network error', async () => {

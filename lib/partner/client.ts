@@ -78,6 +78,38 @@ export interface PartnerClient {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const MAX_PER_PAGE = 100;
+/**
+ * Largest answer read from the upstream. A full page of 100 items is tens of kilobytes; a broken or hostile
+ * upstream could send hundreds of megabytes within the timeout, and the server would hold them all.
+ */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_BODY_LABEL = `${MAX_BODY_BYTES / (1024 * 1024)} MB`;
+
+/** The body as text, read as a stream; null (and the stream cancelled) once it passes `cap` bytes. */
+async function readCapped(res: Response, cap: number): Promise<string | null> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > cap) {
+    await res.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
 /** The spec's default page size, sent explicitly so that nothing depends on the upstream's default. */
 export const DEFAULT_PER_PAGE = 25;
 const BASE_PATH = '/api/v1/partner';
@@ -205,26 +237,32 @@ export function createPartnerClient(opts: PartnerClientOptions): PartnerClient {
     };
 
     const signal = AbortSignal.timeout(timeoutMs);
-    let text: string;
+    // Aborts the connection of an answer past MAX_BODY_BYTES, so the rest of it is never received.
+    const oversize = new AbortController();
+    let text: string | null;
     let headers: Headers;
     try {
       const res = await fetchFn(url, {
         method: 'GET',
         headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
-        signal,
+        signal: AbortSignal.any([signal, oversize.signal]),
         // A redirect could carry the bearer key to another host; the API has no reason to redirect.
         redirect: 'manual',
         cache: 'no-store',
       });
       status = res.status;
       headers = res.headers;
-      text = await res.text();
+      text = await readCapped(res, MAX_BODY_BYTES);
+      if (text === null) oversize.abort();
     } catch (e) {
       if (signal.aborted) {
         return fail({ kind: 'timeout', status, message: `No complete answer from ${path} within ${timeoutMs} ms.` });
       }
       const reason = networkReason(e);
       return fail({ kind: 'network', status, message: `Could not reach the partner API for ${path}: ${reason}.` });
+    }
+    if (text === null) {
+      return fail({ kind: 'contract', status, message: `The response of ${path} is larger than the ${MAX_BODY_LABEL} cap; the request was aborted.` });
     }
 
     let body: unknown;

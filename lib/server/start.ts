@@ -1,28 +1,57 @@
 import 'server-only';
 import { startAuth } from '@/lib/auth';
-import { validateConfigAtStartup } from '@/lib/config';
+import { appConfig, historyConfig, validateConfigAtStartup } from '@/lib/config';
 import { startFeed } from '@/lib/fleet';
-import { processStore } from '@/lib/history';
+import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/history';
+import { startHistory, type HistoryService } from '@/lib/history/service';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
 
 /**
  * Server start: validate the configuration (one clear line per problem, and the server does not start on a
  * bad configuration), start the embedded simulator when no upstream is configured, then start the one feed.
- * Whatever subscribes to the feed (a recorder) or replaces its snapshot store (a cluster) is wired here, in
+ * Whatever subscribes to the feed (the recorder) or replaces its snapshot store (a cluster) is wired here, in
  * startFeed's wiring, never inside lib/fleet.
  */
 export async function startServer() {
   validateConfigAtStartup();
+  // First the store: a PGlite directory another process holds must stop this one before it starts anything
+  // (two processes corrupt it). Next.js logs an instrumentation error and serves on, so the exit is ours. Any
+  // other failure (PostgreSQL not reachable yet) lets the live map start; the recorder keeps trying.
+  await processStore().catch((e: unknown) => {
+    if (!(e instanceof DataDirInUseError)) return;
+    console.error(e.message);
+    process.exit(1);
+  });
+  // Sign-in keeps its users, sessions, wall tokens and audit log in the same store; with sign-in on, a store that
+  // cannot be opened stops the start (nobody could sign in), with AUTH_MODE=none the store is not needed here.
+  await startAuth(async () => (await processStore()).db);
   if (!isUpstreamConfigured()) {
     const sim = await startEmbeddedSimulator();
     registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
     console.info(JSON.stringify({ msg: 'embedded simulator started', baseUrl: sim.baseUrl }));
   }
-  // Opening the store applies its migrations; a data directory another process holds stops the start here.
-  const store = await processStore();
-  console.info(JSON.stringify({ msg: 'store opened', where: store.where }));
-  // Sign-in keeps its users, sessions, wall tokens and audit log in the same store.
-  await startAuth(async () => store.db);
-  await startFeed();
+  const history = historyConfig();
+  const { delay } = appConfig();
+  let recorder: HistoryService | null = null;
+  await startFeed({
+    beforeStart: async (feed) => {
+      // The store opens here (its migrations applied); a data directory another process holds stops the start.
+      recorder = await startHistory(feed, { store: processStore, config: history, thresholds: delay });
+      const store = await processStore().catch(() => null);
+      console.info(JSON.stringify({ msg: 'history recording', where: store?.where ?? 'store not open yet', restored: recorder.restored }));
+    },
+  });
+  onShutdown(async () => {
+    await recorder?.close();
+    await closeProcessStore();
+  });
+}
+
+// scripts/server.mjs awaits this on SIGTERM/SIGINT before the process exits, so the last batch is written.
+const SHUTDOWN = Symbol.for('fleetmap.shutdown');
+
+function onShutdown(hook: () => Promise<void>): void {
+  const holder = globalThis as { [SHUTDOWN]?: (() => Promise<void>)[] };
+  (holder[SHUTDOWN] ??= []).push(hook);
 }

@@ -1,28 +1,13 @@
 // Delay figures per route and for a whole set of trips. Pure functions: the board, its charts, its CSV and the
 // wall all read the same numbers from here.
-import { tripDelayClass, type DelayThresholds } from '@/lib/model';
+import { tripDelayClass, type DelayFigures, type DelayThresholds } from '@/lib/model';
 import { routeKey, routeLabel, type ActiveTrip } from './trips';
 import { percentile } from '@/lib/stats/percentile';
 
-export interface DelayFigures {
-  activeTrips: number;
-  /** Trips whose delay is known; the base of every average and share. */
-  knownDelay: number;
-  /** Trips without a delay: counted here, never as on time. */
-  unknownDelay: number;
-  early: number;
-  onTime: number;
-  late: number;
-  meanMin: number | null;
-  medianMin: number | null;
-  p90Min: number | null;
-  /** The largest delay (the latest trip). */
-  worstMin: number | null;
-  /** onTime / knownDelay, 0..1; null when no delay is known. */
-  onTimeShare: number | null;
-}
+export type { DelayFigures } from '@/lib/model';
 
-export function delayFigures(trips: readonly ActiveTrip[], thresholds: DelayThresholds): DelayFigures {
+/** Figures of any set of trips: the live ones, or a past period's (lib/history reads its stored delays through it). */
+export function delayFigures(trips: readonly { delayMinutes: number | null }[], thresholds: DelayThresholds): DelayFigures {
   const delays: number[] = [];
   let early = 0;
   let onTime = 0;

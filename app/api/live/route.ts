@@ -1,4 +1,5 @@
 import { ensureFeedStarted } from '@/lib/fleet';
+import { clientKey } from '@/lib/http/client-key';
 import { parseId, snapshotResponse } from '@/lib/http/responses';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +12,7 @@ export function GET(request: Request): Response {
   if (watch !== null) {
     const id = parseId(watch, 'watch (a bus id)');
     if (!id.ok) return id.response;
-    feed.watch(id.value);
+    feed.watch(id.value, clientKey(request));
   }
   return snapshotResponse(request, feed.liveSnapshot());
 }

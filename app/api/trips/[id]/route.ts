@@ -8,6 +8,6 @@ export const runtime = 'nodejs';
 /** One trip, fetched on demand within the budget's headroom (cached briefly, shared by every viewer). */
 export const GET = onDemandById(
   'Trip id',
-  (id) => ensureFeedStarted().trip(id),
+  (id, client) => ensureFeedStarted().trip(id, client),
   (trip, fetchedAt): TripResponse => ({ trip, fetchedAt }),
 );

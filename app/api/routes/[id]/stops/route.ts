@@ -8,6 +8,6 @@ export const runtime = 'nodejs';
 /** A route's stops, fetched on demand (or from the background load) and cached for minutes. */
 export const GET = onDemandById(
   'Route id',
-  (id) => ensureFeedStarted().routeStops(id),
+  (id, client) => ensureFeedStarted().routeStops(id, client),
   (stops, fetchedAt): RouteStopsResponse => ({ ...stops, fetchedAt }),
 );

@@ -1,0 +1,164 @@
+import 'server-only';
+import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { BusTrackResponse, DelayThresholds, FleetMomentResponse, FleetMomentVehicle, HistoryFix, HistoryRoutesResponse, HistoryTripResponse } from '@/lib/model';
+import type { TimeRule } from '@/lib/partner';
+import { addDays, figuresOf, localDate, routeDaysFromTrips, storedRouteDays, type RouteDay } from './rollups';
+import { budgetMinutes, busFixes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
+import { rows, type HistoryDb } from './store';
+import { fixesAt, tripFromRow } from './warm';
+
+// The reads behind the history API and the ops pages. Each is bounded by what the API validated (a period of at
+// most 400 days, a track of at most 24 h, one moment) and answers through an index.
+
+/** How far back "the fleet at a moment" looks for a bus's last fix. */
+export const FLEET_LOOKBACK_MS = 86_400_000;
+
+export async function routesOverPeriod(
+  db: HistoryDb,
+  q: { from: string; to: string; routeIds: readonly number[] | null; thresholds: DelayThresholds; now: number; rule: TimeRule },
+): Promise<HistoryRoutesResponse> {
+  const today = localDate(q.now, q.rule);
+  const stored = await storedRouteDays(db, q.from, q.to, q.routeIds);
+  // Days not closed yet (today, yesterday until it closes, any day the recorder could not close) come from the
+  // trips themselves, by the same rules.
+  const closed = new Set(stored.map((d) => d.serviceDate));
+  const open: string[] = [];
+  for (let d = q.from; d <= q.to && open.length <= 400; d = addDays(d, 1)) if (!closed.has(d) && d >= addDays(today, -3)) open.push(d);
+  const live = (await routeDaysFromTrips(db, open, q.rule)).filter((d) => !q.routeIds || q.routeIds.includes(d.routeId));
+  const days: RouteDay[] = [...stored, ...live];
+
+  const byRoute = new Map<number, RouteDay[]>();
+  const byDate = new Map<string, RouteDay[]>();
+  const hours = new Map<number, [number, number]>();
+  for (const d of days) {
+    (byRoute.get(d.routeId) ?? byRoute.set(d.routeId, []).get(d.routeId)!).push(d);
+    (byDate.get(d.serviceDate) ?? byDate.set(d.serviceDate, []).get(d.serviceDate)!).push(d);
+    for (const [h, [sum, n]] of Object.entries(d.hours)) {
+      const acc = hours.get(Number(h)) ?? [0, 0];
+      acc[0] += sum;
+      acc[1] += n;
+      hours.set(Number(h), acc);
+    }
+  }
+  const gaps = await db
+    .select({ fromAt: recorderGaps.fromAt, toAt: recorderGaps.toAt, droppedRows: recorderGaps.droppedRows, reason: recorderGaps.reason })
+    .from(recorderGaps)
+    .where(and(lte(recorderGaps.fromAt, q.now), gte(recorderGaps.toAt, Date.parse(`${q.from}T00:00:00Z`) - 86_400_000)))
+    .orderBy(asc(recorderGaps.fromAt))
+    .limit(500);
+  return {
+    from: q.from,
+    to: q.to,
+    today,
+    thresholds: q.thresholds,
+    routes: [...byRoute.values()]
+      .map((ds) => ({
+        routeId: ds[0]!.routeId,
+        routeCode: ds.find((d) => d.routeCode)?.routeCode ?? null,
+        routeName: ds.find((d) => d.routeName)?.routeName ?? null,
+        ...figuresOf(ds, q.thresholds),
+      }))
+      .sort((a, b) => a.routeId - b.routeId),
+    days: [...byDate.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, ds]) => ({ date, figures: figuresOf(ds, q.thresholds) })),
+    hours: [...hours.entries()].sort(([a], [b]) => a - b).map(([hour, [sum, n]]) => ({ hour, meanMin: sum / n, trips: n })),
+    gaps,
+  };
+}
+
+const FIX_COLUMNS = {
+  busId: busFixes.busId,
+  gpsAt: busFixes.gpsAt,
+  fetchedAt: busFixes.fetchedAt,
+  lat: busFixes.lat,
+  lon: busFixes.lon,
+  heading: busFixes.heading,
+  speedKmh: busFixes.speedKmh,
+  accuracy: busFixes.accuracy,
+  tripId: busFixes.tripId,
+};
+
+/** Trips run longer than this are not real; it also bounds the trail's window. */
+const TRIP_TRAIL_SLACK_MS = 30 * 60_000;
+
+export async function recordedTrip(db: HistoryDb, id: number): Promise<HistoryTripResponse | null> {
+  const [row] = await db.select().from(trips).where(eq(trips.tripId, id));
+  if (!row) return null;
+  const [delays, statuses] = await Promise.all([
+    db.select({ at: tripDelayChanges.at, delayMinutes: tripDelayChanges.delayMinutes }).from(tripDelayChanges).where(eq(tripDelayChanges.tripId, id)).orderBy(asc(tripDelayChanges.at)),
+    db.select({ at: tripStatusChanges.at, status: tripStatusChanges.status }).from(tripStatusChanges).where(eq(tripStatusChanges.tripId, id)).orderBy(asc(tripStatusChanges.at)),
+  ]);
+  let trail: HistoryFix[] = [];
+  if (row.busId !== null) {
+    const end = Math.max(row.lastSeenAt, row.finalAt ?? 0) + TRIP_TRAIL_SLACK_MS;
+    trail = await db
+      .select(FIX_COLUMNS)
+      .from(busFixes)
+      .where(and(eq(busFixes.busId, row.busId), gte(busFixes.fetchedAt, row.firstSeenAt - TRIP_TRAIL_SLACK_MS), lte(busFixes.fetchedAt, end), eq(busFixes.tripId, id)))
+      .orderBy(asc(busFixes.fetchedAt))
+      .limit(5_000);
+  }
+  return { trip: tripFromRow(row), firstSeenAt: row.firstSeenAt, lastSeenAt: row.lastSeenAt, finalAt: row.finalAt, finalFound: row.finalFound, delayChanges: delays, statusChanges: statuses, trail };
+}
+
+export async function busTrack(db: HistoryDb, busId: number, from: number, to: number): Promise<BusTrackResponse> {
+  const fixes = await db
+    .select(FIX_COLUMNS)
+    .from(busFixes)
+    .where(and(eq(busFixes.busId, busId), gte(busFixes.fetchedAt, from), lte(busFixes.fetchedAt, to)))
+    .orderBy(asc(busFixes.fetchedAt))
+    .limit(20_000);
+  return { busId, from, to, fixes };
+}
+
+export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
+  const fixes = await fixesAt(db, at, at - FLEET_LOOKBACK_MS);
+  const tripIds = [...new Set(fixes.map((f) => f.tripId).filter((t): t is number => t !== null))];
+  const tripRows = tripIds.length ? await db.select().from(trips).where(inArray(trips.tripId, tripIds)) : [];
+  const delays = tripIds.length
+    ? await rows<{ trip_id: string | number; delay_minutes: number | null }>(
+        db,
+        sql`SELECT DISTINCT ON (trip_id) trip_id, delay_minutes FROM history_trip_delay_changes
+             WHERE trip_id IN (${sql.join(tripIds.map((t) => sql`${t}`), sql`, `)}) AND at <= ${at}
+             ORDER BY trip_id, at DESC`,
+      )
+    : [];
+  const delayThen = new Map(delays.map((d) => [Number(d.trip_id), d.delay_minutes]));
+  const byId = new Map(tripRows.map((t) => [t.tripId, t]));
+  const vehicles: FleetMomentVehicle[] = [];
+  for (const f of fixes) {
+    const t = f.tripId === null ? undefined : byId.get(f.tripId);
+    if (routeIds && (!t || t.routeId === null || !routeIds.includes(t.routeId))) continue;
+    vehicles.push({
+      ...f,
+      trip: t
+        ? { tripId: t.tripId, routeId: t.routeId, routeCode: t.routeCode, routeName: t.routeName, direction: t.direction, status: t.status, delayMinutes: delayThen.get(t.tripId) ?? null }
+        : null,
+    });
+  }
+  return { at, vehicles };
+}
+
+// --- For the ops pages (/fleet, /status) -------------------------------------------------------------------
+
+/** Each bus's last recorded trip and when it was last seen on it. */
+export async function lastOnTrip(db: HistoryDb, busIds: readonly number[]): Promise<Map<number, { tripId: number; routeCode: string | null; lastSeenAt: number }>> {
+  if (busIds.length === 0) return new Map();
+  const got = await rows<{ bus_id: number; trip_id: string | number; route_code: string | null; last_seen_at: string | number }>(
+    db,
+    sql`SELECT b.bus_id, t.trip_id, t.route_code, t.last_seen_at
+          FROM unnest(ARRAY[${sql.join(busIds.map((b) => sql`${b}`), sql`, `)}]::int[]) AS b(bus_id)
+          CROSS JOIN LATERAL (SELECT trip_id, route_code, last_seen_at FROM history_trips t
+                               WHERE t.bus_id = b.bus_id ORDER BY t.last_seen_at DESC LIMIT 1) t`,
+  );
+  return new Map(got.map((r) => [Number(r.bus_id), { tripId: Number(r.trip_id), routeCode: r.route_code, lastSeenAt: Number(r.last_seen_at) }]));
+}
+
+/** Upstream requests per minute by kind and lane, in [from, to). */
+export async function budgetPerMinute(db: HistoryDb, from: number, to: number) {
+  return db
+    .select()
+    .from(budgetMinutes)
+    .where(and(gte(budgetMinutes.minute, from), sql`${budgetMinutes.minute} < ${to}`))
+    .orderBy(asc(budgetMinutes.minute), asc(budgetMinutes.kind), desc(budgetMinutes.lane))
+    .limit(100_000);
+}

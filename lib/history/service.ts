@@ -1,0 +1,99 @@
+import 'server-only';
+import type { HistoryConfig } from '@/lib/config';
+import type { Feed } from '@/lib/fleet';
+import type { DelayThresholds } from '@/lib/model';
+import { DataDirInUseError } from './data-dir-lock';
+import { describeStoreError, Recorder } from './recorder';
+import { pruneHistory } from './retention';
+import { closeServiceDays } from './rollups';
+import type { Store } from './store';
+import { loadWarmState, recentTripStates } from './warm';
+
+// The history's part of server start: restore the feed from the store (a warm restart), attach the recorder to
+// the feed's events, add its note to the health, and keep the service days closed and the retention applied in
+// the background. Wired by lib/server/start.ts through startFeed's beforeStart; the feed never imports this.
+
+/** What the history needs of the feed (the Feed itself in the app, a stand-in in tests). */
+export type HistoryFeed = Pick<Feed, 'events' | 'restore' | 'addHealthNote' | 'timeRule'>;
+
+export interface HistoryOptions {
+  store: () => Promise<Store>;
+  config: Pick<HistoryConfig, 'positionsDays' | 'tripsDays'>;
+  thresholds: DelayThresholds;
+  now?: () => number;
+  /** How often service days are closed and old rows pruned. */
+  maintenanceIntervalMs?: number;
+  /** Handed to the recorder (tests shorten or lengthen its timer). */
+  flushIntervalMs?: number;
+  maxBufferRows?: number;
+  log?: (line: Record<string, unknown>) => void;
+}
+
+export interface HistoryService {
+  recorder: Recorder;
+  /** What the warm restart restored. */
+  restored: { fixes: number; trips: number } | null;
+  /** Closes service days and prunes once, now (the timer does it every interval). */
+  maintain(): Promise<void>;
+  /** Writes what is pending and stops; the store stays open (its owner closes it). */
+  close(): Promise<void>;
+}
+
+/** Trips seen within this window are primed into the recorder's change detection after a restart. */
+const PRIME_WINDOW_MS = 6 * 3_600_000;
+
+export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Promise<HistoryService> {
+  const now = opts.now ?? Date.now;
+  const log = opts.log ?? ((line) => console.warn(JSON.stringify(line)));
+  const recorder = new Recorder({ store: opts.store, now, timeRule: () => feed.timeRule(), log, flushIntervalMs: opts.flushIntervalMs, maxBufferRows: opts.maxBufferRows });
+  let restored: HistoryService['restored'] = null;
+  try {
+    const store = await opts.store();
+    const warm = await loadWarmState(store.db, now(), opts.config.positionsDays);
+    feed.restore(warm);
+    recorder.primeTrips(await recentTripStates(store.db, now() - PRIME_WINDOW_MS));
+    restored = { fixes: warm.fixes.length, trips: warm.trips.length };
+  } catch (e) {
+    // Two processes on one PGlite directory would corrupt it: that one stops the start.
+    if (e instanceof DataDirInUseError) throw e;
+    // Anything else (PostgreSQL not reachable yet): the live map starts cold and the recorder retries.
+    log({ msg: 'history not restored', reason: describeStoreError(e) });
+  }
+  recorder.attach(feed.events);
+  const removeNote = feed.addHealthNote(() => recorder.healthNote());
+
+  const abort = new AbortController();
+  let first = true;
+  let running: Promise<void> | null = null;
+  const maintain = (): Promise<void> =>
+    (running ??= (async () => {
+      try {
+        if (recorder.stats.failing) return;
+        const store = await opts.store();
+        const closed = await closeServiceDays(store.db, { now: now(), rule: feed.timeRule(), thresholds: opts.thresholds, backfill: first });
+        first = false;
+        if (closed.length) log({ msg: 'service days closed', dates: closed });
+        await pruneHistory(store.db, { now: now(), positionsDays: opts.config.positionsDays, tripsDays: opts.config.tripsDays, signal: abort.signal });
+      } catch (e) {
+        log({ msg: 'history maintenance failed', reason: describeStoreError(e) });
+      }
+    })().finally(() => {
+      running = null;
+    }));
+  const interval = opts.maintenanceIntervalMs ?? 5 * 60_000;
+  const timer = setInterval(() => void maintain(), interval);
+  timer.unref?.();
+
+  return {
+    recorder,
+    restored,
+    maintain,
+    async close() {
+      clearInterval(timer);
+      abort.abort();
+      removeNote();
+      await running;
+      await recorder.close();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import 'server-only';
+import { eq, gte, sql } from 'drizzle-orm';
+import type { FixEvent, WarmState } from '@/lib/fleet';
+import type { Trip } from '@/lib/model';
+import { recorderState, trips } from './schema';
+import { rows, type HistoryDb } from './store';
+import { WALK_AT_KEY } from './writes';
+
+// What a restarted server serves before its first upstream answer: each bus's newest fix and the trips of the
+// last complete walk, with their true times (the feed draws them as old as they are).
+
+interface FixRowRaw {
+  bus_id: number;
+  gps_at: string | number | null;
+  fetched_at: string | number;
+  lat: number;
+  lon: number;
+  heading: number | null;
+  speed_kmh: number | null;
+  accuracy: number | null;
+  trip_id: string | number | null;
+}
+
+const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
+
+/**
+ * The newest fix of every bus fetched at or before `at` and after `since`. The bus ids are walked through the
+ * (bus, fetched) index one by one (a loose index scan), then each bus's newest fix is one index probe: a few
+ * milliseconds per thousand buses however many days the store holds.
+ */
+export async function fixesAt(db: HistoryDb, at: number, since: number, busIds?: readonly number[]): Promise<FixEvent[]> {
+  const buses = busIds
+    ? sql`SELECT unnest(ARRAY[${sql.join(busIds.map((b) => sql`${b}`), sql`, `)}]::int[]) AS bus_id`
+    : sql`WITH RECURSIVE b AS (
+            (SELECT bus_id FROM history_bus_fixes ORDER BY bus_id LIMIT 1)
+            UNION ALL
+            SELECT (SELECT f.bus_id FROM history_bus_fixes f WHERE f.bus_id > b.bus_id ORDER BY f.bus_id LIMIT 1) FROM b WHERE b.bus_id IS NOT NULL
+          ) SELECT bus_id FROM b WHERE bus_id IS NOT NULL`;
+  if (busIds && busIds.length === 0) return [];
+  const got = await rows<FixRowRaw>(
+    db,
+    sql`SELECT f.* FROM (${buses}) b
+          CROSS JOIN LATERAL (
+            SELECT * FROM history_bus_fixes f
+             WHERE f.bus_id = b.bus_id AND f.fetched_at <= ${at} AND f.fetched_at > ${since}
+             ORDER BY f.fetched_at DESC LIMIT 1) f
+         ORDER BY f.bus_id`,
+  );
+  return got.map((r) => ({
+    busId: Number(r.bus_id),
+    gpsAt: num(r.gps_at),
+    fetchedAt: Number(r.fetched_at),
+    lat: Number(r.lat),
+    lon: Number(r.lon),
+    heading: r.heading,
+    speedKmh: r.speed_kmh,
+    accuracy: r.accuracy,
+    tripId: num(r.trip_id),
+  }));
+}
+
+export function tripFromRow(r: typeof trips.$inferSelect): Trip {
+  return {
+    id: r.tripId,
+    routeId: r.routeId,
+    busId: r.busId,
+    tripDate: r.serviceDate,
+    direction: r.direction,
+    tripType: r.tripType,
+    serviceKind: r.serviceKind,
+    plannedDepartureAt: r.plannedDepartureAt,
+    plannedArrivalAt: r.plannedArrivalAt,
+    actualDepartureAt: r.actualDepartureAt,
+    actualArrivalAt: r.actualArrivalAt,
+    status: r.status,
+    delayMinutes: r.delayMinutes,
+    routeName: r.routeName,
+    routeCode: r.routeCode,
+    plateNumber: r.plateNumber,
+    busName: r.busName,
+  };
+}
+
+export async function loadWarmState(db: HistoryDb, now: number, positionsDays: number): Promise<WarmState> {
+  const fixes = await fixesAt(db, now, now - positionsDays * 86_400_000);
+  const [walk] = await db.select({ value: recorderState.value }).from(recorderState).where(eq(recorderState.key, WALK_AT_KEY));
+  if (!walk) return { fixes, trips: [], tripsFetchedAt: null };
+  const open = await db.select().from(trips).where(gte(trips.lastSeenAt, walk.value));
+  // A trip whose final lookup already answered has left the list, even if the walk that missed it was not stored.
+  return { fixes, trips: open.filter((t) => t.finalAt === null).map(tripFromRow), tripsFetchedAt: walk.value };
+}
+
+/** What the trips of the last hours were, for the recorder's change detection after a restart. */
+export async function recentTripStates(db: HistoryDb, since: number) {
+  return db.select({ tripId: trips.tripId, status: trips.status, delayMinutes: trips.delayMinutes, lastSeenAt: trips.lastSeenAt }).from(trips).where(gte(trips.lastSeenAt, since));
+}

@@ -1,0 +1,87 @@
+// Bodies of the history API (/api/history/...): what Fleetmap recorded, as the server answers and the views read.
+import type { DelayFigures, DelayThresholds } from './delay';
+import type { EpochMs, Trip } from './transit';
+
+/** One stored fix of a bus. */
+export interface HistoryFix {
+  busId: number;
+  gpsAt: EpochMs | null;
+  fetchedAt: EpochMs;
+  lat: number;
+  lon: number;
+  heading: number | null;
+  speedKmh: number | null;
+  accuracy: number | null;
+  tripId: number | null;
+}
+
+/** A time the recorder could not write, and how many rows it dropped. */
+export interface HistoryGap {
+  fromAt: EpochMs;
+  toAt: EpochMs;
+  droppedRows: number;
+  reason: string;
+}
+
+export interface HistoryRouteFigures extends DelayFigures {
+  routeId: number;
+  routeCode: string | null;
+  routeName: string | null;
+}
+
+export interface HistoryRoutesResponse {
+  /** The period, service dates inclusive. */
+  from: string;
+  to: string;
+  /** Today on the agency's clock: its figures are the trips recorded so far. */
+  today: string;
+  thresholds: DelayThresholds;
+  /** Per route over the period (`activeTrips` counts the period's trips). */
+  routes: HistoryRouteFigures[];
+  /** Per service date, over the routes asked for (every route when none): the trend. */
+  days: { date: string; figures: DelayFigures }[];
+  /** Mean delay by local hour of planned departure over the period and routes; hours without trips are left out. */
+  hours: { hour: number; meanMin: number; trips: number }[];
+  /** Recording gaps that overlap the period. */
+  gaps: HistoryGap[];
+}
+
+export interface HistoryTripResponse {
+  trip: Trip;
+  firstSeenAt: EpochMs;
+  lastSeenAt: EpochMs;
+  /** When the lookup after the trip left /trips/active answered (null before, or never). */
+  finalAt: EpochMs | null;
+  /** False when that lookup answered 404. */
+  finalFound: boolean | null;
+  delayChanges: { at: EpochMs; delayMinutes: number | null }[];
+  statusChanges: { at: EpochMs; status: string | null }[];
+  /** The bus's fixes while it ran this trip, oldest first. */
+  trail: HistoryFix[];
+}
+
+export interface BusTrackResponse {
+  busId: number;
+  from: EpochMs;
+  to: EpochMs;
+  fixes: HistoryFix[];
+}
+
+/** A bus as Fleetmap knew it at a moment: its last fix fetched before then, and its trip then. */
+export interface FleetMomentVehicle extends HistoryFix {
+  trip: {
+    tripId: number;
+    routeId: number | null;
+    routeCode: string | null;
+    routeName: string | null;
+    direction: string | null;
+    status: string | null;
+    /** The delay last recorded for the trip at that moment. */
+    delayMinutes: number | null;
+  } | null;
+}
+
+export interface FleetMomentResponse {
+  at: EpochMs;
+  vehicles: FleetMomentVehicle[];
+}
