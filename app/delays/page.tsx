@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import { DelayBoard } from '@/components/delays/delay-board';
 import { Providers } from '@/components/providers';
 import { pageViewer } from '@/lib/auth/page';
@@ -9,7 +10,10 @@ export default async function DelaysPage() {
   const viewer = (await pageViewer()) ?? undefined;
   return (
     <Providers viewer={viewer}>
-      <DelayBoard />
+      {/* The period lives in the URL: useSearchParams needs a Suspense boundary. */}
+      <Suspense fallback={<h1 className="p-4 text-base font-semibold">Delay board</h1>}>
+        <DelayBoard />
+      </Suspense>
     </Providers>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 // The dispatcher's screen: the live map, the list of active trips, the panel of the selected trip, and an
 // honest account of how old and how healthy the data is. All view state sits in the URL.
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { AppHeader } from '@/components/app-header';
@@ -8,6 +9,7 @@ import { FleetMap } from '@/components/map/fleet-map';
 import { centreOnBus } from '@/components/map/use-map-camera';
 import { useMapRightPadding } from '@/components/map/use-map-padding';
 import { HealthBanners, StatusBar } from '@/components/status';
+import { historyTripQuery } from '@/lib/client/queries';
 import { useDispatcherKeys } from '@/lib/client/use-dispatcher-keys';
 import { useDispatcherSelection } from '@/lib/client/use-dispatcher-selection';
 import { useDispatcherUrl, useMapViewUrl } from '@/lib/client/use-dispatcher-url';
@@ -84,6 +86,10 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
 
   const onFiltersChange = useCallback((patch: { filters?: Filters; sort?: SortKey }) => updateUrl(patch), [updateUrl]);
 
+  // The trip's recorded delay changes and trail (the whole of it for a trip that has ended).
+  const history = useQuery({ ...historyTripQuery(selection.tripId ?? 0, selection.row !== null), enabled: selection.tripId !== null && canDispatch });
+  const trail = selection.tripId !== null ? (history.data?.trail ?? null) : null;
+
   const panel = hasSelection ? (
     <TripPanel
       tripId={selection.tripId}
@@ -99,6 +105,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       onToggleRoute={(routeId) => updateUrl({ routeId })}
       onClose={clearSelection}
       hasMap={!listOnly}
+      history={selection.tripId !== null ? history.data : undefined}
     />
   ) : null;
 
@@ -181,6 +188,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
                 initialView={initialView}
                 onViewChange={onViewChange}
                 onMapReady={setMap}
+                trail={trail}
               />
             ) : (
               <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{link.fetchFailed ? 'The live data is unavailable.' : 'Loading the map…'}</div>

@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { Vehicle } from '@/lib/model';
+import type { HistoryTripResponse, Vehicle } from '@/lib/model';
 import type { Theme } from '@/lib/view/theme';
 import { isStaleAge, locationAgeS } from '@/lib/view/ages';
 import { browserTimeZone, formatAgo, formatClock, formatHeading } from '@/lib/view/format';
@@ -9,6 +9,7 @@ import { useHasRole } from '@/lib/client/use-viewer';
 import { hasPosition } from '@/lib/view/bus-features';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
+import { TripDelayHistory } from './trip-delay-history';
 
 export interface TripPanelProps {
   tripId: number | null;
@@ -25,6 +26,8 @@ export interface TripPanelProps {
   onClose: () => void;
   /** The map is shown (list-only view has no follow/re-centre). */
   hasMap: boolean;
+  /** What the history recorded of the trip (its delay changes and trail), when it has. */
+  history?: HistoryTripResponse;
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -163,6 +166,13 @@ export function TripPanel(p: TripPanelProps) {
                 {trip.serviceKind && <Field label="Service kind">{trip.serviceKind}</Field>}
               </dl>
             )}
+          </div>
+        )}
+
+        {tripId !== null && (
+          <div>
+            <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Delay over time</h3>
+            <TripDelayHistory history={p.history} now={now} />
           </div>
         )}
 

@@ -5,13 +5,14 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import type { Vehicle } from '@/lib/model';
+import type { HistoryFix, Vehicle } from '@/lib/model';
 import { useBusFeatures } from '@/lib/client/use-bus-features';
 import type { Theme } from '@/lib/view/theme';
 import { MapTooltip } from './bus-tooltip';
 import { useBusLayer } from './layers/bus-layer';
 import { useRouteOverlayLayer } from './layers/route-overlay-layer';
 import { useSelectedBusLayer } from './layers/selected-bus-layer';
+import { useTrailLayer } from './layers/trail-layer';
 import { useMapCamera } from './use-map-camera';
 import { useMapLibre, useNetworkRefresh, type MapView } from './use-maplibre';
 import { useMapPointer } from './use-map-pointer';
@@ -44,6 +45,10 @@ export interface FleetMapProps {
    * across a room needs about 1.8. Default 1.
    */
   busScale?: number;
+  /** Draw ages as of this fixed moment (a replay) instead of the server's now. */
+  asOf?: number | null;
+  /** A recorded trail to draw under the buses (the selected trip's, or a bus's track in a replay). */
+  trail?: readonly HistoryFix[] | null;
   /** Positions and sizes the map (e.g. `absolute inset-0`); defaults to `relative h-full w-full`. */
   className?: string;
 }
@@ -70,13 +75,14 @@ export function FleetMap(props: FleetMapProps) {
   const handle = useMapLibre(containerRef, { theme, styleUrl, styleUrlDark, interactive, initialView, onMapReady: props.onMapReady });
   const { map } = handle;
 
-  const buses = useBusFeatures(vehicles, generatedAt, staleAfterS, selectedBusId);
+  const buses = useBusFeatures(vehicles, generatedAt, staleAfterS, selectedBusId, props.asOf ?? null);
   const vehicleById = useMemo(() => new Map(vehicles.map((v) => [v.busId, v])), [vehicles]);
 
   const [overlayRestoredWithView] = useState(() => (initialView ? (routeOverlay?.routeId ?? null) : null));
   useRouteOverlayLayer(handle, theme, routeOverlay?.routeId ?? null, { fit: interactive, keepViewForRouteId: overlayRestoredWithView });
   useBusLayer(handle, theme, buses.clustered, busScale);
   useSelectedBusLayer(handle, theme, buses.selected, busScale);
+  useTrailLayer(handle, theme, props.trail ?? null);
   useNetworkRefresh(handle);
 
   const hover = useMapPointer(map, interactive, { onSelectBus: props.onSelectBus, follow, onFollowChange: props.onFollowChange, onViewChange: props.onViewChange });

@@ -18,6 +18,7 @@ export const ROUTE_ACCESS = {
   '/': { role: 'viewer' },
   '/delays': { role: 'manager' },
   '/wall': { role: 'viewer', wall: true },
+  '/replay': { role: 'manager' },
   '/signin': { role: 'public' },
   '/admin': { role: 'admin' },
   // Live data every view reads (no upstream request of their own)

@@ -2,7 +2,20 @@
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import { queryOptions } from '@tanstack/react-query';
 import type { LiveSnapshot } from '@/lib/model';
-import type { AccessDeniedReason, ApiErrorBody, BusesResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from '@/lib/model';
+import type {
+  AccessDeniedReason,
+  ApiErrorBody,
+  BusesResponse,
+  BusTrackResponse,
+  DelayThresholds,
+  FleetMomentResponse,
+  HistoryRoutesResponse,
+  HistoryTripResponse,
+  NetworkResponse,
+  RouteStopsResponse,
+  RoutesResponse,
+  TripResponse,
+} from '@/lib/model';
 
 export const LIVE_POLL_MS = 5_000;
 
@@ -104,5 +117,53 @@ export function networkQuery() {
     // Refetch while the feed is still loading; once complete the network rarely changes.
     refetchInterval: (q) => (networkIncomplete(q.state.data) ? NETWORK_LOADING_POLL_MS : NETWORK_POLL_MS),
     staleTime: 60_000,
+  });
+}
+
+// --- History (/api/history) ---------------------------------------------------------------------------------
+
+const HISTORY_RETRY = (count: number, err: Error) => !(err instanceof ApiError && err.status < 500) && count < 2;
+
+/** A period's per-route figures; today's part changes as trips run, so a period that includes today refreshes. */
+export function historyRoutesQuery(range: { from: string; to: string }, thresholds: DelayThresholds, includesToday: boolean, routeId: number | null = null) {
+  const qs = new URLSearchParams({ from: range.from, to: range.to, lateMin: String(thresholds.lateMin), earlyMin: String(thresholds.earlyMin) });
+  if (routeId !== null) qs.set('route', String(routeId));
+  return queryOptions({
+    queryKey: ['history-routes', range.from, range.to, thresholds.lateMin, thresholds.earlyMin, routeId],
+    queryFn: ({ signal }) => getJson<HistoryRoutesResponse>(`/api/history/routes?${qs}`, signal),
+    refetchInterval: includesToday ? 60_000 : false,
+    staleTime: includesToday ? 30_000 : 10 * 60_000,
+    retry: HISTORY_RETRY,
+  });
+}
+
+/** A trip's recorded delay changes and trail; refreshed while the trip may still run. */
+export function historyTripQuery(tripId: number, running: boolean) {
+  return queryOptions({
+    queryKey: ['history-trip', tripId],
+    queryFn: ({ signal }) => getJson<HistoryTripResponse>(`/api/history/trips/${tripId}`, signal),
+    refetchInterval: running ? 15_000 : false,
+    retry: HISTORY_RETRY,
+  });
+}
+
+export function historyFleetQuery(at: number, routeId: number | null) {
+  const qs = new URLSearchParams({ at: new Date(at).toISOString() });
+  if (routeId !== null) qs.set('route', String(routeId));
+  return queryOptions({
+    queryKey: ['history-fleet', at, routeId],
+    queryFn: ({ signal }) => getJson<FleetMomentResponse>(`/api/history/fleet?${qs}`, signal),
+    staleTime: Infinity,
+    retry: HISTORY_RETRY,
+  });
+}
+
+export function busTrackQuery(busId: number, from: number, to: number) {
+  const qs = new URLSearchParams({ from: new Date(from).toISOString(), to: new Date(to).toISOString() });
+  return queryOptions({
+    queryKey: ['bus-track', busId, from, to],
+    queryFn: ({ signal }) => getJson<BusTrackResponse>(`/api/history/buses/${busId}/track?${qs}`, signal),
+    staleTime: 60_000,
+    retry: HISTORY_RETRY,
   });
 }

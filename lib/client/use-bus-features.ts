@@ -22,9 +22,13 @@ export interface BusFeatures {
   bounds: LonLatBounds | null;
 }
 
-/** `generatedAt` is the snapshot's: ages are measured against it plus the time elapsed locally. */
-export function useBusFeatures(vehicles: readonly Vehicle[], generatedAt: number, staleAfterS: number, selectedBusId: number | null): BusFeatures {
-  const { now } = useServerNow(generatedAt);
+/**
+ * `generatedAt` is the snapshot's: ages are measured against it plus the time elapsed locally. `asOf` fixes the
+ * moment instead (a replay draws buses as old as they were then, however long it stays paused).
+ */
+export function useBusFeatures(vehicles: readonly Vehicle[], generatedAt: number, staleAfterS: number, selectedBusId: number | null, asOf: number | null = null): BusFeatures {
+  const server = useServerNow(generatedAt);
+  const now = asOf ?? server.now;
   const staleBeat = Math.ceil(now / STALE_BEAT_MS) * STALE_BEAT_MS;
   const points = useMemo(() => busPoints(vehicles, staleBeat, staleAfterS), [vehicles, staleBeat, staleAfterS]);
   const targets = useMemo(() => new Map<number, LngLat>(points.map((p) => [p.busId, p.position])), [points]);

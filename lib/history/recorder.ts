@@ -195,6 +195,8 @@ export class Recorder {
     const rows = (changed ? 1 : 0) + (statusChanged ? 1 : 0) + (delayChanged ? 1 : 0) || 1;
     if (!this.admit(rows)) return;
     this.known.set(t.id, { status: t.status, delay: t.delayMinutes, key, lastSeenAt: at });
+    // Listed again after a final answer: that answer was premature (see writeBatch).
+    this.pending.finals.delete(t.id);
     if (changed) {
       this.pending.tripUpserts.set(t.id, tripRow(t, at));
       this.pending.tripSeen.delete(t.id);

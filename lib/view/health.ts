@@ -98,6 +98,8 @@ export function healthBanners(health: Health | null, link: ClientLink, now: Epoc
     case 'ok':
       break;
   }
+  // Rooms beside the feed (the recorder) speak for themselves, one banner per sentence; the live map is unaffected.
+  (health.notes ?? []).forEach((note, i) => banners.push({ id: `note-${i}`, tone: 'warning', title: 'Note', body: note }));
   return banners;
 }
 
