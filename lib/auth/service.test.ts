@@ -59,6 +59,14 @@ describeEachStore('AuthService', (target) => {
     expect(events[0]).toBe('sign-in.ok');
   });
 
+  it('an address that fails across many accounts waits too, even for a good password', async () => {
+    // Ten free failures per address (an office shares one), each on a different account so no account waits.
+    for (let i = 0; i < 11; i++) expect(await service.signInLocal(`guess${i}`, 'wrong password!!', '10.9.9.9')).toMatchObject({ ok: false, status: 401 });
+    expect(await service.signInLocal('ann', PASSWORD, '10.9.9.9')).toMatchObject({ ok: false, status: 429 });
+    // Another address is not held up.
+    expect((await service.signInLocal('ann', PASSWORD, '10.0.0.8')).ok).toBe(true);
+  });
+
   it('parallel guesses on one account are taken one after another, each counted', async () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => service.signInLocal('ann', 'wrong password!!', '10.0.0.3')));
     // Three free failures, the fourth sets a wait, and the two after it are refused unchecked.
