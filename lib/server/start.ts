@@ -55,3 +55,17 @@ function onShutdown(hook: () => Promise<void>): void {
   const holder = globalThis as { [SHUTDOWN]?: (() => Promise<void>)[] };
   (holder[SHUTDOWN] ??= []).push(hook);
 }
+
+/**
+ * instrumentation.ts's entry. Next.js logs a failed hook and serves on regardless (its listener may already be
+ * open): a server whose start failed, such as one on a reachable address without sign-in, must not stay up.
+ * One message, no stack.
+ */
+export async function startServerOrExit(): Promise<void> {
+  try {
+    await startServer();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
+}
