@@ -3,10 +3,12 @@
 // starts as it always did, and says so in the header.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { test as plain } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { freePort, ROOT } from './support/stack';
 
-test('a reachable HOST without AUTH_MODE: the server refuses to start, in one sentence', async () => {
+// No stack of its own: this test starts the one server it needs.
+plain('a reachable HOST without AUTH_MODE: the server refuses to start, in one sentence', async () => {
   // 192.0.2.1 (TEST-NET-1) is never assigned to a machine: whatever happens, nothing is served on a network.
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, FLEETMAP_DIST_DIR: process.env.FLEETMAP_E2E_DIST ?? '.next-e2e', PARTNER_API_BASE_URL: 'http://127.0.0.1:9/api/v1/partner', PARTNER_API_KEY: 'k' };

@@ -113,6 +113,6 @@ test('the client secret appears in no page, answer or log line', async ({ reques
     expect((await res.text()).includes(secret), path).toBe(false);
     expect(JSON.stringify(res.headers()).includes(secret), path).toBe(false);
   }
-  expect(stack.appLogs()).toContain('store opened');
+  expect(stack.appLogs()).toContain('Ready on');
   expect(stack.appLogs().includes(secret)).toBe(false);
 });

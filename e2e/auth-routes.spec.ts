@@ -57,7 +57,8 @@ test('every route: 401 or the sign-in without a session, 403 one role too low, a
       expect(await anonymous.json()).toMatchObject({ error: { status: 401, reason: 'sign-in-required' } });
     } else {
       expect(anonymous.status, `${path} without a session`).toBe(303);
-      expect(anonymous.headers.get('location')).toBe(`${stack.appUrl}/signin?next=${encodeURIComponent(path)}`);
+      // Next.js may shorten a same-origin Location to its path.
+      expect(new URL(anonymous.headers.get('location') ?? '', stack.appUrl).href).toBe(`${stack.appUrl}/signin?next=${encodeURIComponent(path)}`);
     }
     checked.push(`${method} ${path} anonymous`);
     const below = ROLES[ROLES.indexOf(access.role) - 1];
