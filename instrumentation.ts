@@ -3,6 +3,6 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
-  const { startServer } = await import('./lib/server/start');
-  await startServer();
+  const { startServerOrExit } = await import('./lib/server/start');
+  await startServerOrExit();
 }

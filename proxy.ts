@@ -1,4 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { authService } from '@/lib/auth';
+import { guardRequest, principalKey } from '@/lib/auth/guard';
+import { CLIENT_PRINCIPAL_HEADER } from '@/lib/http/client-key';
 import { contentSecurityPolicy, frameAncestorsFrom, originsOf } from '@/lib/http/security-headers';
 
 /**
@@ -14,11 +17,23 @@ function hasBrokenEscape(pathname: string): boolean {
   }
 }
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
+  // Who may see what (lib/auth/access.ts): decided before any page or handler runs.
+  const guard = await guardRequest(authService(), { method: request.method, url: request.nextUrl, headers: request.headers });
+  if (guard.kind === 'respond') return guard.response;
+  // The per-client limits count a signed-in caller by session, whatever address it comes from; a client's own
+  // value of the header never passes.
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.delete(CLIENT_PRINCIPAL_HEADER);
+  const key = principalKey(guard.principal);
+  if (key) requestHeaders.set(CLIENT_PRINCIPAL_HEADER, key);
+
   if (request.nextUrl.pathname.startsWith('/api/')) {
-    if (!hasBrokenEscape(request.nextUrl.pathname)) return NextResponse.next();
+    if (!hasBrokenEscape(request.nextUrl.pathname)) return NextResponse.next({ request: { headers: requestHeaders } });
     return Response.json({ error: { status: 400, message: 'The request path is not valid percent-encoding.' } }, { status: 400, headers: { 'Cache-Control': 'no-cache' } });
   }
+  // A prefetch carries no document: no CSP of its own (its nonce would not be the page's).
+  if (request.headers.has('next-router-prefetch')) return NextResponse.next({ request: { headers: requestHeaders } });
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const csp = contentSecurityPolicy({
     nonce,
@@ -27,7 +42,6 @@ export function proxy(request: NextRequest) {
     dev: process.env.NODE_ENV === 'development',
   });
   // Next.js reads the nonce for its own scripts from the request's CSP header.
-  const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('Content-Security-Policy', csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
@@ -36,14 +50,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages get the CSP (API answers are JSON and static files carry no script).
-  matcher: [
-    {
-      source: '/((?!api/|_next/static|_next/image|favicon.ico|maplibre-gl-worker.mjs|basemap/|fonts/).*)',
-      missing: [{ type: 'header', key: 'next-router-prefetch' }],
-    },
-    // The API routes with an [id] segment, only to refuse broken percent-escapes.
-    '/api/trips/:path*',
-    '/api/routes/:path*',
-  ],
+  // Every page and API route (sign-in guards them all); static files carry no fleet data and no script to protect.
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|maplibre-gl-worker.mjs|basemap/|fonts/).*)'],
 };

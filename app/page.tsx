@@ -1,12 +1,13 @@
 import { Suspense } from 'react';
 import { DispatcherView } from '@/components/dispatcher/dispatcher-view';
 import { Providers } from '@/components/providers';
+import { pageViewer } from '@/lib/auth/page';
 import { readAppConfig } from '@/lib/config';
 import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 
 // The home page is the dispatcher view. Configuration is read here, on the server, per request; the
 // client gets plain values and never the environment.
-export default function HomePage() {
+export default async function HomePage() {
   const cfg = readAppConfig();
   if (!cfg.ok) {
     return (
@@ -23,8 +24,9 @@ export default function HomePage() {
   }
   const { staleAfterS, mapStyleUrl, mapStyleUrlDark } = cfg.config;
   preloadOfflineMap([mapStyleUrl, mapStyleUrlDark]);
+  const viewer = (await pageViewer()) ?? undefined;
   return (
-    <Providers live={firstSnapshot()}>
+    <Providers live={firstSnapshot()} viewer={viewer}>
       {/* useSearchParams needs a Suspense boundary. */}
       <Suspense fallback={<h1 className="p-4 text-base font-semibold">Fleetmap</h1>}>
         <DispatcherView staleAfterS={staleAfterS} styleUrl={mapStyleUrl} styleUrlDark={mapStyleUrlDark} />

@@ -1,9 +1,14 @@
+'use client';
 // The header every page but the wall shares: the page's title, the views to switch between, what the page says
-// about its data (`status`), its own controls (`actions`), and the theme toggle.
+// about its data (`status`), its own controls (`actions`), who is signed in, and the theme toggle.
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { AccessBadge } from '@/components/auth/access-badge';
 import { ThemeToggle } from '@/components/theme/theme-toggle';
 import { TimeZoneSwitch } from '@/components/time-zone-switch';
+import { ROUTE_ACCESS } from '@/lib/auth/access';
+import { useViewer } from '@/lib/client/use-viewer';
+import { roleAtLeast } from '@/lib/model/access';
 
 const VIEWS = [
   { id: 'dispatch', href: '/', label: 'Dispatch' },
@@ -14,7 +19,7 @@ const VIEWS = [
   { id: 'wall', href: '/wall', label: 'Wall' },
 ] as const;
 
-export type AppView = (typeof VIEWS)[number]['id'];
+export type AppView = (typeof VIEWS)[number]['id'] | 'admin';
 
 export interface AppHeaderProps {
   title: string;
@@ -27,12 +32,18 @@ export interface AppHeaderProps {
 }
 
 export function AppHeader({ title, current, status, actions, agencyZone }: AppHeaderProps) {
+  const viewer = useViewer();
+  // Views the role does not include are not offered (the server would refuse them).
+  const mayOpen = (href: keyof typeof ROUTE_ACCESS) => {
+    const need = ROUTE_ACCESS[href].role;
+    return need === 'public' || roleAtLeast(viewer.role, need);
+  };
   return (
     <header className="flex flex-wrap items-center gap-x-5 gap-y-1 border-b border-slate-200 bg-white px-3 py-1.5 dark:border-slate-800 dark:bg-slate-900">
       <div className="flex items-center gap-3">
         <h1 className="text-base font-semibold tracking-tight">{title}</h1>
         <nav aria-label="Views" className="flex gap-3 text-sm text-slate-600 dark:text-slate-300">
-          {VIEWS.map((v) =>
+          {VIEWS.filter((v) => mayOpen(v.href)).map((v) =>
             v.id === current ? (
               <span key={v.id} aria-current="page" className="font-medium text-slate-900 dark:text-white">
                 {v.label}
@@ -50,6 +61,7 @@ export function AppHeader({ title, current, status, actions, agencyZone }: AppHe
       <div className="ml-auto flex items-center gap-2 md:order-last">
         {actions}
         <TimeZoneSwitch agencyZone={agencyZone} />
+        <AccessBadge />
         <ThemeToggle />
       </div>
       {status && <div className="order-last w-full md:order-none md:w-auto md:min-w-0 md:flex-1">{status}</div>}

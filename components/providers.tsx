@@ -1,8 +1,13 @@
 'use client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { liveQuery } from '@/lib/client/queries';
+import { RevokedDisplay } from '@/components/auth/revoked-display';
+import { ApiError, liveQuery } from '@/lib/client/queries';
 import type { LiveSnapshot } from '@/lib/model';
+import { ViewerContext } from '@/lib/client/use-viewer';
+import type { Viewer } from '@/lib/model/access';
+
+const OPEN: Viewer = { kind: 'open', role: 'admin', warning: null };
 
 export interface ProvidersProps {
   children: React.ReactNode;
@@ -12,17 +17,36 @@ export interface ProvidersProps {
    * what changed since.
    */
   live?: LiveSnapshot;
+  /** Who is looking (sign-in): open when sign-in is off. */
+  viewer?: Viewer;
 }
 
-export function Providers({ children, live }: ProvidersProps) {
+export function Providers({ children, live, viewer = OPEN }: ProvidersProps) {
+  const [revoked, setRevoked] = useState(false);
   const [client] = useState(() => {
     const c = new QueryClient({
-      defaultOptions: {
-        queries: { refetchOnWindowFocus: false, structuralSharing: true },
-      },
-    });
+        // An answer saying the session ended (signed out elsewhere, expired) sends the page to the sign-in; one
+        // saying a wall's token was revoked replaces the wall with that message. Neither is retried.
+        queryCache: new QueryCache({
+          onError: (err) => {
+            if (!(err instanceof ApiError)) return;
+            if (err.reason === 'wall-token-revoked') setRevoked(true);
+            // A full load, not a client navigation: the sign-in page must come from the server with the session's state.
+            // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+            else if (err.reason === 'sign-in-required') window.location.assign(`/signin?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+          },
+        }),
+        defaultOptions: {
+          queries: { refetchOnWindowFocus: false, structuralSharing: true },
+        },
+      });
     if (live) c.setQueryData(liveQuery().queryKey, live);
     return c;
   });
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  if (revoked) return <RevokedDisplay />;
+  return (
+    <ViewerContext.Provider value={viewer}>
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    </ViewerContext.Provider>
+  );
 }

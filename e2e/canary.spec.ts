@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
+import { startAuthStack } from './support/auth';
 import { ROOT } from './support/stack';
 
 function filesUnder(dir: string, out: string[] = []): string[] {
@@ -45,4 +46,65 @@ test('the API key appears nowhere: build output, pages, API answers, headers, lo
   const logs = stack.appLogs();
   expect(logs.length).toBeGreaterThan(0);
   expect(logs.includes(key), 'server log output').toBe(false);
+});
+
+// With sign-in on, the same search for the secrets sign-in creates: passwords (right and wrong), the session id,
+// a wall token. They may appear only where they must (the Set-Cookie that hands a session or wall cookie over, and
+// the one answer that shows a new wall token to its creator); nowhere else, and not in the store's files either.
+test.describe('with sign-in on', () => {
+  const admin = { name: 'root', role: 'admin' as const, password: 'root-canary-password-1' };
+  const wrongPassword = 'wrong-canary-password-2';
+
+  test('passwords, session ids and wall tokens appear in no page, answer, header, log line or store file', async () => {
+    test.setTimeout(180_000);
+    const stack = await startAuthStack({ mode: 'local', accounts: [admin] });
+    try {
+      const origin = { origin: stack.appUrl };
+      const failed = await fetch(`${stack.appUrl}/api/auth/signin`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: JSON.stringify({ name: admin.name, password: wrongPassword }) });
+      expect(failed.status).toBe(401);
+      const ok = await fetch(`${stack.appUrl}/api/auth/signin`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: JSON.stringify({ name: admin.name, password: admin.password }) });
+      expect(ok.status).toBe(200);
+      const session = /fleetmap_session=([^;]+)/.exec(ok.headers.get('set-cookie') ?? '')?.[1] ?? '';
+      expect(session).toMatch(/^[\w-]{43}$/);
+      const adminCookie = { cookie: `fleetmap_session=${session}` };
+      const created = await fetch(`${stack.appUrl}/api/admin/tokens`, { method: 'POST', headers: { ...origin, ...adminCookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'canary screen' }) });
+      expect(created.status).toBe(201);
+      const token = new URL((await created.json()).wallPath, stack.appUrl).searchParams.get('token') ?? '';
+      expect(token).toMatch(/^[\w-]{43}$/);
+      const exchange = await fetch(`${stack.appUrl}/wall?token=${token}`, { redirect: 'manual' });
+      expect(exchange.status).toBe(303);
+      expect(exchange.headers.get('location')).not.toContain(token);
+      const wallCookie = { cookie: `fleetmap_wall=${token}` };
+
+      const secrets = { password: admin.password, wrongPassword, session, token };
+      const paths = [...PAGES, ...API, '/signin', '/admin', '/api/admin/users', '/api/admin/tokens', '/api/admin/audit', '/api/auth/oidc/start'];
+      for (const headers of [adminCookie, wallCookie, {}]) {
+        for (const path of paths) {
+          const res = await fetch(`${stack.appUrl}${path}`, { headers, redirect: 'manual' });
+          const body = await res.text();
+          const head = JSON.stringify([...res.headers]);
+          for (const [what, secret] of Object.entries(secrets)) {
+            expect(body.includes(secret), `${what} in ${path} (${Object.keys(headers).join() || 'no cookie'})`).toBe(false);
+            expect(head.includes(secret), `${what} in ${path} headers`).toBe(false);
+          }
+        }
+      }
+      // The audit log did record what happened, without the secrets (checked above as an answer).
+      const audit = (await (await fetch(`${stack.appUrl}/api/admin/audit`, { headers: adminCookie })).json()) as { entries: Array<{ event: string }> };
+      expect(audit.entries.map((e) => e.event)).toEqual(expect.arrayContaining(['sign-in.failed', 'sign-in.ok', 'token.created', 'token.first-use']));
+
+      const logs = stack.appLogs();
+      expect(logs.length).toBeGreaterThan(0);
+      for (const [what, secret] of Object.entries(secrets)) expect(logs.includes(secret), `${what} in the server log`).toBe(false);
+      // The store keeps hashes: the raw secrets are in none of its files.
+      const storeFiles = filesUnder(stack.dataDir);
+      expect(storeFiles.length).toBeGreaterThan(0);
+      for (const f of storeFiles) {
+        const bytes = readFileSync(f);
+        for (const [what, secret] of Object.entries(secrets)) expect(bytes.includes(Buffer.from(secret)), `${what} in ${f}`).toBe(false);
+      }
+    } finally {
+      await stack.stop();
+    }
+  });
 });

@@ -3,10 +3,12 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { pmtilesFileProblem } from '@/lib/map-style/pmtiles-file';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
+import { readAuthConfig } from '@/lib/auth/config';
 import { readPartnerConfig } from '@/lib/partner';
 
 // The app's own configuration (the feed's tuning knobs, delay thresholds, map styles). The upstream's
-// settings (base URL, key, timezone, timeout) belong to lib/partner; validateConfigAtStartup checks both.
+// settings (base URL, key, timezone, timeout) belong to lib/partner, sign-in's to lib/auth; validateConfigAtStartup
+// checks all three.
 
 type Env = Record<string, string | undefined>;
 
@@ -187,5 +189,7 @@ export function validateConfigAtStartup(env: Env = process.env): void {
   if (!history.ok) problems.push(...history.problems);
   const partner = readPartnerConfig(env);
   if (!partner.ok) problems.push(...partner.problems);
+  const auth = readAuthConfig(env);
+  if (!auth.ok) problems.push(...auth.problems);
   if (problems.length > 0) throw configError(problems);
 }

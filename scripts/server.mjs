@@ -19,7 +19,8 @@ import nextConfig from '../next.config.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
-// lib/http/client-key.ts reads who a request comes from here (the per-client limits on watches and lookups).
+// lib/http/client-key.ts reads who a request comes from here (the per-client limits on watches and lookups), and
+// lib/auth the address for sign-in throttling and the audit log.
 const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
 
 function arg(name, fallback) {
@@ -37,6 +38,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const dev = process.argv.includes('--dev');
 process.env.NODE_ENV = dev ? 'development' : 'production';
 const app = next({ dev, dir: ROOT, hostname: host, port });
+// The sign-in check at start-up (lib/auth/config.ts) refuses a reachable address without sign-in: it reads HOST.
+process.env.HOST = host;
 const handle = app.getRequestHandler();
 
 try {
@@ -86,16 +89,19 @@ function sendLive(req, res) {
     sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
     return true;
   }
-  let answer;
-  try {
-    answer = handler({ method: req.method ?? 'GET', url, headers: req.headers });
-  } catch (err) {
-    console.error(JSON.stringify({ msg: '/api/live failed', error: err instanceof Error ? err.message : String(err) }));
-    sendJsonError(res, 500, 'The live snapshot could not be served.');
-    return true;
-  }
-  res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
-  res.end(answer.body ?? undefined);
+  // The handler checks sign-in first (lib/server/live-guard.ts), so it may answer later.
+  Promise.resolve()
+    .then(() => handler({ method: req.method ?? 'GET', url, headers: req.headers }))
+    .then(
+      (answer) => {
+        res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
+        res.end(answer.body ?? undefined);
+      },
+      (err) => {
+        console.error(JSON.stringify({ msg: '/api/live failed', error: err instanceof Error ? err.message : String(err) }));
+        sendJsonError(res, 500, 'The live snapshot could not be served.');
+      },
+    );
   return true;
 }
 

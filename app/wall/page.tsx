@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { Providers } from '@/components/providers';
+import { pageViewer } from '@/lib/auth/page';
 import { WallDisplay } from '@/components/wall/wall-display';
 import { parseWallOptions } from '@/lib/view/wall-options';
 import { appConfig, readAppConfig } from '@/lib/config';
@@ -8,20 +9,28 @@ import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 export const metadata: Metadata = { title: 'Wall · Fleetmap' };
 
 export default async function WallPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const options = parseWallOptions(await searchParams);
+  const viewer = (await pageViewer()) ?? undefined;
+  const asked = parseWallOptions(await searchParams);
+  // A wall token limited to some routes shows those, whatever the URL says.
+  const options = viewer?.kind === 'wall' && viewer.routes ? { ...asked, routes: viewer.routes } : asked;
   // Start-up validation already refused a bad configuration; a wall must not fail on it, so it falls back to
   // the defaults (the configuration with nothing set).
   const cfg = readAppConfig();
   const config = cfg.ok ? cfg.config : appConfig({});
   preloadOfflineMap([config.mapStyleUrl, config.mapStyleUrlDark]);
   return (
-    <Providers live={firstSnapshot()}>
+    <Providers live={firstSnapshot()} viewer={viewer}>
       <WallDisplay
         options={options}
         staleAfterS={config.staleAfterS}
         styleUrl={config.mapStyleUrl}
         styleUrlDark={config.mapStyleUrlDark}
       />
+      {viewer?.kind === 'open' && viewer.warning && (
+        <p role="alert" className="fixed bottom-0 left-0 z-50 bg-red-700 px-3 py-1 text-sm text-white">
+          {viewer.warning}
+        </p>
+      )}
     </Providers>
   );
 }

@@ -21,6 +21,7 @@ import { useDispatcherUrl, useMapViewUrl } from '@/lib/client/use-dispatcher-url
 import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useTheme } from '@/lib/client/use-theme';
+import { useHasRole } from '@/lib/client/use-viewer';
 import { useTripList } from '@/lib/client/use-trip-list';
 import { lacksLocations, noLocationsReason } from '@/lib/view/health';
 import { selectionAnnouncement, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
@@ -46,8 +47,9 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const searchRef = useRef<HTMLInputElement>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
 
-  // The URL names the bus for deep links; the server polls that bus first.
-  const { snapshot, now, link } = useLiveFeed(url.busId);
+  // The URL names the bus for deep links; the server polls that bus first (a dispatcher's right: it spends budget).
+  const canDispatch = useHasRole('dispatcher');
+  const { snapshot, now, link } = useLiveFeed(canDispatch ? url.busId : null);
   const list = useTripList(snapshot, url.filters, url.sort, { now, staleAfterS });
   const { selection, vehicle, hasSelection, follow, setFollow, selectTrip, selectBus, clearSelection } = useDispatcherSelection(url, updateUrl, list.trips, snapshot);
   const { initialView, onViewChange } = useMapViewUrl(url.view, updateUrl);
@@ -100,7 +102,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const onFiltersChange = useCallback((patch: { filters?: Filters; sort?: SortKey }) => updateUrl(patch), [updateUrl]);
 
   // The trip's recorded delay changes and trail (the whole of it for a trip that has ended).
-  const history = useQuery({ ...historyTripQuery(selection.tripId ?? 0, selection.row !== null), enabled: selection.tripId !== null });
+  const history = useQuery({ ...historyTripQuery(selection.tripId ?? 0, selection.row !== null), enabled: selection.tripId !== null && canDispatch });
   const trail = selection.tripId !== null ? (history.data?.trail ?? null) : null;
 
   const panel = hasSelection ? (

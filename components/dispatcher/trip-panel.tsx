@@ -7,6 +7,7 @@ import { formatAgo, formatClock, formatDuration, formatHeading } from '@/lib/vie
 import { zoneCaption, type ResolvedZone } from '@/lib/view/display-zone';
 import { basisPhrase, type BusPlacement } from '@/lib/view/bus-placement';
 import { ApiError, tripQuery } from '@/lib/client/queries';
+import { useHasRole } from '@/lib/client/use-viewer';
 import { hasPosition } from '@/lib/view/bus-features';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
@@ -55,7 +56,9 @@ const buttonOn = 'border-blue-700 bg-blue-700 text-white hover:bg-blue-800 dark:
  */
 export function TripPanel(p: TripPanelProps) {
   const { tripId, row, vehicle, placement, now, staleAfterS, theme, zone } = p;
-  const details = useQuery({ ...tripQuery(tripId ?? 0), enabled: tripId !== null });
+  // Trip detail is an upstream request on demand: the dispatcher's right, not the viewer's.
+  const canDispatch = useHasRole('dispatcher');
+  const details = useQuery({ ...tripQuery(tripId ?? 0), enabled: tripId !== null && canDispatch });
   const trip = tripId !== null ? details.data?.trip : undefined;
   const notFound = details.error instanceof ApiError && details.error.status === 404;
   const live = vehicle?.trip && vehicle.trip.tripId === tripId ? vehicle.trip : null;
@@ -104,13 +107,14 @@ export function TripPanel(p: TripPanelProps) {
             <DelayBadge cls={delayClass} delayMinutes={delayMinutes} theme={theme} size="lg" />
             {notFound && <span className="text-xs font-medium text-amber-700 dark:text-amber-400">Trip finished or not found</span>}
             {details.isError && !notFound && <span className="text-xs text-red-700 dark:text-red-400">Trip details unavailable: {details.error.message}</span>}
+            {!canDispatch && <span className="text-xs text-slate-500 dark:text-slate-400">Trip details need the dispatcher role</span>}
           </div>
         )}
 
         <div className="flex flex-wrap gap-1.5">
           {p.hasMap && (
             <>
-              <button type="button" aria-pressed={p.follow} disabled={!placed} onClick={() => p.onFollowChange(!p.follow)} className={`${button} ${p.follow ? buttonOn : buttonIdle}`} title="Keep the bus centred (f)">
+              <button type="button" aria-pressed={p.follow} disabled={!placed || !canDispatch} onClick={() => p.onFollowChange(!p.follow)} className={`${button} ${p.follow ? buttonOn : buttonIdle}`} title="Keep the bus centred (f)">
                 Follow
               </button>
               <button type="button" disabled={!placed} onClick={p.onRecentre} className={`${button} ${buttonIdle}`}>

@@ -26,6 +26,8 @@ export interface StackOptions {
   rateLimit?: number;
   /** Extra environment for the app server. */
   env?: Record<string, string>;
+  /** The app's port, when the test must know its address before it starts (an OIDC redirect address). */
+  appPort?: number;
   /** Extra environment for the simulator. */
   simEnv?: Record<string, string>;
   /** Build directory of the app (default: FLEETMAP_E2E_DIST or .next-e2e). */
@@ -169,7 +171,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
   await startSimulator();
 
-  const appPort = await freePort();
+  const appPort = opts.appPort ?? (await freePort());
   const appUrl = `http://127.0.0.1:${appPort}`;
   const apiKey = keys[opts.key ?? 'business'];
   // Every stack records into a store of its own: PGlite allows one process per directory, and specs must not

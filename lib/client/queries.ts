@@ -3,6 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { applyLiveDelta, liveVersionTag, parseLiveVersionTag, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
 import type {
+  AccessDeniedReason,
   ApiErrorBody,
   BusesResponse,
   BusTrackResponse,
@@ -24,6 +25,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Set on a 401/403 from the sign-in guard. */
+    readonly reason: AccessDeniedReason | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -34,13 +37,15 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { signal, headers: { Accept: 'application/json' } });
   if (!res.ok) {
     let message = `${res.status} ${res.statusText}`;
+    let reason: AccessDeniedReason | null = null;
     try {
-      const body = (await res.json()) as ApiErrorBody;
+      const body = (await res.json()) as ApiErrorBody & { error?: { reason?: AccessDeniedReason } };
       if (body?.error?.message) message = body.error.message;
+      reason = body?.error?.reason ?? null;
     } catch {
       // not JSON: keep the status line
     }
-    throw new ApiError(res.status, message);
+    throw new ApiError(res.status, message, reason);
   }
   return (await res.json()) as T;
 }

@@ -1,6 +1,6 @@
-// Who a request comes from, for the limits the feed keeps per client (watches, on-demand lookups). Today the
-// address the connection came from; once sign-in exists this is where the session takes its place, and
-// nothing downstream changes (the feed only compares the keys).
+// Who a request comes from, for the limits the feed keeps per client (watches, on-demand lookups): with sign-in on,
+// the session (or the wall token) proxy.ts validated; else the address the connection came from. Nothing downstream
+// changes with it (the feed only compares the keys).
 //
 // The address is written by scripts/server.mjs from the socket, over whatever a client sent in that header, so
 // it cannot be forged through the app's own server. Behind a reverse proxy every viewer shares the proxy's
@@ -9,10 +9,18 @@
 /** Set by scripts/server.mjs on every request; a client's own value is overwritten. */
 export const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
 
+/**
+ * Set by proxy.ts on every request it let through with a session or wall token (`session:<part of its hash>`,
+ * `wall:<id>`), and removed from every other: a client's own value never survives the proxy.
+ */
+export const CLIENT_PRINCIPAL_HEADER = 'x-fleetmap-client-principal';
+
 /** A request that did not pass scripts/server.mjs (next dev) shares this one key. */
 const UNIDENTIFIED = 'address:unknown';
 
 export function clientKey(request: Request): string {
+  const principal = request.headers.get(CLIENT_PRINCIPAL_HEADER)?.trim();
+  if (principal) return principal;
   return clientKeyOfAddress(request.headers.get(CLIENT_ADDRESS_HEADER));
 }
 

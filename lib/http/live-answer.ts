@@ -2,7 +2,7 @@ import 'server-only';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type LiveChanges, type LiveDelta } from '@/lib/model';
 import type { StoredSnapshot } from '@/lib/fleet';
-import { CLIENT_ADDRESS_HEADER, clientKeyOfAddress } from './client-key';
+import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER, clientKeyOfAddress } from './client-key';
 import { etagMatches, idSchema } from './responses';
 
 // GET /api/live as bytes: the full snapshot, or the delta since the browser's version, each serialised and
@@ -22,7 +22,13 @@ export interface LiveRequest {
   method: string;
   /** Path and query, as in the request line. */
   url: string;
-  headers: { 'if-none-match'?: string | string[]; 'accept-encoding'?: string | string[]; [CLIENT_ADDRESS_HEADER]?: string | string[] };
+  headers: {
+    'if-none-match'?: string | string[];
+    'accept-encoding'?: string | string[];
+    [CLIENT_ADDRESS_HEADER]?: string | string[];
+    /** Who the sign-in check found (lib/server/live-guard.ts); the address counts when absent. */
+    [CLIENT_PRINCIPAL_HEADER]?: string | string[];
+  };
 }
 
 export interface RawAnswer {
@@ -128,7 +134,8 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   if (watch !== null) {
     const id = idSchema('watch (a bus id)').safeParse(watch);
     if (!id.success) return errorAnswer(400, id.error.issues[0]?.message ?? 'watch (a bus id) is invalid');
-    source.watch(id.data, clientKeyOfAddress(req.headers[CLIENT_ADDRESS_HEADER]));
+    const principal = req.headers[CLIENT_PRINCIPAL_HEADER];
+    source.watch(id.data, (Array.isArray(principal) ? principal[0] : principal) ?? clientKeyOfAddress(req.headers[CLIENT_ADDRESS_HEADER]));
   }
   const sinceRaw = params.get('since');
   const since = sinceRaw === null ? null : parseLiveVersionTag(sinceRaw);
@@ -170,7 +177,7 @@ export function liveResponse(source: LiveSource, request: Request): Response {
  */
 export const LIVE_HANDLER = Symbol.for('fleetmap.live-handler');
 
-export type LiveHandler = (req: LiveRequest) => RawAnswer;
+export type LiveHandler = (req: LiveRequest) => RawAnswer | Promise<RawAnswer>;
 
 export function serveLive(handler: LiveHandler): void {
   Object.defineProperty(globalThis, LIVE_HANDLER, { value: handler, enumerable: false, configurable: true, writable: false });

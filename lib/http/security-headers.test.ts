@@ -15,6 +15,12 @@ describe('content security policy', () => {
     expect(d['object-src']).toEqual(["'none'"]);
   });
 
+  it("admits <style> elements by the nonce only; 'unsafe-inline' is left to style attributes", () => {
+    const d = directives(contentSecurityPolicy({ nonce: 'abc', mapOrigins: [], frameAncestors: ["'self'"], dev: false }));
+    expect(d['style-src']).toEqual(["'self'", "'nonce-abc'"]);
+    expect(d['style-src-attr']).toEqual(["'unsafe-inline'"]);
+  });
+
   it('adds a configured basemap host to connect-src and img-src only', () => {
     const d = directives(
       contentSecurityPolicy({ nonce: 'n', mapOrigins: originsOf(['https://tiles.example.com/style.json']), frameAncestors: ["'self'"], dev: false }),

@@ -38,8 +38,12 @@ export function contentSecurityPolicy(o: CspOptions): string {
     'default-src': "'self'",
     // 'strict-dynamic' lets the nonce'd bootstrap load the app's chunks; dev needs eval for fast refresh.
     'script-src': `'self' 'nonce-${o.nonce}' 'strict-dynamic'${o.dev ? " 'unsafe-eval'" : ''}`,
-    // MapLibre and React set element styles at run time.
-    'style-src': "'self' 'unsafe-inline'",
+    // <style> elements only with the page's nonce (development's overlay injects its own, so it keeps inline).
+    'style-src': o.dev ? "'self' 'unsafe-inline'" : `'self' 'nonce-${o.nonce}'`,
+    // Style attributes cannot carry a nonce, and their values change per render (list rows' offsets, the map's
+    // container, chart sizes, layout variables, all rendered into the server's HTML by React; MapLibre and
+    // Recharts set some at run time), so no set of hashes could list them: attributes stay 'unsafe-inline'.
+    'style-src-attr': "'unsafe-inline'",
     // MapLibre 6 runs its worker as a same-origin module (public/maplibre-gl-worker.mjs).
     'worker-src': "'self' blob:",
     'child-src': "'self' blob:",

@@ -1,4 +1,5 @@
 import 'server-only';
+import { startAuth } from '@/lib/auth';
 import { appConfig, historyConfig, validateConfigAtStartup } from '@/lib/config';
 import { startFeed } from '@/lib/fleet';
 import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/history';
@@ -8,6 +9,7 @@ import { liveAnswer, serveLive } from '@/lib/http/live-answer';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
 import { recorderStatusOf } from './history-status';
+import { guardedLive } from './live-guard';
 import { provideStatusSources } from './status-sources';
 
 /**
@@ -16,7 +18,7 @@ import { provideStatusSources } from './status-sources';
  * Whatever subscribes to the feed (a recorder) or replaces its snapshot store (a cluster) is wired here, in
  * startFeed's wiring, never inside lib/fleet; what they tell the status page and the fleet table (the recorder's
  * state and each bus's last trip, this instance's role) is handed to provideStatusSources (status-sources.ts).
-  * /api/live is answered by scripts/server.mjs with the handler set here (serveLive).
+ * /api/live is answered by scripts/server.mjs with the handler set here (serveLive), behind the same sign-in check.
  */
 export async function startServer() {
   validateConfigAtStartup();
@@ -28,6 +30,9 @@ export async function startServer() {
     console.error(e.message);
     process.exit(1);
   });
+  // Sign-in keeps its users, sessions, wall tokens and audit log in the same store; with sign-in on, a store that
+  // cannot be opened stops the start (nobody could sign in), with AUTH_MODE=none the store is not needed here.
+  await startAuth(async () => (await processStore()).db);
   if (!isUpstreamConfigured()) {
     const sim = await startEmbeddedSimulator();
     registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
@@ -49,7 +54,7 @@ export async function startServer() {
       });
     },
   });
-  serveLive((req) => liveAnswer(feed, req));
+  serveLive(guardedLive((req) => liveAnswer(feed, req)));
   onShutdown(async () => {
     await recorder?.close();
     await closeProcessStore();
@@ -62,4 +67,18 @@ const SHUTDOWN = Symbol.for('fleetmap.shutdown');
 function onShutdown(hook: () => Promise<void>): void {
   const holder = globalThis as { [SHUTDOWN]?: (() => Promise<void>)[] };
   (holder[SHUTDOWN] ??= []).push(hook);
+}
+
+/**
+ * instrumentation.ts's entry. Next.js logs a failed hook and serves on regardless (its listener may already be
+ * open): a server whose start failed, such as one on a reachable address without sign-in, must not stay up.
+ * One message, no stack.
+ */
+export async function startServerOrExit(): Promise<void> {
+  try {
+    await startServer();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
 }

@@ -6,6 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { CircleLayerSpecification, GeoJSONSourceSpecification, LayerSpecification, LineLayerSpecification } from 'maplibre-gl';
 import type { Theme } from '@/lib/view/theme';
 import { routeStopsQuery } from '@/lib/client/queries';
+import { useViewer } from '@/lib/client/use-viewer';
+import { roleAtLeast } from '@/lib/model/access';
 import { routeOverlayBounds, routeOverlayGeoJson } from '@/lib/view/route-overlay';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
 import { BUS_CLUSTER_LAYER_ID } from './bus-layer';
@@ -66,7 +68,10 @@ export function useRouteOverlayLayer(
   routeId: number | null,
   opts: { fit: boolean; /** A route restored with an explicit map view (a deep link): keep that view. */ keepViewForRouteId?: number | null },
 ) {
-  const stops = useQuery({ ...routeStopsQuery(routeId ?? 0), enabled: routeId !== null });
+  // Route stops may cost an upstream request: dispatchers and wall displays ask for them, viewers do not.
+  const viewer = useViewer();
+  const mayLoad = viewer.kind === 'wall' || roleAtLeast(viewer.role, 'dispatcher');
+  const stops = useQuery({ ...routeStopsQuery(routeId ?? 0), enabled: routeId !== null && mayLoad });
   const data = routeId !== null ? stops.data : undefined;
   const collection = useMemo(() => (data ? routeOverlayGeoJson(data.stops) : null), [data]);
   const bounds = useMemo(() => (data ? routeOverlayBounds(data.stops) : null), [data]);

@@ -1,0 +1,216 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { AppHeader } from '@/components/app-header';
+import type { AdminAuditEntry, AdminUser, AdminWallToken, AuthMode, CreatedWallToken } from '@/lib/model';
+
+// The admin page: who may sign in and their sessions, wall-display tokens, and the audit log. Every change is a
+// fetch from this page (Origin: this site), which is what the server's CSRF check asks for.
+
+async function call<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, { ...init, headers: { Accept: 'application/json', ...(init?.body ? { 'Content-Type': 'application/json' } : {}) } });
+  const body = (await res.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
+  if (!res.ok) throw new Error(body?.error?.message ?? `${res.status} ${res.statusText}`);
+  return body as T;
+}
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const th = 'px-2 py-1 text-left font-medium text-slate-500 dark:text-slate-400';
+const td = 'px-2 py-1 align-top';
+const btn = 'rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800';
+
+export function AdminConsole({ mode }: { mode: AuthMode }) {
+  return (
+    <div className="min-h-screen">
+      <AppHeader title="Fleetmap · Admin" current="admin" agencyZone={null} />
+      <main className="mx-auto max-w-6xl space-y-8 p-4 text-sm">
+        {mode === 'none' ? (
+          <p>Sign-in is off (AUTH_MODE=none): there are no users, sessions or wall tokens to manage.</p>
+        ) : (
+          <>
+            <WallTokens />
+            <Users mode={mode} />
+            <AuditLog />
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function WallTokens() {
+  const qc = useQueryClient();
+  const tokens = useQuery({ queryKey: ['admin', 'tokens'], queryFn: () => call<{ tokens: AdminWallToken[] }>('/api/admin/tokens') });
+  const [name, setName] = useState('');
+  const [routes, setRoutes] = useState('');
+  const [created, setCreated] = useState<CreatedWallToken | null>(null);
+  const create = useMutation({
+    mutationFn: () => call<CreatedWallToken>('/api/admin/tokens', { method: 'POST', body: JSON.stringify({ name, routes }) }),
+    onSuccess: (r) => {
+      setCreated(r);
+      setName('');
+      setRoutes('');
+      void qc.invalidateQueries({ queryKey: ['admin'] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: number) => call(`/api/admin/tokens/${id}`, { method: 'DELETE' }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['admin'] }),
+  });
+  const wallUrl = created ? `${window.location.origin}${created.wallPath}` : null;
+  return (
+    <section aria-labelledby="tokens-title" className="space-y-3">
+      <h2 id="tokens-title" className="text-lg font-semibold">
+        Wall displays
+      </h2>
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <label className="flex flex-col">
+          Display name
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} placeholder="depot screen 2" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600 dark:bg-slate-900" />
+        </label>
+        <label className="flex flex-col">
+          Routes (optional)
+          <input value={routes} onChange={(e) => setRoutes(e.target.value)} maxLength={400} placeholder="M15,M101" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600 dark:bg-slate-900" />
+        </label>
+        <button type="submit" disabled={create.isPending} className={btn}>
+          Create wall token
+        </button>
+        {create.isError && <span role="alert" className="text-red-700 dark:text-red-400">{create.error.message}</span>}
+      </form>
+      {created && wallUrl && (
+        <div role="status" className="rounded border border-emerald-300 bg-emerald-50 p-2 dark:border-emerald-800 dark:bg-emerald-950/50">
+          <p>
+            Open this address once on <strong>{created.token.name}</strong>. It is shown only now; the display keeps its access in a cookie.
+          </p>
+          <input readOnly aria-label="Wall address" value={wallUrl} onFocus={(e) => e.currentTarget.select()} className="mt-1 w-full rounded border border-slate-300 px-2 py-1 font-mono text-xs dark:border-slate-600 dark:bg-slate-900" />
+          <button type="button" className={`${btn} mt-1`} onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      <table className="w-full">
+        <thead>
+          <tr>
+            <th className={th}>Display</th>
+            <th className={th}>Routes</th>
+            <th className={th}>Created</th>
+            <th className={th}>Last used</th>
+            <th className={th}>State</th>
+            <th className={th} />
+          </tr>
+        </thead>
+        <tbody>
+          {(tokens.data?.tokens ?? []).map((t) => (
+            <tr key={t.id} className="border-t border-slate-200 dark:border-slate-800">
+              <td className={td}>{t.name}</td>
+              <td className={td}>{t.routes?.join(', ') ?? 'all'}</td>
+              <td className={td}>
+                {when(t.createdAt)} by {t.createdBy}
+              </td>
+              <td className={td}>{t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
+              <td className={td}>{t.revokedAt ? `revoked ${when(t.revokedAt)}` : 'active'}</td>
+              <td className={td}>
+                {!t.revokedAt && (
+                  <button type="button" className={btn} disabled={revoke.isPending} onClick={() => revoke.mutate(t.id)} aria-label={`Revoke ${t.name}`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {tokens.isError && <p role="alert">{tokens.error.message}</p>}
+    </section>
+  );
+}
+
+function Users({ mode }: { mode: AuthMode }) {
+  const qc = useQueryClient();
+  const users = useQuery({ queryKey: ['admin', 'users'], queryFn: () => call<{ users: AdminUser[] }>('/api/admin/users') });
+  const signOut = useMutation({
+    mutationFn: (name: string) => call(`/api/admin/users/${encodeURIComponent(name)}/sessions`, { method: 'DELETE' }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['admin'] }),
+  });
+  return (
+    <section aria-labelledby="users-title" className="space-y-3">
+      <h2 id="users-title" className="text-lg font-semibold">
+        Users
+      </h2>
+      <p className="text-slate-600 dark:text-slate-300">
+        {mode === 'local'
+          ? 'Local accounts are added and removed on the server: npm run users -- add NAME --role ROLE, list, remove NAME.'
+          : 'Users come from the identity provider; their role follows their groups at each sign-in.'}
+      </p>
+      <table className="w-full">
+        <thead>
+          <tr>
+            <th className={th}>Name</th>
+            <th className={th}>Role</th>
+            <th className={th}>Account</th>
+            <th className={th}>Sessions</th>
+            <th className={th} />
+          </tr>
+        </thead>
+        <tbody>
+          {(users.data?.users ?? []).map((u) => (
+            <tr key={u.name} className="border-t border-slate-200 dark:border-slate-800">
+              <td className={td}>{u.name}</td>
+              <td className={td}>{u.role}</td>
+              <td className={td}>{u.source === 'local' ? 'local' : 'identity provider'}</td>
+              <td className={td}>{u.sessions}</td>
+              <td className={td}>
+                <button type="button" className={btn} disabled={u.sessions === 0 || signOut.isPending} onClick={() => signOut.mutate(u.name)} aria-label={`Sign ${u.name} out everywhere`}>
+                  Sign out everywhere
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {users.isError && <p role="alert">{users.error.message}</p>}
+    </section>
+  );
+}
+
+function AuditLog() {
+  const log = useQuery({ queryKey: ['admin', 'audit'], queryFn: () => call<{ entries: AdminAuditEntry[] }>('/api/admin/audit'), refetchInterval: 30_000 });
+  return (
+    <section aria-labelledby="audit-title" className="space-y-3">
+      <h2 id="audit-title" className="text-lg font-semibold">
+        Audit log
+      </h2>
+      <table className="w-full">
+        <thead>
+          <tr>
+            <th className={th}>When</th>
+            <th className={th}>Event</th>
+            <th className={th}>By</th>
+            <th className={th}>About</th>
+            <th className={th}>Address</th>
+            <th className={th}>Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(log.data?.entries ?? []).map((e) => (
+            <tr key={e.id} className="border-t border-slate-200 dark:border-slate-800">
+              <td className={`${td} whitespace-nowrap`}>{when(e.at)}</td>
+              <td className={td}>{e.event}</td>
+              <td className={td}>{e.actor ?? '—'}</td>
+              <td className={td}>{e.subject ?? '—'}</td>
+              <td className={td}>{e.address ?? '—'}</td>
+              <td className={`${td} font-mono text-xs`}>{e.detail ? Object.entries(e.detail).map(([k, v]) => `${k}=${v}`).join(' ') : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {log.isError && <p role="alert">{log.error.message}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+// Stacks with sign-in on: an app with AUTH_MODE set and a data directory of its own, local accounts added through
+// `npm run users` before the app starts (the embedded store is one process's at a time), and sign-in helpers.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import type { Role } from '@/lib/model/access';
+import { test as base, expect } from './fixtures';
+import { ROOT, startStack, type Stack, type StackOptions } from './stack';
+
+export interface Account {
+  name: string;
+  role: Role;
+  password: string;
+}
+
+/** Runs the users CLI against a data directory, the password on stdin; throws with its output on failure. */
+export function usersCli(dataDir: string, args: string[], input = ''): string {
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '--conditions=react-server', join(ROOT, 'scripts', 'users.ts'), ...args], {
+    cwd: ROOT,
+    input,
+    env: { ...process.env, FLEETMAP_DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`npm run users -- ${args.join(' ')} exited ${r.status}: ${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+export interface AuthStack extends Stack {
+  dataDir: string;
+}
+
+export async function startAuthStack(o: { mode: 'local' | 'oidc'; accounts?: Account[]; env?: Record<string, string>; stack?: StackOptions }): Promise<AuthStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fleetmap-e2e-auth-'));
+  try {
+    for (const a of o.accounts ?? []) usersCli(dataDir, ['add', a.name, '--role', a.role], `${a.password}\n`);
+    const stack = await startStack({ ...o.stack, env: { AUTH_MODE: o.mode, FLEETMAP_DATA_DIR: dataDir, ...o.stack?.env, ...o.env } });
+    return {
+      ...stack,
+      dataDir,
+      stop: async () => {
+        await stack.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** A worker-scoped stack with sign-in on, in place of the default open one. */
+export function authTest(o: Parameters<typeof startAuthStack>[0]) {
+  return base.extend<object, { stack: AuthStack }>({
+    stack: [
+      async ({}, use) => {
+        const stack = await startAuthStack(o);
+        try {
+          await use(stack);
+        } finally {
+          await stack.stop();
+        }
+      },
+      { scope: 'worker', timeout: 180_000 },
+    ],
+  });
+}
+
+/** Signs in through the sign-in page's form, as a person would. */
+export async function signIn(page: Page, name: string, password: string, next = '/') {
+  await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+// A refused request shows in Chromium's console as a failed resource load.
+export const REFUSED_LOADS = [/Failed to load resource: the server responded with a status of 40[13]/];
+
+export { expect };

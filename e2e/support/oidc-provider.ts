@@ -1,0 +1,53 @@
+// A real OpenID Connect provider for tests (the oidc-provider package) on 127.0.0.1: one confidential client,
+// PKCE required, its development login form (any name and password; the name is the account), and a `groups`
+// claim per account that Fleetmap maps to roles.
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import Provider from 'oidc-provider';
+import { freePort } from './stack';
+
+export interface TestOidcProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  stop(): Promise<void>;
+}
+
+export async function startOidcProvider(o: { redirectUri: string; groups: Record<string, string[]> }): Promise<TestOidcProvider> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const clientSecret = `oidc-secret-${randomBytes(16).toString('hex')}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'fleetmap',
+        client_secret: clientSecret,
+        redirect_uris: [o.redirectUri],
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    async findAccount(_ctx, id) {
+      return { accountId: id, claims: async () => ({ sub: id, preferred_username: id, groups: o.groups[id] ?? [] }) };
+    },
+    claims: { openid: ['sub'], profile: ['preferred_username'], groups: ['groups'] },
+    scopes: ['openid', 'profile', 'groups'],
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: true } },
+    cookies: { keys: [randomBytes(16).toString('hex')] },
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = provider.listen(port, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    issuer,
+    clientId: 'fleetmap',
+    clientSecret,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

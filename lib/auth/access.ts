@@ -1,0 +1,83 @@
+import { roleAtLeast, type Role } from '@/lib/model/access';
+
+// The one place where every page and every /api route says who may use it. proxy.ts enforces it for every
+// request before any page or handler runs (so a refusal never costs an upstream request), and
+// access.test.ts fails when a page.tsx or route.ts under app/ has no entry here.
+
+export interface RouteAccess {
+  /** The least role needed, or 'public' (the sign-in pages, which cannot ask for a session). */
+  role: Role | 'public';
+  /** A wall-display token may use it too (the wall page and the data the wall reads). */
+  wall?: true;
+  /** Query parameters that need more than `role` (`watch` raises a bus's polling priority: an upstream cost). */
+  params?: Record<string, Role>;
+}
+
+export const ROUTE_ACCESS = {
+  // Pages
+  '/': { role: 'viewer' },
+  '/delays': { role: 'manager' },
+  '/wall': { role: 'viewer', wall: true },
+  '/replay': { role: 'manager' },
+  '/signin': { role: 'public' },
+  '/admin': { role: 'admin' },
+  // Operations: the fleet table (every bus, from the lists the feed holds) and the integration's status
+  '/fleet': { role: 'viewer' },
+  '/status': { role: 'admin' },
+  // Live data every view reads (no upstream request of their own)
+  '/api/live': { role: 'viewer', wall: true, params: { watch: 'dispatcher' } },
+  '/api/network': { role: 'viewer', wall: true },
+  '/api/routes': { role: 'viewer', wall: true },
+  '/api/buses': { role: 'viewer' },
+  '/api/buses/last-trips': { role: 'viewer' },
+  '/api/basemap/region.pmtiles': { role: 'viewer', wall: true },
+  // On demand: each may cost an upstream request. A rotating wall draws the route in view (its stops are
+  // usually cached by the feed's background load).
+  '/api/trips/[id]': { role: 'dispatcher' },
+  '/api/routes/[id]/stops': { role: 'dispatcher', wall: true },
+  // History (the store, no upstream): a trip's recorded delays and a bus's track belong to the dispatcher's trip
+  // detail; history over routes and the fleet at a past moment to the manager's review.
+  '/api/history/trips/[id]': { role: 'dispatcher' },
+  '/api/history/buses/[id]/track': { role: 'dispatcher' },
+  '/api/history/routes': { role: 'manager' },
+  '/api/history/fleet': { role: 'manager' },
+  // The upstream's plan, scopes and error text
+  '/api/status': { role: 'admin' },
+  '/api/integration': { role: 'admin' },
+  // Sign-in and its administration
+  '/api/auth/signin': { role: 'public' },
+  '/api/auth/oidc/start': { role: 'public' },
+  '/api/auth/oidc/callback': { role: 'public' },
+  '/api/auth/signout': { role: 'public' },
+  '/api/admin/users': { role: 'admin' },
+  '/api/admin/users/[name]/sessions': { role: 'admin' },
+  '/api/admin/tokens': { role: 'admin' },
+  '/api/admin/tokens/[id]': { role: 'admin' },
+  '/api/admin/audit': { role: 'admin' },
+} satisfies Record<string, RouteAccess>;
+
+export type RoutePattern = keyof typeof ROUTE_ACCESS;
+
+/** Paths no entry names (a page that does not exist): signed-in users only, so that nobody maps the app unsigned. */
+export const UNLISTED_ACCESS: RouteAccess = { role: 'viewer' };
+
+const compiled = (Object.entries(ROUTE_ACCESS) as Array<[RoutePattern, RouteAccess]>).map(([pattern, access]) => ({
+  pattern,
+  access,
+  re: new RegExp(`^${pattern.replace(/\[[^\]]+\]/g, '[^/]+').replace(/\./g, '\\.')}/?$`),
+}));
+
+/** The entry for a request path (already percent-decoded or not: segments never contain a slash here). */
+export function routeAccess(pathname: string): { pattern: RoutePattern | null; access: RouteAccess } {
+  const hit = compiled.find((c) => c.re.test(pathname));
+  return hit ? { pattern: hit.pattern, access: hit.access } : { pattern: null, access: UNLISTED_ACCESS };
+}
+
+/** The role a request needs: the route's, raised by any query parameter that asks for more. */
+export function requiredRole(access: RouteAccess, search: URLSearchParams): Role | 'public' {
+  let need = access.role;
+  for (const [param, role] of Object.entries(access.params ?? {})) {
+    if (search.has(param) && (need === 'public' || !roleAtLeast(need, role))) need = role;
+  }
+  return need;
+}

@@ -1,0 +1,127 @@
+import 'server-only';
+import { roleAtLeast, type AccessDeniedBody, type AccessDeniedReason, type Role } from '@/lib/model/access';
+import { requiredRole, routeAccess, type RouteAccess } from './access';
+import { readAuthConfig, type AuthConfig } from './config';
+import { readCookies, setCookie } from './cookies';
+import { deniedPage, REVOKED_WALL } from './denied-page';
+import { appOrigin, clientAddress, isCrossSite, isHttps } from './request-info';
+import { WALL_COOKIE, WALL_COOKIE_MAX_AGE_S, type AuthService, type Principal } from './service';
+
+// The check every request passes before a page or a handler runs (called by proxy.ts, and by any server that
+// answers a path itself): the route's entry in ROUTE_ACCESS, the caller's session or wall token, and CSRF. A
+// refusal is decided here, so it never reaches the feed and never costs an upstream request.
+
+export interface GuardRequest {
+  method: string;
+  url: URL;
+  headers: Headers;
+}
+
+export type GuardOutcome = { kind: 'allow'; principal: Principal } | { kind: 'respond'; response: Response };
+
+const isApi = (pathname: string) => pathname.startsWith('/api/');
+
+export function deniedJson(status: 401 | 403, reason: AccessDeniedReason, message: string): Response {
+  const body: AccessDeniedBody = { error: { status, message, reason } };
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
+}
+
+const NEEDS: Record<Role, string> = {
+  viewer: 'a signed-in user',
+  dispatcher: 'the dispatcher role or above',
+  manager: 'the manager role or above',
+  admin: 'the admin role',
+};
+
+// Next.js wants absolute redirect addresses from the proxy: on the origin browsers use (PUBLIC_URL, or the Host).
+function signInRedirect(req: GuardRequest, cfg: AuthConfig): Response {
+  const next = `${req.url.pathname}${req.url.search}`;
+  const location = `${appOrigin(req.url, req.headers, cfg)}/signin?next=${encodeURIComponent(next)}`;
+  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+}
+
+// The display keeps its cookie: after a reload or a power cut it still says why it shows nothing, rather than
+// a sign-in form nobody at a wall can fill in.
+function revoked(req: GuardRequest): Response {
+  return isApi(req.url.pathname) ? deniedJson(401, 'wall-token-revoked', REVOKED_WALL.title) : deniedPage(401, { ...REVOKED_WALL, dark: true });
+}
+
+function decide(p: Principal, access: RouteAccess, need: Role): 'allow' | 401 | 403 {
+  switch (p.kind) {
+    case 'open':
+      return 'allow';
+    case 'user':
+      return roleAtLeast(p.role, need) ? 'allow' : 403;
+    case 'wall':
+      // A wall token may use what is marked for walls, and nothing a query parameter raises above that.
+      return access.wall && need === access.role ? 'allow' : 403;
+    default:
+      return 401;
+  }
+}
+
+export async function guardRequest(service: AuthService | null, req: GuardRequest): Promise<GuardOutcome> {
+  if (!service) {
+    // Only before start-up finished: with sign-in off there is nothing to check yet; with it on, nothing is served.
+    const cfg = readAuthConfig();
+    if (cfg.ok && cfg.config.mode === 'none') return { kind: 'allow', principal: { kind: 'open' } };
+    return { kind: 'respond', response: Response.json({ error: { status: 503, message: 'Fleetmap is starting.' } }, { status: 503, headers: { 'Retry-After': '2' } }) };
+  }
+  const cfg = service.config;
+  const { url, headers, method } = req;
+  const { access } = routeAccess(url.pathname);
+  const need = requiredRole(access, url.searchParams);
+  if (cfg.mode !== 'none' && isCrossSite(method, url, headers, cfg)) {
+    return { kind: 'respond', response: deniedJson(403, 'csrf', 'This request did not come from a Fleetmap page, so it was refused.') };
+  }
+  if (need === 'public') return { kind: 'allow', principal: { kind: 'anonymous', revokedWall: false } };
+
+  const cookies = readCookies(headers.get('cookie'));
+  // A wall URL carries its token once: exchanged here for the display's cookie, and dropped from the address bar.
+  const wallToken = url.pathname === '/wall' ? url.searchParams.get('token') : null;
+  if (wallToken !== null && cfg.mode !== 'none') {
+    const p = await service.wallPrincipal(wallToken, clientAddress(headers, cfg));
+    if (p.kind !== 'wall') return { kind: 'respond', response: revoked(req) };
+    const clean = new URL(url);
+    clean.searchParams.delete('token');
+    return {
+      kind: 'respond',
+      response: new Response(null, {
+        status: 303,
+        headers: {
+          Location: `${appOrigin(url, headers, cfg)}${clean.pathname}${clean.search}`,
+          'Set-Cookie': setCookie(WALL_COOKIE, wallToken, { maxAgeS: WALL_COOKIE_MAX_AGE_S, secure: isHttps(url, headers, cfg) }),
+          'Cache-Control': 'no-store',
+          'Referrer-Policy': 'no-referrer',
+        },
+      }),
+    };
+  }
+
+  const principal = await service.principal((name) => cookies.get(name));
+  const verdict = decide(principal, access, need);
+  if (verdict === 'allow') return { kind: 'allow', principal };
+  if (verdict === 401) {
+    if (principal.kind === 'anonymous' && principal.revokedWall) return { kind: 'respond', response: revoked(req) };
+    return { kind: 'respond', response: isApi(url.pathname) ? deniedJson(401, 'sign-in-required', 'Sign in to use Fleetmap.') : signInRedirect(req, cfg) };
+  }
+  const who = principal.kind === 'user' ? `Your role (${principal.role})` : "A wall display's token";
+  const message = `${who} does not include this: it needs ${NEEDS[need]}.`;
+  if (isApi(url.pathname)) return { kind: 'respond', response: deniedJson(403, 'role-too-low', message) };
+  return {
+    kind: 'respond',
+    response: deniedPage(403, {
+      title: 'Not for your role',
+      body: message,
+      dark: principal.kind === 'wall',
+      links: principal.kind === 'wall' ? [{ href: '/wall', label: 'Back to the wall' }] : [{ href: '/', label: 'The map' }, { href: '/signin?switch=1', label: 'Sign in as someone else' }],
+    }),
+  };
+}
+
+/** The per-client key the feed's limits use for this caller (lib/http/client-key.ts), or null for "by address". */
+export function principalKey(p: Principal): string | null {
+  if (p.kind === 'user') return `session:${p.sessionHash.slice(0, 22)}`;
+  if (p.kind === 'wall') return `wall:${p.id}`;
+  return null;
+}

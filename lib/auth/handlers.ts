@@ -1,0 +1,55 @@
+import 'server-only';
+import { clearCookie, readCookies, setCookie } from './cookies';
+import { authService } from './index';
+import { clientAddress, isHttps } from './request-info';
+import { SESSION_COOKIE, type AuthService, type Principal } from './service';
+
+// What the sign-in and admin route handlers share: the service, who is asking (proxy.ts already checked the role
+// from ROUTE_ACCESS; handlers need the name for the audit log), and the session cookie.
+
+export interface AuthRequest {
+  service: AuthService;
+  principal: Principal;
+  cookies: Map<string, string>;
+  address: string;
+  secure: boolean;
+  /** The audit log's actor: the signed-in user's name. */
+  actor: string | null;
+}
+
+export async function authRequest(request: Request): Promise<AuthRequest | Response> {
+  const service = authService();
+  if (!service || service.config.mode === 'none') {
+    return Response.json({ error: { status: 404, message: 'Sign-in is off (AUTH_MODE=none): there are no accounts, sessions or wall tokens.' } }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
+  }
+  const url = new URL(request.url);
+  const cookies = readCookies(request.headers.get('cookie'));
+  const principal = await service.principal((n) => cookies.get(n));
+  return {
+    service,
+    principal,
+    cookies,
+    address: clientAddress(request.headers, service.config),
+    secure: isHttps(url, request.headers, service.config),
+    actor: principal.kind === 'user' ? principal.name : null,
+  };
+}
+
+export function sessionCookie(a: Pick<AuthRequest, 'service' | 'secure'>, session: string): string {
+  return setCookie(SESSION_COOKIE, session, { maxAgeS: a.service.config.sessionTtlMs / 1000, secure: a.secure });
+}
+
+export function clearSessionCookie(a: Pick<AuthRequest, 'secure'>): string {
+  return clearCookie(SESSION_COOKIE, { secure: a.secure });
+}
+
+/** A redirect after a form POST or an OIDC return (303: the browser follows with a GET). */
+export function seeOther(location: string, cookies: string[] = []): Response {
+  const headers = new Headers({ Location: location, 'Cache-Control': 'no-store' });
+  for (const c of cookies) headers.append('Set-Cookie', c);
+  return new Response(null, { status: 303, headers });
+}
+
+export function jsonError(status: number, message: string, extra: Record<string, string> = {}): Response {
+  return Response.json({ error: { status, message } }, { status, headers: { 'Cache-Control': 'no-store', ...extra } });
+}
