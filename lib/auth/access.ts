@@ -13,6 +13,12 @@ export interface RouteAccess {
   params?: Record<string, Role>;
 }
 
+/**
+ * Routes answered by scripts/server.mjs itself, before Next.js (so not files under app/): each passes the same
+ * guard there (lib/server/live-guard.ts).
+ */
+export const SERVER_ROUTES = ['/api/live'] as const;
+
 export const ROUTE_ACCESS = {
   // Pages
   '/': { role: 'viewer' },
