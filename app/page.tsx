@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { DispatcherView } from '@/components/dispatcher/dispatcher-view';
 import { Providers } from '@/components/providers';
 import { readAppConfig } from '@/lib/config';
+import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 
 // The home page is the dispatcher view. Configuration is read here, on the server, per request; the
 // client gets plain values and never the environment.
@@ -21,8 +22,9 @@ export default function HomePage() {
     );
   }
   const { staleAfterS, mapStyleUrl, mapStyleUrlDark } = cfg.config;
+  preloadOfflineMap([mapStyleUrl, mapStyleUrlDark]);
   return (
-    <Providers>
+    <Providers live={firstSnapshot()}>
       {/* useSearchParams needs a Suspense boundary. */}
       <Suspense fallback={<h1 className="p-4 text-base font-semibold">Fleetmap</h1>}>
         <DispatcherView staleAfterS={staleAfterS} styleUrl={mapStyleUrl} styleUrlDark={mapStyleUrlDark} />

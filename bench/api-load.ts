@@ -1,51 +1,145 @@
 // Benchmark 4: /api/live under load with 2,000 buses (autocannon in this process, the app on the same two
-// cores). Requests carry `Accept-Encoding: gzip` as every browser's do. With If-None-Match, each request
-// names the newest ETag any response has carried so far (seeded with the ETag of a first request), as the
-// browsers polling a snapshot that changes about once a second would.
+// cores), against a bare node:http server (bench/support/bare-bytes-server.mjs, its own process) that sends the
+// very bytes the app sent, in the same run. Requests carry `Accept-Encoding: gzip` (what browsers send over
+// plain http). Full answers ask /api/live; delta answers ask `?since=` the newest version seen at least one poll
+// interval (5 s) earlier, as browsers polling every 5 s do. Then one viewer polling full snapshots and one
+// polling deltas, side by side for a minute, count the bytes each receives.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { gunzipSync } from 'node:zlib';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { startBenchStack, waitForLive } from './support/app-stack';
 import type { Benchmark, Figure } from './support/report';
-import { getOnTheWire } from './support/wire';
+import { sleep } from './support/stats';
 
 const BUSES = 2_000;
 const CONNECTIONS = [50, 200];
-const HEADERS = { accept: 'application/json', 'accept-encoding': 'gzip' };
+const ENCODING = 'gzip';
+const HEADERS = { accept: 'application/json', 'accept-encoding': ENCODING };
+/** The browsers' poll interval (lib/client/queries.ts LIVE_POLL_MS). */
+const POLL_MS = 5_000;
 
-/** The ETag and the size on the wire of one answer. */
-async function probe(appUrl: string): Promise<{ etag: string; encoding: string | null; bytes: number }> {
-  const res = await getOnTheWire(`${appUrl}/api/live`, HEADERS);
-  const etag = res.headers.etag;
-  if (res.status !== 200 || typeof etag !== 'string') throw new Error(`/api/live answered ${res.status}${typeof etag === 'string' ? '' : ' without an ETag'}`);
-  const encoding = res.headers['content-encoding'];
-  return { etag, encoding: typeof encoding === 'string' ? encoding : null, bytes: res.bytes };
+interface Answer {
+  status: number;
+  etag: string;
+  encoding: string | null;
+  body: Buffer;
 }
+
+/** One GET, its body as sent (still compressed). */
+function get(url: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: HEADERS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const etag = res.headers.etag;
+        const encoding = res.headers['content-encoding'];
+        if (res.statusCode !== 200 || typeof etag !== 'string') reject(new Error(`${url} answered ${res.statusCode}${typeof etag === 'string' ? '' : ' without an ETag'}`));
+        else resolve({ status: res.statusCode, etag, encoding: typeof encoding === 'string' ? encoding : null, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** `W/"<epoch>-<version>"` → the `since` value naming that version. */
+const versionOf = (etag: string) => etag.replace(/^W\//, '').replace(/"/g, '');
 
 function headerValue(headers: Record<string, string | string[]>, name: string): string | null {
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return Array.isArray(v) ? (v[0] ?? null) : v;
   return null;
 }
 
-async function hammer(appUrl: string, connections: number, durationS: number, conditional: boolean, firstEtag: string): Promise<AutocannonResult> {
-  let latestEtag = firstEtag;
+/** Versions seen, each with when it was first seen: `since` is the newest one at least POLL_MS old. */
+class VersionClock {
+  private seen: { version: string; at: number }[] = [];
+  constructor(first: string) {
+    this.seen.push({ version: first, at: Date.now() - POLL_MS });
+  }
+  saw(version: string) {
+    if (this.seen[this.seen.length - 1]!.version !== version) this.seen.push({ version, at: Date.now() });
+  }
+  since(): string {
+    const cutoff = Date.now() - POLL_MS;
+    let pick = this.seen[0]!;
+    for (const s of this.seen) if (s.at <= cutoff) pick = s;
+    return pick.version;
+  }
+}
+
+function hammer(url: string, connections: number, durationS: number, path: (() => string) | string, onEtag?: (etag: string) => void): Promise<AutocannonResult> {
   return autocannon({
-    url: appUrl,
+    url,
     connections,
     duration: durationS,
     timeout: 30,
     headers: HEADERS,
     requests: [
-      conditional
-        ? {
+      typeof path === 'string'
+        ? { method: 'GET', path }
+        : {
             method: 'GET',
-            path: '/api/live',
-            setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'if-none-match': latestEtag } }),
+            setupRequest: (req) => ({ ...req, path: path() }),
             onResponse: (_status, _body, _context, headers) => {
-              latestEtag = headerValue(headers, 'etag') ?? latestEtag;
+              const etag = headerValue(headers, 'etag');
+              if (etag) onEtag?.(etag);
             },
-          }
-        : { method: 'GET', path: '/api/live' },
+          },
     ],
   });
+}
+
+async function startBare(files: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const script = join(process.cwd(), 'bench', 'support', 'bare-bytes-server.mjs');
+  const child = spawn(process.execPath, [script, ENCODING, ...Object.entries(files).map(([p, f]) => `${p}=${f}`)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`, child };
+}
+
+/**
+ * A viewer polling every POLL_MS for `windowS` after its first answer (not counted: a page open for hours pays
+ * it once): the body bytes it received as transferred, its polls, and the kinds of answer.
+ */
+async function viewerBytes(appUrl: string, deltas: boolean, windowS: number): Promise<{ bytes: number; polls: number; kinds: Record<string, number> }> {
+  let held = versionOf((await get(`${appUrl}/api/live`)).etag);
+  let bytes = 0;
+  let polls = 0;
+  const kinds: Record<string, number> = {};
+  const start = Date.now();
+  for (let next = start + POLL_MS; next <= start + windowS * 1000; next += POLL_MS) {
+    await sleep(Math.max(0, next - Date.now()));
+    const a = await get(`${appUrl}/api/live${deltas ? `?since=${held}` : ''}`);
+    bytes += a.body.length;
+    polls++;
+    held = versionOf(a.etag);
+    const kind = (JSON.parse(gunzipSync(a.body).toString('utf8')) as { kind: string }).kind;
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return { bytes, polls, kinds };
+}
+
+interface Row {
+  connections: number;
+  kind: 'full' | 'delta';
+  fleetmap: AutocannonResult;
+  bare: AutocannonResult;
+}
+
+function errorsOf(r: AutocannonResult): number {
+  const non2xx = Object.entries(r.statusCodeStats)
+    .filter(([s]) => !s.startsWith('2'))
+    .reduce((a, [, v]) => a + v.count, 0);
+  return r.errors + r.timeouts + non2xx;
 }
 
 export const apiLoad: Benchmark = {
@@ -54,36 +148,78 @@ export const apiLoad: Benchmark = {
   needsApp: true,
   async run(ctx) {
     const durationS = ctx.quick ? 5 : 10;
+    const viewerWindowS = ctx.quick ? 20 : 60;
     const bench = await startBenchStack({ buses: BUSES, rateLimit: 300 });
+    const dir = mkdtempSync(join(tmpdir(), 'fleetmap-api-load-'));
+    let bare: { url: string; child: ChildProcess } | null = null;
     try {
       await waitForLive(bench.appUrl, `${BUSES} buses listed`, (l) => l.vehicles.length >= BUSES * 0.95);
-      const first = await probe(bench.appUrl);
-      const figures: Figure[] = [];
-      const runs: Record<string, unknown>[] = [];
+      // The peer's bytes: one full answer, and one delta over a poll interval, exactly as the app sent them.
+      const full = await get(`${bench.appUrl}/api/live`);
+      await sleep(POLL_MS);
+      const delta = await get(`${bench.appUrl}/api/live?since=${versionOf(full.etag)}`);
+      if (full.encoding !== ENCODING || delta.encoding !== ENCODING) throw new Error(`/api/live answered ${full.encoding}/${delta.encoding}, not ${ENCODING}`);
+      writeFileSync(join(dir, 'full'), full.body);
+      writeFileSync(join(dir, 'delta'), delta.body);
+      bare = await startBare({ '/full': join(dir, 'full'), '/delta': join(dir, 'delta') });
+
+      const rows: Row[] = [];
       for (const connections of CONNECTIONS) {
-        for (const conditional of [false, true]) {
-          const label = `${connections} conn, ${conditional ? 'If-None-Match' : 'plain'}`;
-          ctx.log(`  ${label}, ${durationS} s`);
-          const r = await hammer(bench.appUrl, connections, durationS, conditional, first.etag);
-          const total = Object.values(r.statusCodeStats).reduce((a, s) => a + s.count, 0);
-          const notModified = r.statusCodeStats['304']?.count ?? 0;
-          runs.push({ connections, conditional, requestsPerS: r.requests.average, latency: r.latency, statusCodeStats: r.statusCodeStats, errors: r.errors, timeouts: r.timeouts, throughputBytesPerS: r.throughput.average });
-          figures.push(
-            { metric: `${label}: requests/s`, unit: '/s', fleetmap: r.requests.average, peer: null, better: 'higher' },
-            { metric: `${label}: latency p50`, unit: 'ms', fleetmap: r.latency.p50, peer: null, better: 'lower' },
-            { metric: `${label}: latency p99`, unit: 'ms', fleetmap: r.latency.p99, peer: null, better: 'lower' },
-          );
-          if (conditional) figures.push({ metric: `${label}: answered 304`, unit: '%', fleetmap: total ? (100 * notModified) / total : null, peer: null, better: 'higher' });
-          if (r.errors + r.timeouts > 0) figures.push({ metric: `${label}: errors + timeouts`, unit: '', fleetmap: r.errors + r.timeouts, peer: null, better: 'lower' });
+        for (const kind of ['full', 'delta'] as const) {
+          ctx.log(`  ${connections} conn, ${kind}: Fleetmap, then the bare server, ${durationS} s each`);
+          const clock = new VersionClock(versionOf(full.etag));
+          const fleetmap = await hammer(bench.appUrl, connections, durationS, kind === 'full' ? '/api/live' : () => `/api/live?since=${clock.since()}`, (etag) => clock.saw(versionOf(etag)));
+          const peer = await hammer(bare.url, connections, durationS, `/${kind}`);
+          rows.push({ connections, kind, fleetmap, bare: peer });
         }
       }
+
+      ctx.log(`  one viewer of full snapshots and one of deltas, ${viewerWindowS} s`);
+      const [fullViewer, deltaViewer] = await Promise.all([viewerBytes(bench.appUrl, false, viewerWindowS), viewerBytes(bench.appUrl, true, viewerWindowS)]);
+      const perMinute = (v: { bytes: number; polls: number }) => (v.bytes / v.polls) * (60_000 / POLL_MS) / 1024;
+
+      const figures: Figure[] = [];
+      for (const r of rows) {
+        const label = `${r.connections} conn, ${r.kind}`;
+        figures.push(
+          { metric: `${label}: requests/s`, unit: '/s', fleetmap: r.fleetmap.requests.average, peer: r.bare.requests.average, better: 'higher' },
+          { metric: `${label}: share of the bare rate`, unit: '%', fleetmap: (100 * r.fleetmap.requests.average) / r.bare.requests.average, peer: null, better: 'higher' },
+          { metric: `${label}: latency p50`, unit: 'ms', fleetmap: r.fleetmap.latency.p50, peer: r.bare.latency.p50, better: 'lower' },
+          { metric: `${label}: latency p99`, unit: 'ms', fleetmap: r.fleetmap.latency.p99, peer: r.bare.latency.p99, better: 'lower' },
+        );
+        const errors = errorsOf(r.fleetmap) + errorsOf(r.bare);
+        if (errors > 0) figures.push({ metric: `${label}: errors, timeouts, non-2xx`, unit: '', fleetmap: errorsOf(r.fleetmap), peer: errorsOf(r.bare), better: 'lower' });
+      }
+      figures.push(
+        { metric: 'one viewer, 5 s poll: received per minute, deltas', unit: 'KiB', fleetmap: perMinute(deltaViewer), peer: null, better: 'lower' },
+        { metric: 'one viewer, 5 s poll: received per minute, full snapshots', unit: 'KiB', fleetmap: perMinute(fullViewer), peer: null, better: 'lower' },
+        { metric: 'one viewer, 5 s poll: full snapshots ÷ deltas', unit: '×', fleetmap: perMinute(fullViewer) / perMinute(deltaViewer), peer: null, better: 'higher' },
+      );
       return {
-        peer: null,
-        conditions: `${BUSES} buses, snapshot ${(first.bytes / 1024).toFixed(0)} KiB on the wire (${first.encoding ?? 'identity'}), autocannon ${durationS} s per row, keep-alive, one request at a time per connection, load generator and app on the same 2 cores`,
+        peer: 'bare node:http, same bytes',
+        conditions:
+          `${BUSES} buses; full answer ${(full.body.length / 1024).toFixed(0)} KiB and a 5 s delta ${(delta.body.length / 1024).toFixed(1)} KiB on the wire (${ENCODING}); ` +
+          `autocannon ${durationS} s per row and contender, keep-alive, one request at a time per connection; load generator, app and bare server on the same 2 cores; ` +
+          `viewers: body bytes over ${viewerWindowS} s, scaled to a minute`,
         figures,
-        details: { buses: BUSES, durationS, snapshotWireBytes: first.bytes, contentEncoding: first.encoding, runs },
+        details: {
+          buses: BUSES,
+          durationS,
+          encoding: ENCODING,
+          fullWireBytes: full.body.length,
+          deltaWireBytes: delta.body.length,
+          viewers: { windowS: viewerWindowS, full: fullViewer, delta: deltaViewer },
+          runs: rows.map((r) => ({
+            connections: r.connections,
+            kind: r.kind,
+            fleetmap: { requestsPerS: r.fleetmap.requests.average, latency: r.fleetmap.latency, statusCodeStats: r.fleetmap.statusCodeStats, errors: r.fleetmap.errors, timeouts: r.fleetmap.timeouts, throughputBytesPerS: r.fleetmap.throughput.average },
+            bare: { requestsPerS: r.bare.requests.average, latency: r.bare.latency, statusCodeStats: r.bare.statusCodeStats, errors: r.bare.errors, timeouts: r.bare.timeouts, throughputBytesPerS: r.bare.throughput.average },
+          })),
+        },
       };
     } finally {
+      bare?.child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
       await bench.stop();
     }
   },

@@ -1,10 +1,10 @@
-// Benchmark 6: the dispatcher's home page in Chromium against the real app and simulator. Time from
+// Benchmark 6: first paint of the live pages in Chromium against the real app and simulator. Time from
 // navigation start to the first animation frame in which the map has drawn a bus (read through the
-// window.__fleetmap test handle), with a cold browser cache each time, and the JavaScript the page pulled:
-// encoded (gzip) body bytes of every script response, MapLibre's worker included.
+// window.__fleetmap test handle), with a cold browser cache each time, on the dispatcher (/) and the wall
+// (/wall); and the JavaScript each of /, /wall and /delays pulls: encoded (compressed) body bytes of every script
+// response, MapLibre's worker included, and how many of those scripts carry recharts (only /delays draws charts).
 import { chromium, type Browser, type Request } from '@playwright/test';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '../components/map/layers/bus-layer';
-import { SELECTED_BUS_LAYER_ID } from '../components/map/layers/selected-bus-layer';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
 import { startBenchStack, waitForLive } from './support/app-stack';
 import type { Benchmark, Figure } from './support/report';
@@ -12,44 +12,60 @@ import { getOnTheWire } from './support/wire';
 import { max, median } from './support/stats';
 
 const VIEWPORT = { width: 1440, height: 900 };
-const BUS_LAYER_IDS = [BUS_LAYER_ID, BUS_CLUSTER_LAYER_ID, SELECTED_BUS_LAYER_ID];
-
-interface Visit {
-  firstBusMs: number;
-  scriptBytes: number;
-  scripts: Script[];
-}
+const BUS_LAYER_IDS = [BUS_LAYER_ID, BUS_CLUSTER_LAYER_ID];
+const MAP_PAGES = ['/', '/wall'] as const;
+const SCRIPT_PAGES = ['/', '/wall', '/delays'] as const;
+/** recharts' root element class: present in any chunk that carries its components. */
+const RECHARTS_MARK = 'recharts-wrapper';
 
 interface Script {
   url: string;
   bytes: number;
   measuredDirectly?: boolean;
+  recharts: boolean;
 }
 
-async function visit(browser: Browser, appUrl: string): Promise<Visit> {
+interface Visit {
+  firstBusMs: number | null;
+  scriptBytes: number;
+  scripts: Script[];
+}
+
+async function visit(browser: Browser, appUrl: string, path: string, waitForBus: boolean): Promise<Visit> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const scripts: Promise<Script>[] = [];
   // Context-wide, so requests made by the map's worker are counted too.
   context.on('requestfinished', (req: Request) => {
     if (req.resourceType() !== 'script') return;
-    scripts.push(req.sizes().then((s) => ({ url: new URL(req.url()).pathname, bytes: s.responseBodySize })));
+    scripts.push(
+      (async () => {
+        const [sizes, response] = await Promise.all([req.sizes(), req.response()]);
+        const text = response ? await response.text().catch(() => '') : '';
+        return { url: new URL(req.url()).pathname, bytes: sizes.responseBodySize, recharts: text.includes(RECHARTS_MARK) };
+      })(),
+    );
   });
   try {
     const page = await context.newPage();
-    await page.goto(appUrl, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(
-      (layerIds) => {
-        const map = window.__fleetmap?.map;
-        if (!map) return false;
-        const layers = layerIds.filter((id) => map.getLayer(id));
-        if (layers.length === 0 || map.queryRenderedFeatures({ layers }).length === 0) return false;
-        // performance.now() counts from the navigation's start.
-        return performance.now();
-      },
-      BUS_LAYER_IDS,
-      { polling: 'raf', timeout: 90_000 },
-    );
-    const firstBusMs = (await handle.jsonValue()) as number;
+    await page.goto(`${appUrl}${path}`, { waitUntil: 'commit' });
+    let firstBusMs: number | null = null;
+    if (waitForBus) {
+      const handle = await page.waitForFunction(
+        (layerIds) => {
+          const map = window.__fleetmap?.map;
+          if (!map) return false;
+          // A bus drawn by the bus overlay (street zoom) or by the clustered layer (below it).
+          const overlayBuses = window.__fleetmap?.buses?.timing.lastFrameBuses ?? 0;
+          const layers = layerIds.filter((id: string) => map.getLayer(id));
+          if (overlayBuses === 0 && (layers.length === 0 || map.queryRenderedFeatures({ layers }).length === 0)) return false;
+          // performance.now() counts from the navigation's start.
+          return performance.now();
+        },
+        BUS_LAYER_IDS,
+        { polling: 'raf', timeout: 90_000 },
+      );
+      firstBusMs = (await handle.jsonValue()) as number;
+    }
     // Scripts loaded after the first bus (lazy chunks) belong to the page too.
     await page.waitForLoadState('load');
     await page.waitForTimeout(3_000);
@@ -69,34 +85,45 @@ async function visit(browser: Browser, appUrl: string): Promise<Visit> {
 
 export const firstBus: Benchmark = {
   name: 'first-bus',
-  title: '6. Home page',
+  title: '6. First paint',
   needsApp: true,
   async run(ctx) {
-    const runs = ctx.quick ? 2 : 5;
+    const runs = ctx.quick ? 3 : 10;
     const bench = await startBenchStack({ rateLimit: 300 });
     let browser: Browser | null = null;
     try {
       await waitForLive(bench.appUrl, 'buses located', (l) => l.vehicles.filter((v) => v.lat !== null).length >= 50);
       browser = await chromium.launch({ executablePath: findChromium({ install: false }), args: CHROMIUM_ARGS });
-      // The first visit warms the server (route modules, the network GeoJSON); it is not counted.
-      await visit(browser, bench.appUrl);
-      const visits: Visit[] = [];
-      for (let i = 0; i < runs; i++) {
-        ctx.log(`  visit ${i + 1}/${runs}`);
-        visits.push(await visit(browser, bench.appUrl));
+      const figures: Figure[] = [];
+      const details: Record<string, unknown> = { runs };
+      for (const path of MAP_PAGES) {
+        // The first visit warms the server (route modules, the network GeoJSON); it is not counted.
+        await visit(browser, bench.appUrl, path, true);
+        const times: number[] = [];
+        for (let i = 0; i < runs; i++) {
+          ctx.log(`  ${path}: visit ${i + 1}/${runs}`);
+          times.push((await visit(browser, bench.appUrl, path, true)).firstBusMs!);
+        }
+        figures.push(
+          { metric: `${path}: navigation → first bus drawn, median`, unit: 'ms', fleetmap: median(times), peer: null, better: 'lower' },
+          { metric: `${path}: navigation → first bus drawn, worst`, unit: 'ms', fleetmap: max(times), peer: null, better: 'lower' },
+        );
+        details[`firstBusMs ${path}`] = times;
       }
-      const times = visits.map((v) => v.firstBusMs);
-      const last = visits[visits.length - 1]!;
-      const figures: Figure[] = [
-        { metric: 'navigation → first bus drawn, median', unit: 'ms', fleetmap: median(times), peer: null, better: 'lower' },
-        { metric: 'navigation → first bus drawn, max', unit: 'ms', fleetmap: max(times), peer: null, better: 'lower' },
-        { metric: 'JavaScript transferred (compressed)', unit: 'KiB', fleetmap: last.scriptBytes / 1024, peer: null, better: 'lower' },
-      ];
+      for (const path of SCRIPT_PAGES) {
+        ctx.log(`  ${path}: scripts of a cold visit`);
+        const v = await visit(browser, bench.appUrl, path, false);
+        figures.push(
+          { metric: `${path}: JavaScript transferred (compressed, worker included)`, unit: 'KiB', fleetmap: v.scriptBytes / 1024, peer: null, better: 'lower' },
+          { metric: `${path}: scripts carrying recharts`, unit: '', fleetmap: v.scripts.filter((s) => s.recharts).length, peer: null, better: 'lower' },
+        );
+        details[`scripts ${path}`] = v.scripts;
+      }
       return {
         peer: null,
-        conditions: `default fleet, real app (next start) + simulator, Chromium ${VIEWPORT.width}×${VIEWPORT.height} headless with SwiftShader WebGL, cold browser cache per visit, ${runs} visits after one warm-up, no CPU or network throttling (loopback)`,
+        conditions: `default fleet, real app (next start) + simulator, Chromium ${VIEWPORT.width}×${VIEWPORT.height} headless with SwiftShader WebGL, cold browser cache per visit, ${runs} visits per map page after one warm-up, no CPU or network throttling (loopback)`,
         figures,
-        details: { runs, firstBusMs: times, scriptBytes: visits.map((v) => v.scriptBytes), scripts: last.scripts },
+        details,
       };
     } finally {
       await browser?.close();

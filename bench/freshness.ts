@@ -14,6 +14,8 @@ import type { Benchmark, Distribution, Figure } from './support/report';
 import { distanceM } from '../lib/geo/sphere';
 import { distribution, max, mean, percentile, sleep } from './support/stats';
 import { startViewers } from './support/viewers';
+import { LiveEstimates } from './live-estimates';
+import type { LiveSnapshot, NetworkResponse } from '../lib/model';
 
 const BUSES = 500;
 const RATE_LIMIT = 300;
@@ -166,10 +168,17 @@ export const freshness: Benchmark = {
       const peerSpend = new Spend();
       const weights: Weights[] = [];
       let lastHealth: unknown = null;
+      // The browser's estimates from the same snapshots, along the routes /api/network gives it.
+      const estimates = new LiveEstimates();
+      const network = (await (await fetch(`${bench.appUrl}/api/network`)).json()) as NetworkResponse;
+      estimates.setNetwork(network);
       while (Date.now() - started < measureS * 1000) {
         const tick = Date.now();
         const [truth, live] = await Promise.all([bench.truth(), readLive(bench.appUrl)]);
         const at = Date.now();
+        // On the simulator's clock (truth.at), as the snapshot's GPS and trip times are: the bench pins the simulator to
+        // a fixed day, so the server's clock is months away from it.
+        estimates.sample(live as unknown as LiveSnapshot, truth.buses.filter((b) => b.onTrip), truth.at);
         const vehicles = new Map(live.vehicles.map((v) => [v.busId, v]));
         const onTrip = truth.buses.filter((b) => b.onTrip);
         onTripCounts.push(onTrip.length);
@@ -221,6 +230,9 @@ export const freshness: Benchmark = {
           `at the speed floor ${w(weightSpread.atSpeedFloorShare)} % of tracked buses`,
       );
 
+      const est = estimates.result();
+      const fmt = (x: number | null) => (x === null ? '–' : x.toFixed(0));
+      ctx.log(`  estimates (${est.lastFix.n} bus-samples; ${network.pendingRoutes} routes still without stops): last fix ${fmt(est.lastFix.mean)} / ${fmt(est.lastFix.p95)} m, GPS-based ${fmt(est.gpsBased.mean)} / ${fmt(est.gpsBased.p95)} m, schedule-only ${fmt(est.scheduleOnly.mean)} / ${fmt(est.scheduleOnly.p95)} m (mean / p95)`);
       ctx.log(`  watched bus: ${watchS} s`);
       const watched = await watchOneBus(bench, peer, cache, watchS);
 
@@ -241,6 +253,15 @@ export const freshness: Benchmark = {
         },
         { metric: 'share of new fixes on buses on a trip', unit: '%', fleetmap: fleetSpend.shareOnTrip(), peer: peerSpend.shareOnTrip(), better: 'higher' },
         { metric: 'on-trip bus-samples without a position', unit: '', fleetmap: fAll.missing, peer: pAll.missing, better: 'lower' },
+        { metric: 'estimates: last fix error, mean', unit: 'm', fleetmap: est.lastFix.mean, peer: null, better: 'lower' },
+        { metric: 'estimates: last fix error, median', unit: 'm', fleetmap: est.lastFix.p50, peer: null, better: 'lower' },
+        { metric: 'estimates: last fix error, p95', unit: 'm', fleetmap: est.lastFix.p95, peer: null, better: 'lower' },
+        { metric: 'estimates: GPS-based error, mean', unit: 'm', fleetmap: est.gpsBased.mean, peer: null, better: 'lower' },
+        { metric: 'estimates: GPS-based error, median', unit: 'm', fleetmap: est.gpsBased.p50, peer: null, better: 'lower' },
+        { metric: 'estimates: GPS-based error, p95', unit: 'm', fleetmap: est.gpsBased.p95, peer: null, better: 'lower' },
+        { metric: 'estimates: schedule-only error, mean', unit: 'm', fleetmap: est.scheduleOnly.mean, peer: null, better: 'lower' },
+        { metric: 'estimates: schedule-only error, median', unit: 'm', fleetmap: est.scheduleOnly.p50, peer: null, better: 'lower' },
+        { metric: 'estimates: schedule-only error, p95', unit: 'm', fleetmap: est.scheduleOnly.p95, peer: null, better: 'lower' },
         { metric: 'watched bus: first fresh fix after watch', unit: 's', fleetmap: watched.fleetmap.firstFixS, peer: null, better: 'lower' },
         { metric: 'watched bus: age, mean', unit: 's', fleetmap: watched.fleetmap.meanAgeS, peer: watched.peer.meanAgeS, better: 'lower' },
         { metric: 'watched bus: age, max', unit: 's', fleetmap: watched.fleetmap.maxAgeS, peer: watched.peer.maxAgeS, better: 'lower' },
@@ -280,6 +301,7 @@ export const freshness: Benchmark = {
           boundAtFullShareS: boundS(SHARE * RATE_LIMIT),
           simulator: stats,
           watched,
+          estimates: { ...est, networkPendingRoutes: network.pendingRoutes },
         },
       };
     } finally {

@@ -13,6 +13,7 @@ import { estimation } from './estimation';
 import { firstBus } from './first-bus';
 import { fleetTable } from './fleet-table';
 import { freshness } from './freshness';
+import { history } from './history';
 import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
 import { schedulerReplay } from './scheduler-replay';
@@ -26,7 +27,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history];
 
 export class UsageError extends Error {
   constructor(

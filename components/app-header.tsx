@@ -8,6 +8,7 @@ import { TimeZoneSwitch } from '@/components/time-zone-switch';
 const VIEWS = [
   { id: 'dispatch', href: '/', label: 'Dispatch' },
   { id: 'delays', href: '/delays', label: 'Delays' },
+  { id: 'replay', href: '/replay', label: 'Replay' },
   { id: 'fleet', href: '/fleet', label: 'Fleet' },
   { id: 'status', href: '/status', label: 'Status' },
   { id: 'wall', href: '/wall', label: 'Wall' },
@@ -37,7 +38,9 @@ export function AppHeader({ title, current, status, actions, agencyZone }: AppHe
                 {v.label}
               </span>
             ) : (
-              <Link key={v.id} href={v.href} className="hover:underline">
+              // No prefetch: each view is rendered per request with the live snapshot in it, and rendering the
+              // other two while this page paints its first buses would compete with it for the server and the wire.
+              <Link key={v.id} href={v.href} prefetch={false} className="hover:underline">
                 {v.label}
               </Link>
             ),

@@ -8,22 +8,8 @@ import { activeTrips } from '@/lib/view/trips';
 import { filterTrips, routeDelayRows, sortRouteRows, type RouteSortKey, type SortDirection } from '@/lib/view/delays';
 import { DELAY_COLUMNS } from '@/lib/view/delay-table';
 import { expect, guardPage, test } from './support/fixtures';
+import { captureLive } from './support/live-capture';
 import { startStack } from './support/stack';
-
-/** Every /api/live body the page received, by snapshot version. */
-function captureSnapshots(page: Page): Map<number, LiveSnapshot> {
-  const bodies = new Map<number, LiveSnapshot>();
-  page.on('response', async (res) => {
-    if (new URL(res.url()).pathname !== '/api/live' || res.status() !== 200) return;
-    try {
-      const body = (await res.json()) as LiveSnapshot;
-      bodies.set(body.version, body);
-    } catch {
-      // a body the page could not read either: nothing to compare with
-    }
-  });
-  return bodies;
-}
 
 /** The table as rendered: one array of cell texts per data row (route code first, as in DELAY_COLUMNS). */
 async function renderedTable(page: Page): Promise<string[][]> {
@@ -37,6 +23,18 @@ async function renderedTable(page: Page): Promise<string[][]> {
 function expectedTable(snap: LiveSnapshot, t: { lateMin: number; earlyMin: number }, sort: RouteSortKey, dir: SortDirection, direction: string | null = null) {
   const trips = filterTrips(activeTrips(snap), { routeKeys: [], direction });
   return sortRouteRows(routeDelayRows(trips, t), sort, dir).map((r) => DELAY_COLUMNS.map((c) => c.cell(r)));
+}
+
+/**
+ * Pauses the board once it shows a snapshot that came over /api/live (the first one, rendered into the page's
+ * HTML, is not on the wire), and returns the snapshot it holds.
+ */
+async function pause(page: Page, bodies: Map<number, LiveSnapshot>): Promise<LiveSnapshot> {
+  await expect
+    .poll(async () => bodies.has(Number(await page.getByLabel('Snapshot version').textContent())), { message: 'the page shows a snapshot it polled', timeout: 30_000 })
+    .toBe(true);
+  await page.getByRole('button', { name: 'Pause updates' }).click();
+  return pausedSnapshot(page, bodies);
 }
 
 async function pausedSnapshot(page: Page, bodies: Map<number, LiveSnapshot>): Promise<LiveSnapshot> {
@@ -55,13 +53,12 @@ function parseCsv(text: string): string[][] {
 }
 
 test('the board shows per-route figures equal to a recomputation of the same snapshot, and follows the thresholds', async ({ page }) => {
-  const bodies = captureSnapshots(page);
+  const bodies = await captureLive(page);
   await page.goto('/delays');
   await expect(page.getByRole('heading', { name: 'Delay board' })).toBeVisible();
   // Wait for the feed to have active trips before freezing the moment.
   await expect.poll(async () => Number(await page.getByLabel('Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
-  await page.getByRole('button', { name: 'Pause updates' }).click();
-  const snap = await pausedSnapshot(page, bodies);
+  const snap = await pause(page, bodies);
 
   expect(await renderedTable(page)).toEqual(expectedTable(snap, snap.thresholds, 'worstMin', 'desc'));
   await page.screenshot({ path: 'e2e/artifacts/delays-board.png', fullPage: true });
@@ -91,11 +88,10 @@ test('the board shows per-route figures equal to a recomputation of the same sna
 });
 
 test('the CSV export equals the table as shown, with its moment and thresholds', async ({ page }) => {
-  const bodies = captureSnapshots(page);
+  const bodies = await captureLive(page);
   await page.goto('/delays');
   await expect.poll(async () => Number(await page.getByLabel('Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
-  await page.getByRole('button', { name: 'Pause updates' }).click();
-  const snap = await pausedSnapshot(page, bodies);
+  const snap = await pause(page, bodies);
   await page.getByLabel('Late threshold (minutes)').fill('4');
   await page.getByRole('button', { name: 'On-time share', exact: true }).click();
 
@@ -139,12 +135,11 @@ test('works on a key without GPS: the same figures, from trips alone', async ({ 
   const std = await startStack({ key: 'standard' });
   const page = await browser.newPage({ baseURL: std.appUrl });
   const guard = guardPage(page, std.appUrl);
-  const bodies = captureSnapshots(page);
+  const bodies = await captureLive(page);
   try {
     await page.goto('/delays');
     await expect.poll(async () => Number(await page.getByLabel('Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Pause updates' }).click();
-    const snap = await pausedSnapshot(page, bodies);
+    const snap = await pause(page, bodies);
     expect(snap.health.capabilities.locations).toBe(false);
     expect(snap.vehicles.filter((v) => v.lat !== null || v.lon !== null)).toEqual([]);
     const table = await renderedTable(page);

@@ -1,14 +1,17 @@
-// The dispatcher view against the real app and simulator: the map draws exactly the positioned buses of
-// the snapshot, the list finds trips, a bus opens its panel, the route overlay appears, links restore the
-// view, a revoked key is announced while the last positions stay with their age, and a Standard-plan key
-// gets the list-only view. The fixture fails any test whose page talks to another host or logs an error.
+// The dispatcher view against the real app and simulator: with last fixes the map draws exactly the positioned
+// buses of the snapshot, with estimates every one of them and no guess drawn as a fix, switching to last fixes
+// moves buses onto their fixes, the list finds trips, a bus opens its panel, the route overlay appears, links
+// restore the view, a revoked key is announced while the last positions stay with their age, and a Standard-plan
+// key gets a map drawn from schedule estimates. The fixture fails any test whose page talks to another host or
+// logs an error.
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { LiveSnapshot, Vehicle } from '@/lib/model';
-import { BUS_SOURCE_ID } from '@/components/map/layers/bus-layer';
+import { distanceM } from '@/lib/geo/sphere';
 import { ROUTE_OVERLAY_LINE_LAYER_ID, ROUTE_OVERLAY_SOURCE_ID } from '@/components/map/layers/route-overlay-layer';
-import { SELECTED_BUS_SOURCE_ID } from '@/components/map/layers/selected-bus-layer';
 import { expect, guardPage, liveSnapshot, test } from './support/fixtures';
+import { captureLive } from './support/live-capture';
+import { placedBuses, type MapBus } from './support/map';
 import { startStack } from './support/stack';
 
 const ARTIFACTS = 'e2e/artifacts';
@@ -20,41 +23,20 @@ function positioned(v: Vehicle): v is Positioned {
   return v.lat !== null && v.lon !== null && v.trip !== null && v.plateNumber !== null;
 }
 
-/** Every /api/live body the page received, by version (a 304 has no body and keeps the last one). */
-function captureSnapshots(page: Page): Map<number, LiveSnapshot> {
-  const received = new Map<number, LiveSnapshot>();
-  page.on('response', async (res) => {
-    if (new URL(res.url()).pathname !== '/api/live' || res.status() !== 200) return;
-    const body = (await res.json().catch(() => null)) as LiveSnapshot | null;
-    if (body) received.set(body.version, body);
-  });
-  return received;
-}
-
 function latest(received: Map<number, LiveSnapshot>): LiveSnapshot | undefined {
   return [...received.values()].sort((a, b) => b.version - a.version)[0];
 }
 
-/** Bus ids in the map's two bus sources. */
+/** Ids of the buses the map places. */
 async function drawnBusIds(page: Page): Promise<number[]> {
-  return page.evaluate(
-    async ([busSource, selectedSource]) => {
-      const map = window.__fleetmap?.map;
-      const ids = async (id: string) => {
-        const src = map?.getSource(id) as unknown as { getData(): Promise<GeoJSON.FeatureCollection> } | undefined;
-        return src ? (await src.getData()).features.map((f) => Number(f.id)) : [];
-      };
-      return [...(await ids(busSource!)), ...(await ids(selectedSource!))].sort((a, b) => a - b);
-    },
-    [BUS_SOURCE_ID, SELECTED_BUS_SOURCE_ID],
-  );
+  return (await placedBuses(page)).map((b) => b.busId).sort((a, b) => a - b);
 }
 
 function positionedIds(snap: LiveSnapshot): number[] {
   return snap.vehicles.filter((v) => v.lat !== null && v.lon !== null).map((v) => v.busId).sort((a, b) => a - b);
 }
 
-/** The map shows exactly the positioned buses of the latest snapshot the page received. */
+/** With last fixes (`?pos=fixes`), the map shows exactly the positioned buses of the latest snapshot the page received. */
 async function expectMapMatchesSnapshot(page: Page, received: Map<number, LiveSnapshot>) {
   await expect
     .poll(async () => {
@@ -82,12 +64,17 @@ async function waitForPositionedTrip(page: Page): Promise<{ snap: LiveSnapshot; 
 }
 
 async function mapReady(page: Page) {
-  await expect.poll(() => page.evaluate((id) => !!window.__fleetmap?.map?.getSource(id), BUS_SOURCE_ID)).toBe(true);
+  await expect.poll(() => page.evaluate(() => !!window.__fleetmap?.buses && !!window.__fleetmap.map.isStyleLoaded())).toBe(true);
 }
 
-test('the map draws every positioned bus of the snapshot, and the list every active trip', async ({ page }) => {
-  const received = captureSnapshots(page);
-  await page.goto('/');
+/** A bus of the map by id, where it is drawn now. */
+async function mapBus(page: Page, busId: number): Promise<MapBus | undefined> {
+  return (await placedBuses(page)).find((b) => b.busId === busId);
+}
+
+test('with last fixes the map draws every positioned bus of the snapshot, and the list every active trip', async ({ page }) => {
+  const received = await captureLive(page);
+  await page.goto('/?pos=fixes');
   await expect(page.getByRole('heading', { name: 'Fleetmap', level: 1 })).toBeVisible();
   await mapReady(page);
   await expectMapMatchesSnapshot(page, received);
@@ -125,21 +112,21 @@ test('clicking a bus on the map opens its panel; show route draws the overlay', 
   await page.goto('/');
   await mapReady(page);
   const { vehicle } = await waitForPositionedTrip(page);
-  // Centre the map on the bus at street zoom, then click where the map draws it.
-  const point = await page.evaluate(
-    async ([busId, source]) => {
-      const map = window.__fleetmap!.map;
-      const src = map.getSource(source!) as unknown as { getData(): Promise<GeoJSON.FeatureCollection<GeoJSON.Point>> };
-      const f = (await src.getData()).features.find((x) => Number(x.id) === busId)!;
-      const [lng, lat] = f.geometry.coordinates as [number, number];
-      map.jumpTo({ center: [lng, lat], zoom: 17 });
-      await new Promise((r) => map.once('idle', r));
-      const p = map.project([lng, lat]);
-      const rect = map.getCanvas().getBoundingClientRect();
-      return { x: rect.left + p.x, y: rect.top + p.y };
-    },
-    [vehicle.busId, BUS_SOURCE_ID] as const,
-  );
+  // Centre the map on the bus at street zoom, then click where the map draws it (it moves: read it just before).
+  await expect.poll(async () => (await mapBus(page, vehicle.busId)) !== undefined).toBe(true);
+  const start = (await mapBus(page, vehicle.busId))!;
+  await page.evaluate(async ([lng, lat]) => {
+    const map = window.__fleetmap!.map;
+    map.jumpTo({ center: [lng!, lat!], zoom: 17 });
+    await new Promise((r) => map.once('idle', r));
+  }, [start.lon, start.lat]);
+  const point = await page.evaluate((busId) => {
+    const h = window.__fleetmap!;
+    const b = h.buses!.drawn().find((x) => x.busId === busId)!;
+    const p = h.map.project([b.lon, b.lat]);
+    const rect = h.map.getCanvas().getBoundingClientRect();
+    return { x: rect.left + p.x, y: rect.top + p.y };
+  }, vehicle.busId);
   await page.mouse.click(point.x, point.y);
 
   const panel = page.getByRole('region', { name: new RegExp(vehicle.trip.routeName ?? String(vehicle.trip.tripId)) });
@@ -147,6 +134,8 @@ test('clicking a bus on the map opens its panel; show route draws the overlay', 
   await expect(panel).toContainText(`Trip #${vehicle.trip.tripId}`);
   await expect(panel).toContainText(vehicle.plateNumber!);
   await expect(panel).toContainText('GPS time');
+  // The panel says how the map places the bus, in words.
+  await expect(panel.getByLabel('Position on the map')).toHaveText(/On the map: (estimated from a fix .* old|estimated from the schedule|at its last fix)/);
   // The agency's zone by default (the feed's inferred offset in these tests), named.
   await expect(panel).toContainText(/Times in agency time, UTC[+-]\d{2}:\d{2}\./);
   await expect(page).toHaveURL(new RegExp(`trip=${vehicle.trip.tripId}&bus=${vehicle.busId}`));
@@ -157,20 +146,17 @@ test('clicking a bus on the map opens its panel; show route draws the overlay', 
   await page.locator('body').press('f');
   const followButton = panel.getByRole('button', { name: 'Follow' });
   await expect(followButton).toHaveAttribute('aria-pressed', 'true');
+  // (Follow re-centres once a second on a bus that moves between: within a second's motion of the centre.)
   await expect
     .poll(() =>
-      page.evaluate(
-        async ([busId, source]) => {
-          const map = window.__fleetmap!.map;
-          const src = map.getSource(source!) as unknown as { getData(): Promise<GeoJSON.FeatureCollection<GeoJSON.Point>> };
-          const f = (await src.getData()).features.find((x) => Number(x.id) === busId);
-          if (!f) return Infinity;
-          const bus = map.project(f.geometry.coordinates as [number, number]);
-          const centre = map.project(map.getCenter());
-          return Math.hypot(bus.x - centre.x, bus.y - centre.y);
-        },
-        [vehicle.busId, SELECTED_BUS_SOURCE_ID] as const,
-      ),
+      page.evaluate((busId) => {
+        const h = window.__fleetmap!;
+        const b = h.buses!.drawn().find((x) => x.busId === busId && x.selected);
+        if (!b) return Infinity;
+        const bus = h.map.project([b.lon, b.lat]);
+        const centre = h.map.project(h.map.getCenter());
+        return Math.hypot(bus.x - centre.x, bus.y - centre.y);
+      }, vehicle.busId),
     )
     .toBeLessThan(30);
   const box = (await page.getByRole('region', { name: 'Live map of the fleet' }).boundingBox())!;
@@ -246,8 +232,8 @@ test('dark theme is remembered across reloads', async ({ page }) => {
 });
 
 test('a revoked key shows the unauthorized banner while buses stay on the map with their age', async ({ page, stack }) => {
-  const received = captureSnapshots(page);
-  await page.goto('/');
+  const received = await captureLive(page);
+  await page.goto('/?pos=fixes');
   await mapReady(page);
   await expectMapMatchesSnapshot(page, received);
   try {
@@ -266,9 +252,56 @@ test('a revoked key shows the unauthorized banner while buses stay on the map wi
   }
 });
 
+test('with estimates every positioned bus is on the map, no guess is drawn as a fix, and last fixes move the buses onto their fixes', async ({ page }) => {
+  const received = await captureLive(page);
+  // Street zoom over Midtown: the bus overlay draws every bus, moving.
+  await page.goto('/?lng=-73.98000&lat=40.75500&z=13.00');
+  await mapReady(page);
+  // Estimates once the network (the routes' stops) has arrived: some bus is advanced from its fix.
+  await expect.poll(async () => (await placedBuses(page)).filter((b) => b.basis === 'gps-estimate').length, { timeout: 60_000 }).toBeGreaterThan(0);
+  // Every positioned bus is drawn; a bus drawn without a fix is placed by its schedule and says so. (Polled: the
+  // page may hold a newer snapshot than the last one this test has read, with a bus's first fix in it.)
+  let drawn: MapBus[] = [];
+  await expect
+    .poll(async () => {
+      const snap = latest(received)!;
+      const positioned = new Set(snap.vehicles.filter((v) => v.lat !== null && v.lon !== null).map((v) => v.busId));
+      drawn = await placedBuses(page);
+      const byId = new Set(drawn.map((b) => b.busId));
+      const missing = [...positioned].filter((id) => !byId.has(id));
+      const guessedAsFix = drawn.filter((b) => !positioned.has(b.busId) && b.basis !== 'schedule-estimate');
+      return missing.length === 0 && guessedAsFix.length === 0 ? 'consistent' : `positioned but not drawn: ${missing.join(', ')}; drawn as a fix without one: ${guessedAsFix.map((b) => b.busId).join(', ')}`;
+    })
+    .toBe('consistent');
+  await expect(page.getByLabel('Data status')).toContainText(/Estimated\d+ of \d+ buses/);
+  await page.screenshot({ path: `${ARTIFACTS}/dispatcher-estimates.png` });
+
+  // An estimated bus away from its fix, then the switch.
+  const moved = drawn.find((b) => b.basis === 'gps-estimate' && b.fix && distanceM(b.lon, b.lat, b.fix.lon, b.fix.lat) > 5)!;
+  expect(moved, 'an estimate away from its fix').toBeDefined();
+  await page.getByRole('radiogroup', { name: 'Bus positions' }).getByRole('radio', { name: 'Last fix' }).click();
+  await expect(page).toHaveURL(/pos=fixes/);
+  await expect.poll(async () => (await placedBuses(page)).every((b) => b.basis === 'fix')).toBe(true);
+  // Each bus is now where its fix in the latest snapshot puts it (the bus above included), never in between.
+  await expect
+    .poll(async () => {
+      const s = latest(received)!;
+      const fixes = new Map(s.vehicles.filter((v) => v.lat !== null && v.lon !== null).map((v) => [v.busId, v]));
+      const now = await placedBuses(page);
+      const off = now.filter((b) => {
+        const v = fixes.get(b.busId);
+        return !v || distanceM(b.lon, b.lat, v.lon!, v.lat!) > 0.5;
+      });
+      const bus = now.find((b) => b.busId === moved.busId);
+      return off.length === 0 && bus !== undefined && distanceM(bus.lon, bus.lat, moved.lon, moved.lat) > 5 ? 'at their fixes' : `${off.length} buses off their fixes`;
+    })
+    .toBe('at their fixes');
+  await page.screenshot({ path: `${ARTIFACTS}/dispatcher-last-fixes.png` });
+});
+
 // stackOptions is worker-scoped and cannot change inside this file, so the Standard-plan stack is started
 // here for this one test, with the same console and foreign-host checks as the fixture's page.
-test('a Standard-plan key gets the explanation and the list full width, without a map', async ({ browser }) => {
+test('a Standard-plan key gets a map drawn from schedule estimates, honestly marked, and the list', async ({ browser }) => {
   test.setTimeout(180_000);
   const std = await startStack({ key: 'standard' });
   const page = await browser.newPage();
@@ -276,12 +309,21 @@ test('a Standard-plan key gets the explanation and the list full width, without 
   try {
     await page.goto(std.appUrl + '/');
     const note = page.getByRole('note');
-    await expect(note).toContainText('List only', { timeout: 30_000 });
+    await expect(note).toContainText('Map from the schedule', { timeout: 30_000 });
     await expect(note).toContainText('API Standard');
     await expect(page.getByRole('listbox', { name: 'Active trips' }).getByRole('option').first()).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByRole('region', { name: 'Live map of the fleet' })).toHaveCount(0);
-    expect(await page.evaluate(() => window.__fleetmap === undefined)).toBe(true);
-    await page.screenshot({ path: `${ARTIFACTS}/dispatcher-list-only.png` });
+    await expect(page.getByRole('region', { name: 'Live map of the fleet' })).toBeVisible();
+    await mapReady(page);
+    // Buses are drawn once the routes' stops have loaded, every one of them a schedule estimate: there are no fixes.
+    await expect.poll(async () => (await placedBuses(page)).length, { timeout: 90_000 }).toBeGreaterThan(0);
+    const drawn = await placedBuses(page);
+    expect(new Set(drawn.map((b) => b.basis))).toEqual(new Set(['schedule-estimate']));
+    // And no bus of the snapshot has a position the map could have drawn instead.
+    const snap = (await (await page.request.get(std.appUrl + '/api/live')).json()) as LiveSnapshot;
+    expect(snap.vehicles.filter((v) => v.lat !== null)).toEqual([]);
+    await expect(page.getByRole('radio', { name: 'Last fix' })).toBeDisabled();
+    await expect(page.getByLabel('Data status')).toContainText(/Estimated\d+ of \d+ buses/);
+    await page.screenshot({ path: `${ARTIFACTS}/dispatcher-standard-schedule.png` });
     guard.verify();
   } finally {
     await page.close();

@@ -1,9 +1,8 @@
 // Security headers on every page and API answer, MapLibre's worker running under the page's CSP (the map
 // really draws, with no violation reported), and the server's log: one structured line per upstream error,
 // with its correlation id, never the key and never an upstream body.
-import type { Page } from '@playwright/test';
-import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '@/components/map/layers/bus-layer';
 import { expect, test } from './support/fixtures';
+import { renderedBusCount } from './support/map';
 
 // This file switches faults on (or needs a clean start): a stack of its own, so no other file sees them.
 test.use({ stackOptions: { ownStack: 'headers' } });
@@ -52,17 +51,6 @@ test('pages carry CSP (worker allowed, framing by self only), nosniff and a refe
   }
 });
 
-async function renderedBuses(page: Page): Promise<number> {
-  return page.evaluate(
-    ([busLayer, clusterLayer]) => {
-      const map = window.__fleetmap?.map;
-      if (!map || !map.getLayer(busLayer!)) return 0;
-      return map.queryRenderedFeatures({ layers: [busLayer!, clusterLayer!] }).length;
-    },
-    [BUS_LAYER_ID, BUS_CLUSTER_LAYER_ID],
-  );
-}
-
 for (const path of MAP_PAGES) {
   test(`the map on ${path} renders under the CSP with no violation`, async ({ page }) => {
     await page.addInitScript(() => {
@@ -72,7 +60,7 @@ for (const path of MAP_PAGES) {
     });
     await page.goto(path);
     // Bus features drawn means the style loaded and MapLibre's worker parsed and laid out the data.
-    await expect.poll(() => renderedBuses(page), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => renderedBusCount(page), { timeout: 60_000 }).toBeGreaterThan(0);
     const workers = page.workers().map((w) => new URL(w.url()).pathname);
     expect(workers.some((w) => w.endsWith('maplibre-gl-worker.mjs')), `workers: ${workers.join(', ')}`).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)).toEqual([]);

@@ -3,18 +3,15 @@
 // and say that data is flowing, with no error.
 import type { LiveSnapshot } from '@/lib/model';
 import { zoneAtLocalHour } from '@/lib/sim/clock';
-import { BUS_SOURCE_ID } from '@/components/map/layers/bus-layer';
 import { expect, liveSnapshot, test } from './support/fixtures';
+import { placedBuses } from './support/map';
 
 // A small fleet on a roomy key, so that every parked bus is located within seconds of the start.
 test.use({ stackOptions: { ownStack: 'night', buses: 150, rateLimit: 1200, simEnv: { SIM_TIMEZONE: zoneAtLocalHour(3) } } });
 
-/** Ids of the buses in the map's bus source, as drawn from the snapshot the page holds. */
+/** How many buses the map places, from the snapshot the page holds. */
 async function drawnCount(page: import('@playwright/test').Page): Promise<number> {
-  return page.evaluate(async (id) => {
-    const src = window.__fleetmap?.map?.getSource(id) as unknown as { getData(): Promise<GeoJSON.FeatureCollection> } | undefined;
-    return src ? (await src.getData()).features.length : -1;
-  }, BUS_SOURCE_ID);
+  return (await placedBuses(page)).length;
 }
 
 test('at 03:00 the dispatcher shows the parked fleet and the few trips, with data flowing', async ({ page, stack }) => {

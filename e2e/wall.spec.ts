@@ -2,9 +2,9 @@
 // a calm banner over the last data while the upstream fails, recovery when it comes back, and ?routes=.
 import type { Page } from '@playwright/test';
 import type { LiveSnapshot } from '@/lib/model';
-import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '@/components/map/layers/bus-layer';
 import { activeTrips, tripMatchesRouteToken } from '@/lib/view/trips';
 import { expect, liveSnapshot, test } from './support/fixtures';
+import { placedBuses, renderedBusCount, renderedBuses } from './support/map';
 
 // This file switches faults on (or needs a clean start): a stack of its own, so no other file sees them.
 test.use({ stackOptions: { ownStack: 'wall' } });
@@ -13,34 +13,9 @@ test.use({ stackOptions: { ownStack: 'wall' } });
 // browser's logging of a failed request would be an error, and none is expected.
 test.describe.configure({ timeout: 150_000 });
 
-/** Buses drawn on the map: single points plus the members of clusters. */
-async function renderedBusCount(page: Page): Promise<number> {
-  return page.evaluate(
-    ([busLayer, clusterLayer]) => {
-      const map = window.__fleetmap?.map;
-      if (!map || !map.getLayer(busLayer!)) return 0;
-      const features = map.queryRenderedFeatures({ layers: [busLayer!, clusterLayer!] });
-      // A cluster may be rendered twice across tile edges; count each cluster id once.
-      const clusters = new Map<number, number>();
-      let singles = 0;
-      for (const f of features) {
-        const p = f.properties as { cluster_id?: number; point_count?: number };
-        if (p.cluster_id !== undefined) clusters.set(p.cluster_id, p.point_count ?? 0);
-        else singles++;
-      }
-      return singles + [...clusters.values()].reduce((s, n) => s + n, 0);
-    },
-    [BUS_LAYER_ID, BUS_CLUSTER_LAYER_ID],
-  );
-}
-
-/** Labels of the single (unclustered) buses drawn. */
+/** Labels of the single (unclustered) buses drawn on screen. */
 async function renderedBusLabels(page: Page): Promise<string[]> {
-  return page.evaluate((busLayer) => {
-    const map = window.__fleetmap?.map;
-    if (!map || !map.getLayer(busLayer)) return [];
-    return map.queryRenderedFeatures({ layers: [busLayer] }).map((f) => String((f.properties as { label?: string }).label));
-  }, BUS_LAYER_ID);
+  return (await renderedBuses(page)).singles.map((b) => b.label);
 }
 
 /** The age the wall shows for its data, in seconds (`just now`, `12 s ago`, `3 min ago`). */
@@ -107,6 +82,8 @@ test('?routes= limits buses and figures to those routes; bad options are named, 
   await page.goto(`/wall?routes=${encodeURIComponent(code)}&theme=light&rotate=abc`);
   await expect(page.locator('[data-theme="light"]').first()).toBeVisible();
   await expect(page.getByRole('heading', { name: `Route ${code}` })).toBeVisible();
+  // The wall draws estimates: once the routes' stops are in, buses are advanced along their routes, marked so.
+  await expect.poll(async () => (await placedBuses(page)).some((b) => b.basis !== 'fix'), { timeout: 60_000 }).toBe(true);
   await expect(page.getByRole('list', { name: 'Ignored options' })).toContainText('Ignored rotate="abc"');
 
   // The figures are those of this route alone (within the few seconds between two reads of the feed).
@@ -117,10 +94,23 @@ test('?routes= limits buses and figures to those routes; bad options are named, 
       return Math.abs(Number(await tileValue(page, 'Active trips').textContent()) - expected);
     }, { timeout: 30_000 })
     .toBeLessThanOrEqual(1);
-  // The map draws this route's located buses and no others (again within a feed refresh or two).
+  // The map draws this route's located buses and no others (again within a feed refresh or two); with estimates it
+  // also places the route's buses that have no fix yet, from their schedule.
   await expect
-    .poll(async () => Math.abs((await renderedBusCount(page)) - located(await liveSnapshot(page), code).length), { timeout: 30_000 })
-    .toBeLessThanOrEqual(1);
+    .poll(
+      async () => {
+        const s = (await liveSnapshot(page)) as LiveSnapshot;
+        const onRoute = new Set(s.vehicles.filter((v) => v.trip?.routeCode === code).map((v) => v.busId));
+        const r = await renderedBuses(page);
+        // Cluster members cannot be told apart: they count towards the route's buses, as before estimates.
+        const singlesOnRoute = r.singles.filter((b) => onRoute.has(b.busId)).length;
+        const foreign = r.singles.length - singlesOnRoute;
+        const missing = located(s, code).length - (singlesOnRoute + r.clustered);
+        return missing <= 1 && foreign <= 1 ? 'this route only' : `${missing} located buses missing, ${foreign} of other routes`;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('this route only');
   expect(await renderedBusCount(page)).toBeLessThan(located(await liveSnapshot(page)).length);
   // Zoomed to one route, buses are drawn singly: every label is the route's code. The wall frames the route
   // after its buses arrive; on a loaded machine that lands a few frames later, so wait for it.

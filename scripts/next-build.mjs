@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIsCurrent, markBuilt } from './build-fingerprint.mjs';
+import { compressStatic } from './compress-static.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const NEXT_BIN = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -14,6 +15,7 @@ export function buildIfStale({ distDir = '.next', env = {}, force = false } = {}
   if (copy.status !== 0) throw new Error('Copying the MapLibre worker failed.');
   const res = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: ROOT, stdio: 'inherit', env: fullEnv });
   if (res.status !== 0) throw new Error(`next build failed (exit ${res.status}).`);
+  compressStatic(ROOT, distDir);
   markBuilt(ROOT, distDir);
   return true;
 }

@@ -1,12 +1,21 @@
-// Fleetmap's production server: the Next.js request handler behind a plain Node HTTP server.
-// It exists for one reason: Next.js cannot route some methods (TRACE answers a bare 500 inside Next), so
-// methods outside the ones HTTP clients of this app use are refused here with a 405 before Next sees them.
+// Fleetmap's production server: the Next.js request handler behind a plain Node HTTP server. It answers three
+// things itself, before Next.js:
+// - methods outside the ones HTTP clients of this app use get a 405 (Next.js cannot route some: TRACE answers a
+//   bare 500 inside it);
+// - GET /api/live, with the handler the app set at start (lib/http/live-answer.ts, set in lib/server/start.ts):
+//   its answers are bytes compressed once per snapshot version, which an App Router route cannot send, and
+//   Next's routing would cost more CPU per request than the answer (README, "Serving the live snapshot");
+// - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/compress-static.mjs made
+//   them; Next.js serves gzip only).
+// Every answer made here carries the headers next.config.js gives every answer.
 //
-//   node scripts/server.mjs [--port 3000] [--host 127.0.0.1]     (PORT / HOST work too)
+//   node scripts/server.mjs [--port 3000] [--host 127.0.0.1] [--dev]     (PORT / HOST work too)
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import nextConfig from '../next.config.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -25,8 +34,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
-process.env.NODE_ENV = 'production';
-const app = next({ dev: false, dir: ROOT, hostname: host, port });
+const dev = process.argv.includes('--dev');
+process.env.NODE_ENV = dev ? 'development' : 'production';
+const app = next({ dev, dir: ROOT, hostname: host, port });
 const handle = app.getRequestHandler();
 
 try {
@@ -37,21 +47,90 @@ try {
   process.exit(1);
 }
 
+const DIST = join(ROOT, process.env.FLEETMAP_DIST_DIR || '.next');
+// The headers next.config.js gives every answer: the brotli answers carry them too.
+const EVERY_ANSWER = Object.fromEntries(((await nextConfig.headers()).find((h) => h.source === '/:path*')?.headers ?? []).map((h) => [h.key, h.value]));
+const SCRIPT_TYPE = 'application/javascript; charset=UTF-8';
+
+/** The brotli copy of a static script or stylesheet, with how Next.js serves the original; null for anything else. */
+function brotliTwin(pathname) {
+  if (pathname === '/maplibre-gl-worker.mjs') return { file: join(DIST, 'maplibre-gl-worker.mjs.br'), type: SCRIPT_TYPE, cacheControl: 'public, max-age=0' };
+  const m = /^\/_next\/static\/([A-Za-z0-9._\-/]+\.(js|css))$/.exec(pathname);
+  if (!m || m[1].split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return null;
+  return { file: join(DIST, 'static', `${m[1]}.br`), type: m[2] === 'css' ? 'text/css; charset=UTF-8' : SCRIPT_TYPE, cacheControl: 'public, max-age=31536000, immutable' };
+}
+
+function acceptsBrotli(acceptEncoding) {
+  return (acceptEncoding ?? '').split(',').some((part) => {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return name === 'br' && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+// The name lib/http/live-answer.ts gives it (LIVE_HANDLER).
+const LIVE_HANDLER = Symbol.for('fleetmap.live-handler');
+
+function sendJsonError(res, status, message, extra = {}) {
+  const body = JSON.stringify({ error: { status, message } });
+  res.writeHead(status, { ...EVERY_ANSWER, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache', ...extra });
+  res.end(body);
+}
+
+/** Answers /api/live (exactly that path, with any query); false for every other path. */
+function sendLive(req, res) {
+  const url = req.url ?? '';
+  if (url !== '/api/live' && !url.startsWith('/api/live?')) return false;
+  const handler = globalThis[LIVE_HANDLER];
+  if (!handler) {
+    sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
+    return true;
+  }
+  let answer;
+  try {
+    answer = handler({ method: req.method ?? 'GET', url, headers: req.headers });
+  } catch (err) {
+    console.error(JSON.stringify({ msg: '/api/live failed', error: err instanceof Error ? err.message : String(err) }));
+    sendJsonError(res, 500, 'The live snapshot could not be served.');
+    return true;
+  }
+  res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
+  res.end(answer.body ?? undefined);
+  return true;
+}
+
+const brotliCache = new Map();
+
+/** Answers with the brotli copy when there is one and the browser takes it; false to let Next.js answer. */
+function sendBrotli(req, res) {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !acceptsBrotli(req.headers['accept-encoding'])) return false;
+  const twin = brotliTwin((req.url ?? '').split('?')[0]);
+  if (!twin) return false;
+  let entry = brotliCache.get(twin.file);
+  if (!entry) {
+    if (!existsSync(twin.file)) return false;
+    const st = statSync(twin.file);
+    entry = { body: readFileSync(twin.file), etag: `W/"br-${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"` };
+    brotliCache.set(twin.file, entry);
+  }
+  const headers = { ...EVERY_ANSWER, 'Content-Type': twin.type, 'Cache-Control': twin.cacheControl, 'Content-Encoding': 'br', Vary: 'Accept-Encoding', ETag: entry.etag };
+  if (req.headers['if-none-match'] === entry.etag) {
+    res.writeHead(304, headers).end();
+    return true;
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': entry.body.length });
+  res.end(req.method === 'HEAD' ? undefined : entry.body);
+  return true;
+}
+
 const server = createServer((req, res) => {
   if (!ALLOWED_METHODS.has(req.method ?? '')) {
-    const body = JSON.stringify({ error: { status: 405, message: 'This method is not allowed here; Fleetmap answers GET.' } });
-    res.writeHead(405, {
-      Allow: 'GET, HEAD, OPTIONS',
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(body),
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-store',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    sendJsonError(res, 405, 'This method is not allowed here; Fleetmap answers GET.', { Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' });
     return;
   }
   // Written from the socket over anything the client sent, so the per-client limits cannot be dodged by a header.
   req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+  if (sendLive(req, res) || sendBrotli(req, res)) return;
   handle(req, res);
 });
 server.listen(port, host, () => {

@@ -3,6 +3,7 @@ import { Providers } from '@/components/providers';
 import { WallDisplay } from '@/components/wall/wall-display';
 import { parseWallOptions } from '@/lib/view/wall-options';
 import { appConfig, readAppConfig } from '@/lib/config';
+import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 
 export const metadata: Metadata = { title: 'Wall · Fleetmap' };
 
@@ -12,8 +13,9 @@ export default async function WallPage({ searchParams }: { searchParams: Promise
   // the defaults (the configuration with nothing set).
   const cfg = readAppConfig();
   const config = cfg.ok ? cfg.config : appConfig({});
+  preloadOfflineMap([config.mapStyleUrl, config.mapStyleUrlDark]);
   return (
-    <Providers>
+    <Providers live={firstSnapshot()}>
       <WallDisplay
         options={options}
         staleAfterS={config.staleAfterS}

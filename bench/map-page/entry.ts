@@ -1,17 +1,17 @@
-// The browser side of benchmark 5, bundled with esbuild by bench/map-update.ts and served only by it (it
-// never ships in the app). Draws N synthetic buses either the way Fleetmap does (its bus layer module: one
-// clustered GeoJSON source, features built by lib/view/bus-features, setData per update) or as one DOM
-// marker per bus (maplibregl.Marker), and times one update until it is on screen.
+// The browser side of benchmark 5, bundled with esbuild by bench/map-update.ts and served only by it (it never
+// ships in the app). Draws N synthetic buses on trips along synthetic routes either the way Fleetmap does (the
+// app's placement, lib/view/bus-placement, and its bus overlay, components/map/bus-overlay) or as one DOM marker
+// per bus (maplibregl.Marker), then times updates (new fixes for every bus, or for 20) and glide frames.
 import * as maplibregl from 'maplibre-gl';
-import { BUS_LAYER_ID, BUS_LAYERS, BUS_SOURCE_ID, busSource, ensureHeadingIcon } from '@/components/map/layers/bus-layer';
-import { addSourceAndLayers } from '@/components/map/use-map-layers';
-import { DELAY_COLORS } from '@/lib/view/delay-palette';
-import { busCollections, busPoints } from '@/lib/view/bus-features';
-import type { DelayClass, Vehicle } from '@/lib/model';
+import { offsetLonLat } from '@/lib/geo/sphere';
+import type { DelayClass, RouteStop, Vehicle } from '@/lib/model';
 import { resolveMapStyle } from '@/lib/map-style/resolve-style';
 import { FLEET_MAP_RENDER_OPTIONS } from '@/components/map/render-options';
+import { BusOverlay } from '@/components/map/bus-overlay';
+import { DELAY_COLORS } from '@/lib/view/delay-palette';
+import { PlacementCache, RecentFixes, placeBuses, type BusPlacement } from '@/lib/view/bus-placement';
 
-export type Contender = 'layers' | 'markers';
+export type Contender = 'overlay' | 'markers';
 
 const STALE_AFTER_S = 120;
 const CLASSES: DelayClass[] = ['on-time', 'on-time', 'on-time', 'late', 'early', 'unknown'];
@@ -20,6 +20,12 @@ const WEST = -74.02;
 const EAST = -73.93;
 const SOUTH = 40.73;
 const NORTH = 40.77;
+const ROUTES = 40;
+const STOPS_PER_ROUTE = 16;
+const STOP_SPACING_M = 300;
+const TRIP_MS = 40 * 60_000;
+/** A marker glide as the app had it: 1 s per update. */
+const GLIDE_MS = 1_000;
 
 /** A small deterministic generator: every run draws the same fleet. */
 function random(seed: number): () => number {
@@ -33,55 +39,102 @@ function random(seed: number): () => number {
   };
 }
 
-function fleet(n: number, now: number): Vehicle[] {
+/** Straight routes through the view, each with a start and an end stop: one direction, as the rule reads it. */
+function routes(): Map<number, RouteStop[]> {
+  const rnd = random(7);
+  const out = new Map<number, RouteStop[]>();
+  for (let r = 1; r <= ROUTES; r++) {
+    const lon = WEST + 0.15 * (EAST - WEST) + rnd() * 0.7 * (EAST - WEST);
+    const lat = SOUTH + 0.15 * (NORTH - SOUTH) + rnd() * 0.7 * (NORTH - SOUTH);
+    const angle = rnd() * 2 * Math.PI;
+    const half = ((STOPS_PER_ROUTE - 1) * STOP_SPACING_M) / 2;
+    const stops: RouteStop[] = [];
+    for (let i = 0; i < STOPS_PER_ROUTE; i++) {
+      const d = i * STOP_SPACING_M - half;
+      // A slight bend at every stop, so a bus turns as on a street grid.
+      const wiggle = (i % 2 === 0 ? 1 : -1) * 20;
+      const [longitude, latitude] = offsetLonLat(lon, lat, d * Math.cos(angle) - wiggle * Math.sin(angle), d * Math.sin(angle) + wiggle * Math.cos(angle));
+      stops.push({ id: r * 100 + i, routeId: r, stopName: `R${r} S${i}`, stopOrder: i + 1, latitude, longitude, isStart: i === 0, isEnd: i === STOPS_PER_ROUTE - 1, status: 'active' });
+    }
+    out.set(r, stops);
+  }
+  return out;
+}
+
+const ROUTE_STOPS = routes();
+
+/** Where a bus `progress` (0..1) along its route is. */
+function alongRoute(routeId: number, progress: number): [number, number] {
+  const stops = ROUTE_STOPS.get(routeId)!;
+  const x = Math.min(0.999999, Math.max(0, progress)) * (stops.length - 1);
+  const i = Math.floor(x);
+  const t = x - i;
+  const a = stops[i]!;
+  const b = stops[i + 1]!;
+  return [a.longitude! + t * (b.longitude! - a.longitude!), a.latitude! + t * (b.latitude! - a.latitude!)];
+}
+
+interface Bus {
+  vehicle: Vehicle;
+  progress: number;
+}
+
+function fleet(n: number, now: number): Bus[] {
   const rnd = random(n);
-  const vehicles: Vehicle[] = [];
+  const buses: Bus[] = [];
   for (let i = 0; i < n; i++) {
     const cls = CLASSES[i % CLASSES.length]!;
-    vehicles.push({
-      busId: i + 1,
-      plateNumber: `BC${1000 + i}`,
-      busName: `#${5000 + i}`,
-      internalCode: `MB-${5000 + i}`,
-      lat: SOUTH + rnd() * (NORTH - SOUTH),
-      lon: WEST + rnd() * (EAST - WEST),
-      heading: rnd() * 360,
-      speedKmh: 5 + rnd() * 30,
-      accuracy: 5,
-      gpsAt: now - rnd() * 60_000,
-      fetchedAt: now,
-      trip: {
-        tripId: 1_000_000 + i,
-        routeId: 1 + (i % 41),
-        routeCode: `M${1 + (i % 41)}`,
-        routeName: null,
-        direction: 'outbound',
-        status: 'started',
-        delayMinutes: cls === 'late' ? 7 : cls === 'early' ? -2 : cls === 'unknown' ? null : 1,
-        delayClass: cls,
-        plannedDepartureAt: null,
-        plannedArrivalAt: null,
-        actualDepartureAt: null,
-        actualArrivalAt: null,
+    const routeId = 1 + (i % ROUTES);
+    const progress = 0.05 + rnd() * 0.8;
+    const departedAt = now - progress * TRIP_MS;
+    const [lon, lat] = alongRoute(routeId, progress);
+    buses.push({
+      progress,
+      vehicle: {
+        busId: i + 1,
+        plateNumber: `BC${1000 + i}`,
+        busName: `#${5000 + i}`,
+        internalCode: `MB-${5000 + i}`,
+        lat,
+        lon,
+        heading: null,
+        speedKmh: 10 + rnd() * 20,
+        accuracy: 5,
+        gpsAt: now - rnd() * 30_000,
+        fetchedAt: now,
+        trip: {
+          tripId: 1_000_000 + i,
+          routeId,
+          routeCode: `M${routeId}`,
+          routeName: null,
+          direction: 'outbound',
+          status: 'started',
+          delayMinutes: cls === 'late' ? 7 : cls === 'early' ? -2 : cls === 'unknown' ? null : 1,
+          delayClass: cls,
+          plannedDepartureAt: departedAt,
+          plannedArrivalAt: departedAt + TRIP_MS,
+          actualDepartureAt: departedAt,
+          actualArrivalAt: null,
+        },
       },
     });
   }
-  return vehicles;
+  return buses;
 }
 
-/** Every bus moves 10–40 m along its heading, as after one poll of a live feed. */
-function moved(vehicles: Vehicle[], now: number, step: number): Vehicle[] {
-  const rnd = random(vehicles.length * 31 + step);
-  return vehicles.map((v) => {
-    const metres = 10 + rnd() * 30;
-    const rad = ((v.heading ?? 0) * Math.PI) / 180;
-    const dLat = (metres * Math.cos(rad)) / 111_320;
-    const dLon = (metres * Math.sin(rad)) / (111_320 * Math.cos(((v.lat ?? 0) * Math.PI) / 180));
-    return { ...v, lat: v.lat! + dLat, lon: v.lon! + dLon, gpsAt: now, fetchedAt: now };
+/** New fixes for the first `count` buses, each 10–40 m further along its route, as after one poll. */
+function moved(buses: Bus[], now: number, step: number, count: number): Bus[] {
+  const rnd = random(buses.length * 31 + step);
+  const routeLength = (STOPS_PER_ROUTE - 1) * STOP_SPACING_M;
+  return buses.map((b, i) => {
+    if (i >= count) return b;
+    const progress = Math.min(0.99, b.progress + (10 + rnd() * 30) / routeLength);
+    const [lon, lat] = alongRoute(b.vehicle.trip!.routeId!, progress);
+    return { progress, vehicle: { ...b.vehicle, lat, lon, gpsAt: now, fetchedAt: now } };
   });
 }
 
-const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame((t) => resolve(t)));
 
 function idleOnce(map: maplibregl.Map): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -96,22 +149,28 @@ function idleOnce(map: maplibregl.Map): Promise<void> {
 interface Drawn {
   map: maplibregl.Map;
   contender: Contender;
-  vehicles: Vehicle[];
+  buses: Bus[];
   markers: maplibregl.Marker[];
+  overlay: BusOverlay | null;
+  recent: RecentFixes;
+  cache: PlacementCache;
+  placements: BusPlacement[];
+  /** Marker positions before the last update, for their glide. */
+  from: [number, number][];
   step: number;
 }
 
 let drawn: Drawn | null = null;
 
-async function createMap(): Promise<maplibregl.Map> {
+async function createMap(zoom: number): Promise<maplibregl.Map> {
   maplibregl.setWorkerUrl('/maplibre-gl-worker.mjs');
   const container = document.getElementById('map')!;
   const map = new maplibregl.Map({
     container,
     style: resolveMapStyle({ theme: 'light', origin: window.location.origin, styleUrl: null, styleUrlDark: null }),
     center: [(WEST + EAST) / 2, (SOUTH + NORTH) / 2],
-    // Past the bus layer's cluster zoom, so every bus is drawn on its own, as a dispatcher zoomed in sees it.
-    zoom: 13.2,
+    zoom,
+    maxPitch: 0,
     attributionControl: false,
     ...FLEET_MAP_RENDER_OPTIONS,
   });
@@ -125,43 +184,46 @@ function markerElement(cls: DelayClass): HTMLDivElement {
   return el;
 }
 
-function layersData(vehicles: Vehicle[], now: number) {
-  return busCollections(busPoints(vehicles, now, STALE_AFTER_S), null, null).clustered;
+/** What the app does with a new snapshot: place every bus (estimates along its route) and hand the overlay the result. */
+function place(d: Drawn, now: number) {
+  const vehicles = d.buses.map((b) => b.vehicle);
+  d.recent.record(vehicles);
+  d.placements = placeBuses(vehicles, { mode: 'estimates', stopsByRoute: ROUTE_STOPS, recent: d.recent, now, staleAfterS: STALE_AFTER_S, cache: d.cache });
+  d.overlay!.update(d.placements, null, now);
 }
 
-/** Draws the first N buses; resolves with the milliseconds until they are on screen. */
-async function setup(contender: Contender, n: number): Promise<number> {
-  const map = await createMap();
+/** Draws the first N buses at `zoom`; resolves with the milliseconds until they are on screen. */
+async function setup(contender: Contender, n: number, zoom: number): Promise<number> {
+  const map = await createMap(zoom);
   const now = Date.now();
-  const vehicles = fleet(n, now);
+  const buses = fleet(n, now);
   const t0 = performance.now();
-  const markers: maplibregl.Marker[] = [];
-  if (contender === 'layers') {
-    ensureHeadingIcon(map);
-    addSourceAndLayers(map, BUS_SOURCE_ID, busSource, BUS_LAYERS.light);
-    const idle = idleOnce(map);
-    await map.getSource<maplibregl.GeoJSONSource>(BUS_SOURCE_ID)!.setData(layersData(vehicles, now));
-    await idle;
+  const d: Drawn = { map, contender, buses, markers: [], overlay: null, recent: new RecentFixes(), cache: new PlacementCache(), placements: [], from: [], step: 0 };
+  if (contender === 'overlay') {
+    d.overlay = new BusOverlay(map);
+    place(d, now);
   } else {
-    for (const v of vehicles) markers.push(new maplibregl.Marker({ element: markerElement(v.trip!.delayClass) }).setLngLat([v.lon!, v.lat!]).addTo(map));
-    await nextFrame();
-    await nextFrame();
+    for (const b of buses) d.markers.push(new maplibregl.Marker({ element: markerElement(b.vehicle.trip!.delayClass) }).setLngLat([b.vehicle.lon!, b.vehicle.lat!]).addTo(map));
   }
-  drawn = { map, contender, vehicles, markers, step: 0 };
+  await nextFrame();
+  await nextFrame();
+  drawn = d;
   return performance.now() - t0;
 }
 
 export interface UpdateTiming {
   /** From the start of the update until it is on screen. */
   ms: number;
-  /** Until the data was handed over (layers: setData resolved; markers: every setLngLat done). */
+  /** Until the data was handed over (overlay: placed and written; markers: every setLngLat done). */
   dataMs: number;
-  /** Frames the map rendered meanwhile (symbol fades keep it rendering for a while after new data). */
+  /** Map frames meanwhile (the overlay never makes the map redraw). */
   renders: number;
+  /** Buses placed on the map after the update. */
+  placed: number;
 }
 
-/** One update of every bus's position, timed until it is on screen. */
-async function update(): Promise<UpdateTiming> {
+/** New fixes for `count` buses (all by default), timed until they are on screen. */
+async function update(count?: number): Promise<UpdateTiming> {
   if (!drawn) throw new Error('setup() first');
   const d = drawn;
   let renders = 0;
@@ -169,50 +231,65 @@ async function update(): Promise<UpdateTiming> {
   d.map.on('render', onRender);
   const now = Date.now();
   const t0 = performance.now();
-  let dataMs: number;
-  d.vehicles = moved(d.vehicles, now, ++d.step);
-  if (d.contender === 'layers') {
-    const idle = idleOnce(d.map);
-    await d.map.getSource<maplibregl.GeoJSONSource>(BUS_SOURCE_ID)!.setData(layersData(d.vehicles, now));
-    dataMs = performance.now() - t0;
-    await idle;
-  } else {
-    d.vehicles.forEach((v, i) => d.markers[i]!.setLngLat([v.lon!, v.lat!]));
-    dataMs = performance.now() - t0;
-    await nextFrame();
-    await nextFrame();
-  }
+  d.from = d.buses.map((b) => [b.vehicle.lon!, b.vehicle.lat!]);
+  d.buses = moved(d.buses, now, ++d.step, count ?? d.buses.length);
+  if (d.contender === 'overlay') place(d, now);
+  else d.buses.forEach((b, i) => d.markers[i]!.setLngLat([b.vehicle.lon!, b.vehicle.lat!]));
+  const dataMs = performance.now() - t0;
+  await nextFrame();
+  await nextFrame();
   const ms = performance.now() - t0;
   d.map.off('render', onRender);
-  return { ms, dataMs, renders };
+  return { ms, dataMs, renders, placed: d.contender === 'overlay' ? d.placements.length : d.markers.length };
 }
 
-/** Median time of one full map frame (a repaint with nothing changed), for context: SwiftShader draws on the CPU. */
-async function frameMs(): Promise<number> {
+/**
+ * `frames` animation frames of motion: the overlay draws the buses where the GPU puts them at that instant (one
+ * uniform, three draw calls); the markers glide from their previous fixes to the new ones, each moved by
+ * setLngLat, as the app moved its buses before. Resolves with the mean page-side milliseconds per frame.
+ */
+async function glide(frames: number): Promise<number> {
   if (!drawn) throw new Error('setup() first');
-  const map = drawn.map;
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
+  const d = drawn;
+  let spent = 0;
+  for (let f = 0; f < frames; f++) {
+    await nextFrame();
     const t0 = performance.now();
-    await new Promise<void>((resolve) => {
-      map.once('render', () => resolve());
-      map.triggerRepaint();
-    });
-    times.push(performance.now() - t0);
+    if (d.contender === 'overlay') d.overlay!.draw();
+    else {
+      const k = Math.min(1, (f + 1) / Math.max(1, Math.round(GLIDE_MS / 16.7)));
+      d.buses.forEach((b, i) => {
+        const [x0, y0] = d.from[i]!;
+        d.markers[i]!.setLngLat([x0 + (b.vehicle.lon! - x0) * k, y0 + (b.vehicle.lat! - y0) * k]);
+      });
+    }
+    spent += performance.now() - t0;
   }
-  return times.sort((a, b) => a - b)[2]!;
+  await nextFrame();
+  return spent / frames;
 }
 
+/** Buses on screen: the overlay's own count, or the markers in the DOM. */
 function drawnCount(): number {
   if (!drawn) return 0;
   if (drawn.contender === 'markers') return document.querySelectorAll('.maplibregl-marker').length;
-  return drawn.map.queryRenderedFeatures({ layers: [BUS_LAYER_ID] }).length;
+  return drawn.overlay!.drawn().length;
+}
+
+/** Estimated buses among those placed (the synthetic trips all have a route: every one should be). */
+function estimatedCount(): number {
+  return drawn?.placements.filter((p) => p.estimate.basis !== 'fix').length ?? 0;
 }
 
 declare global {
   interface Window {
-    __bench?: { setup: typeof setup; update: typeof update; frameMs: typeof frameMs; drawnCount: typeof drawnCount };
+    __bench?: { setup: typeof setup; update: typeof update; glide: typeof glide; drawnCount: typeof drawnCount; estimatedCount: typeof estimatedCount; look: typeof look };
   }
 }
 
-window.__bench = { setup, update, frameMs, drawnCount };
+/** Experiments: draw the overlay's buses at another scale (fewer pixels per bus). */
+function look(scale: number) {
+  drawn?.overlay?.setLook('light', scale);
+}
+
+window.__bench = { setup, update, glide, drawnCount, estimatedCount, look };

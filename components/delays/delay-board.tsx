@@ -1,12 +1,11 @@
 'use client';
-import { agencyZoneOf } from '@/lib/view/display-zone';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { DEFAULT_DELAY_THRESHOLDS, type DelayThresholds, type LiveSnapshot } from '@/lib/model';
 import { AppHeader } from '@/components/app-header';
 import { HealthBanners } from '@/components/status';
 import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
-import { zoneCaption } from '@/lib/view/display-zone';
+import { agencyZoneOf, zoneCaption } from '@/lib/view/display-zone';
 import { heldDataAgeS } from '@/lib/view/ages';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import { delayTableCsv, formatShare } from '@/lib/view/delay-table';
@@ -21,6 +20,7 @@ import {
   type RouteSortKey,
   type SortDirection,
 } from '@/lib/view/delays';
+import { dateAtOffset } from '@/lib/view/calendar';
 import { formatAgo, formatClock } from '@/lib/view/format';
 import { dataAgeS } from '@/lib/view/health';
 import { activeTrips } from '@/lib/view/trips';
@@ -28,7 +28,10 @@ import { DelayHistogramChart, OnTimeShareChart } from './delay-charts';
 import { downloadText } from './download';
 import { MostDelayedList } from './most-delayed-list';
 import { RouteDelayTable } from './route-delay-table';
+import { PeriodControl, useBoardPeriod } from './period-control';
+import { PeriodDelayBoard } from './period-delay-board';
 import { ThresholdControls } from './threshold-controls';
+import { Total } from './total';
 
 const MOST_DELAYED_COUNT = 10;
 const ALL = '';
@@ -37,7 +40,18 @@ const selectClass = 'rounded border border-slate-300 bg-white px-2 py-1 dark:bor
 const buttonClass =
   'rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 disabled:opacity-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
 
+/** The board: live (the trips running now) or a past period from the history, as the URL's period says. */
 export function DelayBoard() {
+  const live = useLiveFeed();
+  const [period, setPeriod] = useBoardPeriod();
+  const offset = live.snapshot?.health.timezone.offsetMinutes ?? null;
+  const today = live.now && offset !== null ? dateAtOffset(live.now, offset) : null;
+  const control = <PeriodControl period={period} onChange={setPeriod} today={today} />;
+  if (period.kind === 'live') return <LiveDelayBoard periodControl={control} />;
+  return <PeriodDelayBoard period={period} periodControl={control} today={today} configured={live.snapshot?.thresholds ?? null} agencyZone={agencyZoneOf(live.snapshot?.health)} />;
+}
+
+function LiveDelayBoard({ periodControl }: { periodControl: ReactNode }) {
   const live = useLiveFeed();
   const zone = useDisplayZone(agencyZoneOf(live.snapshot?.health));
   // A paused board keeps one snapshot so numbers can be read (or compared) without them moving.
@@ -126,6 +140,7 @@ export function DelayBoard() {
         <HealthBanners health={live.snapshot?.health ?? null} link={live.link} now={live.now} />
 
         <section aria-label="Filters and thresholds" className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+          {periodControl}
           <label className="flex items-center gap-2">
             <span className="text-slate-600 dark:text-slate-300">Route</span>
             <select
@@ -177,20 +192,6 @@ export function DelayBoard() {
           known; trips without a delay are listed as unknown.
         </p>
       </main>
-    </div>
-  );
-}
-
-function Total({ label, value, color }: { label: string; value: string; color?: string }) {
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900">
-      <div className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-300">
-        {color && <span aria-hidden className="inline-block size-2.5 rounded-full" style={{ background: color }} />}
-        {label}
-      </div>
-      <div className="text-2xl font-semibold tabular-nums" aria-label={label}>
-        {value}
-      </div>
     </div>
   );
 }

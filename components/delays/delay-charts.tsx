@@ -1,7 +1,8 @@
 'use client';
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import type { HistoryRoutesResponse } from '@/lib/model';
 import type { DelayBin, RouteDelayRow } from '@/lib/view/delays';
-import { formatShare } from '@/lib/view/delay-table';
+import { formatMinutes, formatShare } from '@/lib/view/delay-table';
 import { DELAY_COLORS, DELAY_LABELS } from '@/lib/view/delay-palette';
 import { axisTick, ChartFrame, tooltipStyle } from '@/components/chart-frame';
 
@@ -54,6 +55,59 @@ export function OnTimeShareChart({ rows }: { rows: readonly RouteDelayRow[] }) {
         </BarChart>
       ) : (
         <p className="py-10 text-center text-sm">No route has a trip with a known delay.</p>
+      )}
+    </ChartFrame>
+  );
+}
+
+/** A period's trend: on-time share and p90 delay per service date, for the routes in view. */
+export function DelayTrendChart({ days }: { days: HistoryRoutesResponse['days'] }) {
+  const data = days.map((d) => ({
+    date: d.date.slice(5),
+    share: d.figures.onTimeShare === null ? null : Math.round(d.figures.onTimeShare * 1000) / 10,
+    p90: d.figures.p90Min,
+  }));
+  const known = days.filter((d) => d.figures.onTimeShare !== null);
+  const summary = known.length
+    ? `On-time share and p90 delay over ${days.length} service days, from ${formatShare(known[0]!.figures.onTimeShare)} on ${known[0]!.date} to ${formatShare(known[known.length - 1]!.figures.onTimeShare)} on ${known[known.length - 1]!.date}.`
+    : 'No recorded trip with a known delay in this period.';
+  return (
+    <ChartFrame title="Trend per service day (on-time share, p90 delay)" summary={summary}>
+      {known.length ? (
+        <LineChart responsive style={{ width: '100%', height: 260 }} data={data} margin={{ top: 4, right: 8, bottom: 16, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#94a3b833" vertical={false} />
+          <XAxis dataKey="date" tick={axisTick} />
+          <YAxis yAxisId="share" domain={[0, 100]} tick={axisTick} width={40} unit="%" />
+          <YAxis yAxisId="p90" orientation="right" tick={axisTick} width={40} unit=" min" />
+          <Tooltip contentStyle={tooltipStyle} />
+          <Legend verticalAlign="top" height={24} />
+          <Line yAxisId="share" dataKey="share" name="On-time share (%)" stroke={COLORS['on-time']} dot isAnimationActive={false} connectNulls={false} />
+          <Line yAxisId="p90" dataKey="p90" name="p90 delay (min)" stroke={COLORS.late} dot isAnimationActive={false} connectNulls={false} />
+        </LineChart>
+      ) : (
+        <p className="py-10 text-center text-sm">No recorded trip with a known delay in this period.</p>
+      )}
+    </ChartFrame>
+  );
+}
+
+/** Mean delay by hour of planned departure (agency time) over the period. */
+export function HourProfileChart({ hours }: { hours: HistoryRoutesResponse['hours'] }) {
+  const data = hours.map((h) => ({ hour: `${String(h.hour).padStart(2, '0')}:00`, mean: Math.round(h.meanMin * 10) / 10, trips: h.trips }));
+  const worst = hours.reduce<(typeof hours)[number] | null>((w, h) => (w === null || h.meanMin > w.meanMin ? h : w), null);
+  const summary = worst ? `Mean delay by hour of departure; worst at ${worst.hour}:00 with ${formatMinutes(worst.meanMin)} minutes.` : 'No departures with a known delay.';
+  return (
+    <ChartFrame title="Mean delay by hour of planned departure" summary={summary}>
+      {data.length ? (
+        <BarChart responsive style={{ width: '100%', height: 260 }} data={data} margin={{ top: 4, right: 8, bottom: 16, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#94a3b833" vertical={false} />
+          <XAxis dataKey="hour" tick={axisTick} interval="preserveStartEnd" />
+          <YAxis tick={axisTick} width={40} unit=" min" />
+          <Tooltip contentStyle={tooltipStyle} cursor={{ fill: '#94a3b822' }} />
+          <Bar dataKey="mean" name="Mean delay (min)" fill={COLORS.late} isAnimationActive={false} />
+        </BarChart>
+      ) : (
+        <p className="py-10 text-center text-sm">No departures with a known delay.</p>
       )}
     </ChartFrame>
   );

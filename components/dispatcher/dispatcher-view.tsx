@@ -2,13 +2,19 @@
 // The dispatcher's screen: the live map, the list of active trips, the panel of the selected trip, and an
 // honest account of how old and how healthy the data is. All view state sits in the URL.
 import { agencyZoneOf } from '@/lib/view/display-zone';
-import { useCallback, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { AppHeader } from '@/components/app-header';
 import { FleetMap } from '@/components/map/fleet-map';
+import '@/components/map/preload';
 import { centreOnBus } from '@/components/map/use-map-camera';
 import { useMapRightPadding } from '@/components/map/use-map-padding';
 import { HealthBanners, StatusBar } from '@/components/status';
+import { estimateAt } from '@/lib/estimate';
+import type { Vehicle } from '@/lib/model';
+import { useBusPlacements } from '@/lib/client/use-bus-placements';
+import { historyTripQuery } from '@/lib/client/queries';
 import { useDispatcherKeys } from '@/lib/client/use-dispatcher-keys';
 import { useDispatcherSelection } from '@/lib/client/use-dispatcher-selection';
 import { useDispatcherUrl, useMapViewUrl } from '@/lib/client/use-dispatcher-url';
@@ -16,11 +22,11 @@ import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useTheme } from '@/lib/client/use-theme';
 import { useTripList } from '@/lib/client/use-trip-list';
-import { hasPosition } from '@/lib/view/bus-features';
 import { lacksLocations, noLocationsReason } from '@/lib/view/health';
 import { selectionAnnouncement, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { LAYOUT_VARS, TRIP_PANEL_COVER_PX, WIDE_SCREEN_QUERY } from './layout';
+import { PositionControl } from './position-control';
 import { TripFilters } from './trip-filters';
 import { TripList } from './trip-list';
 import { TripPanel } from './trip-panel';
@@ -30,6 +36,8 @@ export interface DispatcherViewProps {
   styleUrl: string | null;
   styleUrlDark: string | null;
 }
+
+const NO_VEHICLES: Vehicle[] = [];
 
 export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: DispatcherViewProps) {
   const [url, updateUrl] = useDispatcherUrl();
@@ -46,8 +54,12 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
 
   const health = snapshot?.health ?? null;
   const zone = useDisplayZone(agencyZoneOf(health));
-  const listOnly = health !== null && lacksLocations(health);
-  const located = vehicle !== null && hasPosition(vehicle);
+  // Without GPS (a Standard-plan key) every bus on the map is placed by its schedule: there are no fixes to show.
+  const noGps = health !== null && lacksLocations(health);
+  const positions = noGps ? 'estimates' : url.positions;
+  const { placements, placedAt, now: mapNow } = useBusPlacements(snapshot?.vehicles ?? NO_VEHICLES, snapshot?.generatedAt ?? 0, staleAfterS, positions);
+  const placement = useMemo(() => (selection.busId !== null ? (placements.find((p) => p.busId === selection.busId) ?? null) : null), [placements, selection.busId]);
+  const located = placement !== null;
 
   const selectRow = useCallback(
     (trip: ActiveTrip) => {
@@ -58,8 +70,10 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
     [selectTrip],
   );
   const recentre = useCallback(() => {
-    if (map && vehicle && hasPosition(vehicle)) centreOnBus(map, [vehicle.lon, vehicle.lat]);
-  }, [map, vehicle]);
+    if (!map || !placement) return;
+    const at = estimateAt(placement.estimate, mapNow);
+    centreOnBus(map, [at.lon, at.lat]);
+  }, [map, placement, mapNow]);
 
   // On wide screens the panel floats over the map's right side: centre (follow, fits) in the part left visible.
   useMapRightPadding(map, hasSelection ? TRIP_PANEL_COVER_PX : 0, WIDE_SCREEN_QUERY);
@@ -79,17 +93,22 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       selectRow(shown[next]!);
     },
     toggleFollow: () => {
-      if (located && !listOnly) setFollow((f) => !f);
+      if (located) setFollow((f) => !f);
     },
   });
 
   const onFiltersChange = useCallback((patch: { filters?: Filters; sort?: SortKey }) => updateUrl(patch), [updateUrl]);
+
+  // The trip's recorded delay changes and trail (the whole of it for a trip that has ended).
+  const history = useQuery({ ...historyTripQuery(selection.tripId ?? 0, selection.row !== null), enabled: selection.tripId !== null });
+  const trail = selection.tripId !== null ? (history.data?.trail ?? null) : null;
 
   const panel = hasSelection ? (
     <TripPanel
       tripId={selection.tripId}
       row={selection.row}
       vehicle={vehicle}
+      placement={placement}
       now={now}
       staleAfterS={staleAfterS}
       theme={theme}
@@ -99,19 +118,25 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       routeOverlayId={url.routeId}
       onToggleRoute={(routeId) => updateUrl({ routeId })}
       onClose={clearSelection}
-      hasMap={!listOnly}
+      hasMap
       zone={zone}
+      history={selection.tripId !== null ? history.data : undefined}
     />
   ) : null;
 
   return (
     <div className="flex h-dvh flex-col overflow-hidden" style={LAYOUT_VARS}>
-      <AppHeader title="Fleetmap" current="dispatch" agencyZone={agencyZoneOf(health)} status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} now={now} staleAfterS={staleAfterS} />} />
+      <AppHeader
+        title="Fleetmap"
+        current="dispatch"
+        agencyZone={agencyZoneOf(health)}
+        status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} placements={placements} now={now} staleAfterS={staleAfterS} />}
+      />
 
       <HealthBanners health={health} link={link} now={now} className="px-3 pt-2 empty:hidden" />
-      {listOnly && health && (
+      {noGps && health && (
         <div role="note" className="mx-3 mt-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">
-          <span className="font-semibold">List only: no bus locations with this key.</span> {noLocationsReason(health)}
+          <span className="font-semibold">Map from the schedule: no bus locations with this key.</span> {noLocationsReason(health)}
         </div>
       )}
 
@@ -122,26 +147,20 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       <main className="relative flex min-h-0 flex-1">
         <aside
           aria-label="Active trips"
-          className={
-            listOnly
-              ? 'flex min-w-0 flex-1 flex-col bg-white dark:bg-slate-900'
-              : `fixed inset-x-0 bottom-0 z-30 flex flex-col rounded-t-xl border-t border-slate-200 bg-white shadow-[0_-4px_16px_rgba(0,0,0,0.12)] md:static md:z-auto md:h-auto md:w-(--side-column-width) md:shrink-0 md:rounded-none md:border-t-0 md:border-r md:shadow-none dark:border-slate-800 dark:bg-slate-900 ${
-                  sheetOpen ? 'h-[50dvh]' : 'h-12'
-                }`
-          }
+          className={`fixed inset-x-0 bottom-0 z-30 flex flex-col rounded-t-xl border-t border-slate-200 bg-white shadow-[0_-4px_16px_rgba(0,0,0,0.12)] md:static md:z-auto md:h-auto md:w-(--side-column-width) md:shrink-0 md:rounded-none md:border-t-0 md:border-r md:shadow-none dark:border-slate-800 dark:bg-slate-900 ${
+            sheetOpen ? 'h-[50dvh]' : 'h-12'
+          }`}
         >
-          {!listOnly && (
-            <button
-              type="button"
-              className="flex h-12 shrink-0 items-center justify-center gap-2 text-sm font-medium md:hidden"
-              aria-expanded={sheetOpen}
-              onClick={() => setSheetOpen((o) => !o)}
-            >
-              <span className="h-1 w-10 rounded-full bg-slate-300 dark:bg-slate-600" aria-hidden />
-              {sheetOpen ? 'Hide trips' : `Show trips (${list.shown.length})`}
-            </button>
-          )}
-          <div className={`min-h-0 flex-1 flex-col ${sheetOpen || listOnly ? 'flex' : 'hidden md:flex'}`}>
+          <button
+            type="button"
+            className="flex h-12 shrink-0 items-center justify-center gap-2 text-sm font-medium md:hidden"
+            aria-expanded={sheetOpen}
+            onClick={() => setSheetOpen((o) => !o)}
+          >
+            <span className="h-1 w-10 rounded-full bg-slate-300 dark:bg-slate-600" aria-hidden />
+            {sheetOpen ? 'Hide trips' : `Show trips (${list.shown.length})`}
+          </button>
+          <div className={`min-h-0 flex-1 flex-col ${sheetOpen ? 'flex' : 'hidden md:flex'}`}>
             <TripFilters
               filters={url.filters}
               sort={url.sort}
@@ -162,35 +181,39 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
           </div>
         </aside>
 
-        {listOnly ? (
-          panel && <div className="w-(--side-column-width) shrink-0 border-l border-slate-200 p-3 dark:border-slate-800">{panel}</div>
-        ) : (
-          // Not just "Map": MapLibre names its canvas region that, and landmarks need names of their own.
-          <section aria-label="Map and selected trip" className="relative min-w-0 flex-1">
-            {snapshot ? (
-              <FleetMap
-                className="absolute inset-0"
-                vehicles={snapshot.vehicles}
-                generatedAt={snapshot.generatedAt}
-                staleAfterS={staleAfterS}
-                selectedBusId={selection.busId}
-                onSelectBus={selectBus}
-                routeOverlay={url.routeId !== null ? { routeId: url.routeId } : null}
-                theme={theme}
-                styleUrl={styleUrl}
-                styleUrlDark={styleUrlDark}
-                follow={follow}
-                onFollowChange={setFollow}
-                initialView={initialView}
-                onViewChange={onViewChange}
-                onMapReady={setMap}
-              />
-            ) : (
-              <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{link.fetchFailed ? 'The live data is unavailable.' : 'Loading the map…'}</div>
-            )}
-            {panel && <div className="absolute inset-x-2 top-2 z-20 flex max-h-[45%] flex-col md:inset-x-auto md:top-3 md:right-3 md:bottom-3 md:max-h-none md:w-(--trip-panel-width)">{panel}</div>}
-          </section>
-        )}
+        {/* Not just "Map": MapLibre names its canvas region that, and landmarks need names of their own. */}
+        <section aria-label="Map and selected trip" className="relative min-w-0 flex-1">
+          {snapshot ? (
+            <FleetMap
+              className="absolute inset-0"
+              vehicles={snapshot.vehicles}
+              placements={placements}
+              placedAt={placedAt}
+              now={mapNow}
+              staleAfterS={staleAfterS}
+              selectedBusId={selection.busId}
+              onSelectBus={selectBus}
+              routeOverlay={url.routeId !== null ? { routeId: url.routeId } : null}
+              theme={theme}
+              styleUrl={styleUrl}
+              styleUrlDark={styleUrlDark}
+              follow={follow}
+              onFollowChange={setFollow}
+              initialView={initialView}
+              onViewChange={onViewChange}
+              onMapReady={setMap}
+              trail={trail}
+            />
+          ) : (
+            <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{link.fetchFailed ? 'The live data is unavailable.' : 'Loading the map…'}</div>
+          )}
+          {snapshot && (
+            <div className="absolute top-2 left-2 z-10">
+              <PositionControl mode={positions} noFixes={noGps} onChange={(mode) => updateUrl({ positions: mode })} />
+            </div>
+          )}
+          {panel && <div className="absolute inset-x-2 top-2 z-20 flex max-h-[45%] flex-col md:inset-x-auto md:top-3 md:right-3 md:bottom-3 md:max-h-none md:w-(--trip-panel-width)">{panel}</div>}
+        </section>
       </main>
     </div>
   );

@@ -1,19 +1,23 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { Vehicle } from '@/lib/model';
+import type { HistoryTripResponse, Vehicle } from '@/lib/model';
 import type { Theme } from '@/lib/view/theme';
 import { isStaleAge, locationAgeS } from '@/lib/view/ages';
-import { formatAgo, formatClock, formatHeading } from '@/lib/view/format';
+import { formatAgo, formatClock, formatDuration, formatHeading } from '@/lib/view/format';
 import { zoneCaption, type ResolvedZone } from '@/lib/view/display-zone';
+import { basisPhrase, type BusPlacement } from '@/lib/view/bus-placement';
 import { ApiError, tripQuery } from '@/lib/client/queries';
 import { hasPosition } from '@/lib/view/bus-features';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
+import { TripDelayHistory } from './trip-delay-history';
 
 export interface TripPanelProps {
   tripId: number | null;
   row: ActiveTrip | null;
   vehicle: Vehicle | null;
+  /** Where the map draws the bus (its estimate, or its fix), or null when it is not drawn. */
+  placement: BusPlacement | null;
   now: number;
   staleAfterS: number;
   theme: Theme;
@@ -27,6 +31,8 @@ export interface TripPanelProps {
   hasMap: boolean;
   /** The zone times read in. */
   zone: ResolvedZone;
+  /** What the history recorded of the trip (its delay changes and trail), when it has. */
+  history?: HistoryTripResponse;
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -48,7 +54,7 @@ const buttonOn = 'border-blue-700 bg-blue-700 text-white hover:bg-blue-800 dark:
  * A trip that ended (404) keeps the panel usable with what the snapshot still knows.
  */
 export function TripPanel(p: TripPanelProps) {
-  const { tripId, row, vehicle, now, staleAfterS, theme, zone } = p;
+  const { tripId, row, vehicle, placement, now, staleAfterS, theme, zone } = p;
   const details = useQuery({ ...tripQuery(tripId ?? 0), enabled: tripId !== null });
   const trip = tripId !== null ? details.data?.trip : undefined;
   const notFound = details.error instanceof ApiError && details.error.status === 404;
@@ -66,6 +72,9 @@ export function TripPanel(p: TripPanelProps) {
   const age = vehicle ? locationAgeS(vehicle.gpsAt, now) : null;
   const positioned = vehicle !== null && hasPosition(vehicle);
   const stale = positioned && isStaleAge(age, staleAfterS);
+  const placed = placement !== null;
+  // How the map places the bus, in words: never leave a guess looking like a fix.
+  const shownAs = placement ? (basisPhrase(placement.estimate, now, formatDuration) ?? 'at its last fix') : 'not on the map';
   const title = tripId !== null ? `${routeCode ?? 'Trip'} ${routeName ?? ''}`.trim() : (vehicle?.plateNumber ?? vehicle?.busName ?? 'Bus');
 
   return (
@@ -101,10 +110,10 @@ export function TripPanel(p: TripPanelProps) {
         <div className="flex flex-wrap gap-1.5">
           {p.hasMap && (
             <>
-              <button type="button" aria-pressed={p.follow} disabled={!positioned} onClick={() => p.onFollowChange(!p.follow)} className={`${button} ${p.follow ? buttonOn : buttonIdle}`} title="Keep the bus centred (f)">
+              <button type="button" aria-pressed={p.follow} disabled={!placed} onClick={() => p.onFollowChange(!p.follow)} className={`${button} ${p.follow ? buttonOn : buttonIdle}`} title="Keep the bus centred (f)">
                 Follow
               </button>
-              <button type="button" disabled={!positioned} onClick={p.onRecentre} className={`${button} ${buttonIdle}`}>
+              <button type="button" disabled={!placed} onClick={p.onRecentre} className={`${button} ${buttonIdle}`}>
                 Re-centre
               </button>
             </>
@@ -162,6 +171,20 @@ export function TripPanel(p: TripPanelProps) {
                 {trip.serviceKind && <Field label="Service kind">{trip.serviceKind}</Field>}
               </dl>
             )}
+          </div>
+        )}
+
+        {p.hasMap && (
+          <p className="rounded-md bg-slate-100 px-2 py-1.5 text-xs dark:bg-slate-800" aria-label="Position on the map">
+            <span className="font-semibold">On the map: </span>
+            {shownAs}
+          </p>
+        )}
+
+        {tripId !== null && (
+          <div>
+            <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Delay over time</h3>
+            <TripDelayHistory history={p.history} now={now} />
           </div>
         )}
 

@@ -1,17 +1,22 @@
 'use client';
 // The live map of the fleet, shared by the dispatcher view and the wall display, composed from its hooks:
-// the MapLibre instance and its style (use-maplibre), the bus features (lib/client/use-bus-features), one
-// hook per layer (./layers), the pointer (use-map-pointer) and the camera (use-map-camera).
+// the MapLibre instance and its style (use-maplibre), the buses at street zoom moving on the GPU (use-bus-overlay),
+// the clustered bus layer below it and the route overlay (./layers), the pointer (use-map-pointer) and the camera
+// (use-map-camera). Where each bus is drawn comes from its placement (lib/view/bus-placement), made by the page.
 import 'maplibre-gl/dist/maplibre-gl.css';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import type { Vehicle } from '@/lib/model';
-import { useBusFeatures } from '@/lib/client/use-bus-features';
+import { estimateAt } from '@/lib/estimate';
+import { lonLatBounds, type LngLat } from '@/lib/geo/lon-lat';
+import type { HistoryFix, Vehicle } from '@/lib/model';
+import { busCollections, busPoints } from '@/lib/view/bus-features';
+import type { BusPlacement } from '@/lib/view/bus-placement';
 import type { Theme } from '@/lib/view/theme';
 import { MapTooltip } from './bus-tooltip';
-import { useBusLayer } from './layers/bus-layer';
+import { BUS_LAYER_MAX_ZOOM, useBusLayer } from './layers/bus-layer';
 import { useRouteOverlayLayer } from './layers/route-overlay-layer';
-import { useSelectedBusLayer } from './layers/selected-bus-layer';
+import { useTrailLayer } from './layers/trail-layer';
+import { useBusOverlay } from './use-bus-overlay';
 import { useMapCamera } from './use-map-camera';
 import { useMapLibre, useNetworkRefresh, type MapView } from './use-maplibre';
 import { useMapPointer } from './use-map-pointer';
@@ -19,9 +24,13 @@ import { useMapPointer } from './use-map-pointer';
 export type { MapView };
 
 export interface FleetMapProps {
+  /** The snapshot's vehicles (for the tooltip). */
   vehicles: Vehicle[];
-  /** The snapshot's generatedAt: ages are measured against it plus the time elapsed locally. */
-  generatedAt: number;
+  /** Where each bus is drawn (useBusPlacements), and the instant they were placed for. */
+  placements: BusPlacement[];
+  placedAt: number;
+  /** Server time now (ticking). */
+  now: number;
   staleAfterS: number;
   selectedBusId?: number | null;
   onSelectBus?: (busId: number | null) => void;
@@ -44,6 +53,8 @@ export interface FleetMapProps {
    * across a room needs about 1.8. Default 1.
    */
   busScale?: number;
+  /** A recorded trail to draw under the buses (the selected trip's, or a bus's track in a replay). */
+  trail?: readonly HistoryFix[] | null;
   /** Positions and sizes the map (e.g. `absolute inset-0`); defaults to `relative h-full w-full`. */
   className?: string;
 }
@@ -51,7 +62,9 @@ export interface FleetMapProps {
 export function FleetMap(props: FleetMapProps) {
   const {
     vehicles,
-    generatedAt,
+    placements,
+    placedAt,
+    now,
     staleAfterS,
     selectedBusId = null,
     routeOverlay = null,
@@ -70,18 +83,27 @@ export function FleetMap(props: FleetMapProps) {
   const handle = useMapLibre(containerRef, { theme, styleUrl, styleUrlDark, interactive, initialView, onMapReady: props.onMapReady });
   const { map } = handle;
 
-  const buses = useBusFeatures(vehicles, generatedAt, staleAfterS, selectedBusId);
   const vehicleById = useMemo(() => new Map(vehicles.map((v) => [v.busId, v])), [vehicles]);
+  const placementById = useMemo(() => new Map(placements.map((p) => [p.busId, p])), [placements]);
 
   const [overlayRestoredWithView] = useState(() => (initialView ? (routeOverlay?.routeId ?? null) : null));
   useRouteOverlayLayer(handle, theme, routeOverlay?.routeId ?? null, { fit: interactive, keepViewForRouteId: overlayRestoredWithView });
-  useBusLayer(handle, theme, buses.clustered, busScale);
-  useSelectedBusLayer(handle, theme, buses.selected, busScale);
+  // The clustered layer is fed only below street zoom, where it draws: above, new data costs the map nothing.
+  const lowZoom = useLowZoom(map, BUS_LAYER_MAX_ZOOM);
+  const clustered = useMemo(() => (lowZoom ? busCollections(busPoints(placements, placedAt), selectedBusId).clustered : null), [lowZoom, placements, placedAt, selectedBusId]);
+  useBusLayer(handle, theme, clustered, busScale);
+  const overlay = handle.buses ?? null;
+  useBusOverlay(overlay, placements, selectedBusId, now, theme, busScale);
+  useTrailLayer(handle, theme, props.trail ?? null);
   useNetworkRefresh(handle);
 
-  const hover = useMapPointer(map, interactive, { onSelectBus: props.onSelectBus, follow, onFollowChange: props.onFollowChange, onViewChange: props.onViewChange });
-  const followed = selectedBusId !== null ? (buses.drawn.get(selectedBusId) ?? null) : null;
-  useMapCamera(map, { initialView, bounds: buses.bounds, fitToVehicles, follow, followed });
+  const hover = useMapPointer(map, interactive, overlay, { onSelectBus: props.onSelectBus, follow, onFollowChange: props.onFollowChange, onViewChange: props.onViewChange });
+  const selected = selectedBusId !== null ? placementById.get(selectedBusId) : undefined;
+  // Follow mode re-centres on the estimate as the clock ticks (once a second), not every animation frame.
+  const followedAt = selected ? estimateAt(selected.estimate, now) : null;
+  const followed: LngLat | null = followedAt ? [followedAt.lon, followedAt.lat] : null;
+  const bounds = useMemo(() => lonLatBounds(placements.map((p) => [p.estimate.lon, p.estimate.lat] as const)), [placements]);
+  useMapCamera(map, { initialView, bounds, fitToVehicles, follow, followed });
 
   const showFollowButton = interactive && props.onFollowChange && selectedBusId !== null && followed !== null && !follow;
 
@@ -89,7 +111,15 @@ export function FleetMap(props: FleetMapProps) {
     <div className={`overflow-hidden ${className ?? 'relative h-full w-full'}`}>
       {/* Inline position: MapLibre's own `.maplibregl-map { position: relative }` would beat a utility class. */}
       <div ref={containerRef} style={{ position: 'absolute', inset: 0 }} aria-label="Live map of the fleet" role="region" />
-      {hover && <MapTooltip hover={hover} vehicle={hover.kind === 'bus' ? vehicleById.get(hover.busId) : undefined} now={buses.now} staleAfterS={staleAfterS} />}
+      {hover && (
+        <MapTooltip
+          hover={hover}
+          vehicle={hover.kind === 'bus' ? vehicleById.get(hover.busId) : undefined}
+          placement={hover.kind === 'bus' ? placementById.get(hover.busId) : undefined}
+          now={now}
+          staleAfterS={staleAfterS}
+        />
+      )}
       {showFollowButton && (
         <button
           type="button"
@@ -101,4 +131,19 @@ export function FleetMap(props: FleetMapProps) {
       )}
     </div>
   );
+}
+
+/** Whether the map is below `zoom` (re-read when a zoom ends, not on every frame of it). */
+function useLowZoom(map: MapLibreMap | null, zoom: number): boolean {
+  const [low, setLow] = useState(true);
+  useEffect(() => {
+    if (!map) return;
+    const read = () => setLow(map.getZoom() < zoom);
+    read();
+    map.on('zoomend', read);
+    return () => {
+      map.off('zoomend', read);
+    };
+  }, [map, zoom]);
+  return low;
 }

@@ -5,9 +5,12 @@
 import { useEffect, useRef } from 'react';
 import type { LayerSpecification, SourceSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import type { BusOverlay } from './bus-overlay';
 
 export interface MapHandle {
   map: MapLibreMap | null;
+  /** The buses drawn over the map at street zoom, created and removed with it (null until then). */
+  buses?: BusOverlay | null;
   /** Bumps on every `style.load`; 0 until the first style is ready. */
   styleGen: number;
 }

@@ -6,7 +6,7 @@ import type { GeoJSONSource, Map as MapLibreMap, MapGeoJSONFeature, MapMouseEven
 import type { MapHover } from './bus-tooltip';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID, BUS_SOURCE_ID } from './layers/bus-layer';
 import { ROUTE_OVERLAY_STOP_LAYER_IDS } from './layers/route-overlay-layer';
-import { SELECTED_BUS_LAYER_ID } from './layers/selected-bus-layer';
+import type { BusOverlay } from './bus-overlay';
 import type { MapView } from './use-maplibre';
 
 export interface MapPointerHandlers {
@@ -19,8 +19,12 @@ export interface MapPointerHandlers {
 // A cluster click lands a little past the zoom at which it splits, so its buses are seen apart.
 const CLUSTER_ZOOM_MARGIN = 0.25;
 
-/** The hovered bus or stop, or null. Handlers are read when an event fires, so they may change freely. */
-export function useMapPointer(map: MapLibreMap | null, interactive: boolean, handlers: MapPointerHandlers): MapHover | null {
+/**
+ * The hovered bus or stop, or null. Handlers are read when an event fires, so they may change freely. A bus the
+ * overlay draws is hit where it is drawn at that instant (it moves between data updates); clusters and buses below
+ * street zoom through the map's rendered features.
+ */
+export function useMapPointer(map: MapLibreMap | null, interactive: boolean, overlay: BusOverlay | null, handlers: MapPointerHandlers): MapHover | null {
   const [hover, setHover] = useState<MapHover | null>(null);
   const latest = useRef(handlers);
   useEffect(() => {
@@ -30,19 +34,26 @@ export function useMapPointer(map: MapLibreMap | null, interactive: boolean, han
   useEffect(() => {
     if (!map || !interactive) return;
     const pick = (e: MapMouseEvent): MapGeoJSONFeature | undefined => {
-      const layers = [SELECTED_BUS_LAYER_ID, BUS_LAYER_ID, BUS_CLUSTER_LAYER_ID, ...ROUTE_OVERLAY_STOP_LAYER_IDS].filter((id) => map.getLayer(id));
+      const layers = [BUS_LAYER_ID, BUS_CLUSTER_LAYER_ID, ...ROUTE_OVERLAY_STOP_LAYER_IDS].filter((id) => map.getLayer(id));
       return layers.length ? map.queryRenderedFeatures(e.point, { layers })[0] : undefined;
     };
     const onMove = (e: MapMouseEvent) => {
-      const f = pick(e);
-      map.getCanvas().style.cursor = f ? 'pointer' : '';
+      const drawn = overlay?.pick(e.point.x, e.point.y) ?? null;
+      const f = drawn === null ? pick(e) : undefined;
+      map.getCanvas().style.cursor = drawn !== null || f ? 'pointer' : '';
       const lid = f?.layer.id;
-      if (f && (lid === BUS_LAYER_ID || lid === SELECTED_BUS_LAYER_ID)) setHover({ kind: 'bus', busId: Number(f.properties.busId), x: e.point.x, y: e.point.y });
+      if (drawn !== null) setHover({ kind: 'bus', busId: drawn, x: e.point.x, y: e.point.y });
+      else if (f && lid === BUS_LAYER_ID) setHover({ kind: 'bus', busId: Number(f.properties.busId), x: e.point.x, y: e.point.y });
       else if (f && lid && ROUTE_OVERLAY_STOP_LAYER_IDS.includes(lid)) setHover({ kind: 'stop', name: String(f.properties.name), role: String(f.properties.role), x: e.point.x, y: e.point.y });
       else setHover(null);
     };
     const onLeave = () => setHover(null);
     const onClick = (e: MapMouseEvent) => {
+      const drawn = overlay?.pick(e.point.x, e.point.y) ?? null;
+      if (drawn !== null) {
+        latest.current.onSelectBus?.(drawn);
+        return;
+      }
       const f = pick(e);
       if (!f) return;
       if (f.layer.id === BUS_CLUSTER_LAYER_ID) {
@@ -54,7 +65,7 @@ export function useMapPointer(map: MapLibreMap | null, interactive: boolean, han
           .catch(() => undefined);
         return;
       }
-      if (f.layer.id === BUS_LAYER_ID || f.layer.id === SELECTED_BUS_LAYER_ID) latest.current.onSelectBus?.(Number(f.properties.busId));
+      if (f.layer.id === BUS_LAYER_ID) latest.current.onSelectBus?.(Number(f.properties.busId));
     };
     // Only a person dragging ends follow mode; our own jumpTo calls carry no originalEvent.
     const onDragStart = (e: { originalEvent?: Event }) => {
@@ -76,7 +87,7 @@ export function useMapPointer(map: MapLibreMap | null, interactive: boolean, han
       map.off('dragstart', onDragStart);
       map.off('moveend', onMoveEnd);
     };
-  }, [map, interactive]);
+  }, [map, interactive, overlay]);
 
   return hover;
 }

@@ -10,12 +10,16 @@ import { NETWORK_SOURCE_ID } from '@/lib/map-style/offline-style';
 import { prepareBasemap, resolveMapStyle } from '@/lib/map-style/resolve-style';
 import type { Theme } from '@/lib/view/theme';
 import { FLEET_MAP_RENDER_OPTIONS } from './render-options';
+import { BusOverlay } from './bus-overlay';
 import type { MapHandle } from './use-map-layers';
 
 declare global {
   interface Window {
-    /** The live MapLibre instance, for tests and tools. */
-    __fleetmap?: { map: MapLibreMap };
+    /**
+     * The live MapLibre instance, for tests and tools, and the bus overlay beside it (`buses.drawn()` lists the
+     * buses it draws, where and how, at that instant).
+     */
+    __fleetmap?: { map: MapLibreMap; buses?: Pick<BusOverlay, 'drawn' | 'pick' | 'timing'> };
   }
 }
 
@@ -38,7 +42,7 @@ export interface MapLibreOptions extends MapStyleChoice {
   onMapReady?: (map: MapLibreMap | null) => void;
 }
 
-const WORKER_URL = '/maplibre-gl-worker.mjs';
+export const WORKER_URL = '/maplibre-gl-worker.mjs';
 const WORLD_VIEW = { center: [0, 20] as [number, number], zoom: 1.5 };
 const MAX_ZOOM = 19;
 
@@ -53,6 +57,7 @@ function styleKey({ theme, styleUrl, styleUrlDark }: MapStyleChoice) {
 
 export function useMapLibre(container: RefObject<HTMLDivElement | null>, options: MapLibreOptions): MapHandle {
   const [map, setMap] = useState<MapLibreMap | null>(null);
+  const [buses, setBuses] = useState<BusOverlay | null>(null);
   // Which style finished loading last, and how many loads so far. Layers are added only while the loaded
   // style is the one the props ask for: during a theme switch the old style is going and the new one not
   // ready, and adding to it would throw.
@@ -70,6 +75,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
   useEffect(() => {
     let cancelled = false;
     let created: MapLibreMap | null = null;
+    let overlay: BusOverlay | null = null;
     void import('maplibre-gl').then(async (maplibre) => {
       await prepareBasemap(maplibre, latest.current);
       const element = container.current;
@@ -87,14 +93,19 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
         dragRotate: false,
         pitchWithRotate: false,
         maxZoom: MAX_ZOOM,
+        // The bus overlay draws on a flat, north-up map.
+        maxPitch: 0,
         ...FLEET_MAP_RENDER_OPTIONS,
       });
       created.touchZoomRotate.disableRotation();
+      created.keyboard.disableRotation();
       if (o.interactive) created.addControl(new maplibre.NavigationControl({ showCompass: false }), 'bottom-right');
       appliedStyle.current = styleKey(o);
       created.on('style.load', () => setLoaded((l) => ({ gen: l.gen + 1, key: appliedStyle.current })));
-      window.__fleetmap = { map: created };
+      overlay = new BusOverlay(created);
+      window.__fleetmap = { map: created, buses: overlay };
       setMap(created);
+      setBuses(overlay);
       latest.current.onMapReady?.(created);
     });
     return () => {
@@ -102,6 +113,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
       if (created) {
         if (window.__fleetmap?.map === created) delete window.__fleetmap;
         latest.current.onMapReady?.(null);
+        overlay?.destroy();
         created.remove();
       }
     };
@@ -116,7 +128,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
     map.setStyle(styleFor({ theme, styleUrl, styleUrlDark }), { diff: false });
   }, [map, currentKey, theme, styleUrl, styleUrlDark]);
 
-  return useMemo(() => ({ map, styleGen }), [map, styleGen]);
+  return useMemo(() => ({ map, styleGen, buses }), [map, styleGen, buses]);
 }
 
 /**

@@ -1,5 +1,6 @@
 'use client';
 import type { Health, Vehicle } from '@/lib/model';
+import { estimateCounts, type BusPlacement } from '@/lib/view/bus-placement';
 import { budgetLabel, dataAgeS, meanTripLocationAgeS, UPSTREAM_STATE_LABELS, UPSTREAM_STATE_TONE } from '@/lib/view/health';
 import { formatAgo, formatDuration } from '@/lib/view/format';
 
@@ -25,12 +26,28 @@ function Item({ label, value, title, emphasis }: { label: string; value: string;
  * The honest summary line: upstream state, plan and what it allows, budget spent, how old the data is
  * (ticking), and the mean age of bus positions against the best the budget allows.
  */
-export function StatusBar({ health, vehicles, now, staleAfterS, className }: { health: Health; vehicles: Vehicle[]; now: number; staleAfterS: number; className?: string }) {
+export function StatusBar({
+  health,
+  vehicles,
+  placements,
+  now,
+  staleAfterS,
+  className,
+}: {
+  health: Health;
+  vehicles: Vehicle[];
+  /** The buses on the map, when a map is shown: how many of them are estimates is said here. */
+  placements?: readonly BusPlacement[];
+  now: number;
+  staleAfterS: number;
+  className?: string;
+}) {
   const tone = UPSTREAM_STATE_TONE[health.state];
   const age = dataAgeS(health, now);
   const meanAge = meanTripLocationAgeS(vehicles, now);
   const missing = (Object.keys(CAPABILITY_NAMES) as Array<keyof typeof CAPABILITY_NAMES>).filter((k) => !health.capabilities[k]);
   const bound = health.freshness.boundS;
+  const counts = placements ? estimateCounts(placements) : null;
   return (
     <dl className={`flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-800 dark:text-slate-200 ${className ?? ''}`} aria-label="Data status">
       <div className="flex items-center gap-1.5 whitespace-nowrap" title={health.message ?? undefined}>
@@ -51,6 +68,13 @@ export function StatusBar({ health, vehicles, now, staleAfterS, className }: { h
           value={meanAge === null ? '—' : formatDuration(meanAge)}
           title={bound !== null ? `Best achievable with this budget: about ${formatDuration(bound)}` : undefined}
           emphasis={meanAge !== null && meanAge > staleAfterS}
+        />
+      )}
+      {counts && placements && placements.length > 0 && (
+        <Item
+          label="Estimated"
+          value={`${counts['gps-estimate'] + counts['schedule-estimate']} of ${placements.length} buses`}
+          title={`From a fix: ${counts['gps-estimate']} · from the schedule: ${counts['schedule-estimate']} · at their last fix: ${counts.fix}`}
         />
       )}
     </dl>

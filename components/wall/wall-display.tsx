@@ -4,8 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useMemo, useState } from 'react';
 import { FleetMap } from '@/components/map/fleet-map';
+import '@/components/map/preload';
 import { useWallFraming } from '@/components/map/use-wall-framing';
 import { liveQuery } from '@/lib/client/queries';
+import { useBusPlacements } from '@/lib/client/use-bus-placements';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useNow } from '@/lib/client/use-now';
 import { useRedeployReload } from '@/lib/client/use-redeploy-reload';
@@ -70,6 +72,8 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
   const currentRouteId = view?.current?.routeId ?? null;
   const overlay = useMemo(() => (currentRouteId !== null ? { routeId: currentRouteId } : null), [currentRouteId]);
   const vehicles = useMemo(() => view?.vehicles ?? [], [view]);
+  // The wall draws estimates: a room watching the network sees buses move along their routes, each marked as such.
+  const { placements, placedAt, now: mapNow } = useBusPlacements(vehicles, snapshot?.generatedAt ?? 0, staleAfterS, 'estimates');
   const [map, setMap] = useState<MapLibreMap | null>(null);
   useWallFraming(map, view?.current?.key ?? 'all', vehicles);
 
@@ -80,7 +84,9 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
         <PanelBoundary name="Map" retryAfterMs={panelRetryMs} className="absolute inset-0">
           <FleetMap
             vehicles={vehicles}
-            generatedAt={snapshot?.generatedAt ?? 0}
+            placements={placements}
+            placedAt={placedAt}
+            now={mapNow}
             staleAfterS={staleAfterS}
             theme={theme}
             styleUrl={styleUrl}

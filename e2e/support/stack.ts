@@ -2,7 +2,9 @@
 // soak runs. Both bind to 127.0.0.1 on free ports and stop by themselves if the test process goes away.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCOPES } from '../../lib/model/transit';
 import { zoneAtLocalHour } from '../../lib/sim/clock';
@@ -49,6 +51,13 @@ export interface Stack {
   resetSimStats(): Promise<void>;
   /** Everything the app server printed so far (stdout + stderr). */
   appLogs(): string;
+  /** The app's embedded store (a temporary directory of this stack's own, removed by stop()). */
+  dataDir: string;
+  /**
+   * Stops the app (SIGTERM: the recorder writes its last batch) and starts it again on the same port and store;
+   * `whileStopped` runs in between (e.g. filling the store).
+   */
+  restartApp(whileStopped?: () => Promise<void>): Promise<void>;
   stopSimulator(): Promise<void>;
   startSimulator(): Promise<void>;
   stop(): Promise<void>;
@@ -163,19 +172,29 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const appPort = await freePort();
   const appUrl = `http://127.0.0.1:${appPort}`;
   const apiKey = keys[opts.key ?? 'business'];
-  const app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], {
+  // Every stack records into a store of its own: PGlite allows one process per directory, and specs must not
+  // see each other's history.
+  const dataDir = mkdtempSync(join(tmpdir(), 'fleetmap-e2e-data-'));
+  const appEnv = {
     FLEETMAP_DIST_DIR: opts.distDir ?? process.env.FLEETMAP_E2E_DIST ?? '.next-e2e',
     PARTNER_API_BASE_URL: simBaseUrl,
     PARTNER_API_KEY: apiKey,
+    FLEETMAP_DATA_DIR: dataDir,
     ...opts.env,
-  });
-  try {
-    await waitFor(`${appUrl}/api/status`, 'The app server', app.proc, app.output);
-  } catch (err) {
-    await kill(app.proc);
-    await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
-    throw err;
-  }
+  };
+  let app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
+  let earlierLogs = '';
+  const startApp = async () => {
+    try {
+      await waitFor(`${appUrl}/api/status`, 'The app server', app.proc, app.output);
+    } catch (err) {
+      await kill(app.proc);
+      await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
+      rmSync(dataDir, { recursive: true, force: true });
+      throw err;
+    }
+  };
+  await startApp();
 
   const admin = async (path: string, body?: unknown) => {
     const res = await fetch(`${simAdminUrl}/__admin/${path}`, {
@@ -197,12 +216,21 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     resetFaults: async () => void (await admin('faults/reset', {})),
     simStats: async () => (await admin('stats')) as SimStats,
     resetSimStats: async () => void (await admin('stats/reset', {})),
-    appLogs: app.output,
+    appLogs: () => earlierLogs + app.output(),
+    dataDir,
+    restartApp: async (whileStopped) => {
+      await kill(app.proc);
+      earlierLogs += app.output();
+      await whileStopped?.();
+      app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
+      await startApp();
+    },
     stopSimulator: async () => kill((sim as ReturnType<typeof launch> | null)?.proc ?? null),
     startSimulator,
     stop: async () => {
       await kill(app.proc);
       await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

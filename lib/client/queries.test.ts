@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { NetworkResponse } from '@/lib/model';
-import { NETWORK_LOADING_POLL_MS, NETWORK_POLL_MS, networkIncomplete, networkQuery } from './queries';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { liveChanges, type LiveAnswer, type LiveSnapshot, type NetworkResponse } from '@/lib/model';
+import { makeSnapshot, makeVehicle } from '@/lib/view/test-factories';
+import { fetchLive, liveUrl, NETWORK_LOADING_POLL_MS, NETWORK_POLL_MS, networkIncomplete, networkQuery } from './queries';
 
 const stop = (id: number): NetworkResponse['features'][number] => ({
   type: 'Feature',
@@ -36,5 +37,54 @@ describe('networkQuery polling', () => {
     expect(pollAfter(network(40, 0))).toBe(NETWORK_POLL_MS);
     expect(networkIncomplete(network(0, 0))).toBe(false);
     expect(pollAfter(network(0, 0))).toBe(NETWORK_POLL_MS);
+  });
+});
+
+describe('fetchLive', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** A server that answers each URL from this list of bodies, in order, and records what was asked. */
+  function serve(...bodies: LiveAnswer[]) {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      asked.push(url);
+      return new Response(JSON.stringify(bodies.shift()), { status: 200 });
+    });
+    return asked;
+  }
+
+  const v1 = makeSnapshot({ epoch: 'ab', version: 1, vehicles: [makeVehicle({ busId: 1 }), makeVehicle({ busId: 2 })] });
+  const v2: LiveSnapshot = { ...v1, version: 2, generatedAt: v1.generatedAt + 1_000, vehicles: [v1.vehicles[0]!, makeVehicle({ busId: 2, lat: 40.9 })] };
+  const deltaTo2: LiveAnswer = { kind: 'delta', epoch: 'ab', since: 1, version: 2, generatedAt: v2.generatedAt, ...liveChanges(v1, v2), health: v2.health, thresholds: v2.thresholds };
+
+  it('asks for the whole snapshot first, then for what changed since the version it holds', async () => {
+    const asked = serve({ kind: 'full', ...v1 }, deltaTo2);
+    const first = await fetchLive(undefined, 7);
+    expect(first).toEqual(v1);
+    const second = await fetchLive(first, 7);
+    expect(asked).toEqual(['/api/live?watch=7', '/api/live?watch=7&since=ab-1']);
+    expect(second).toEqual(v2);
+    expect(second.vehicles[0]).toBe(first.vehicles[0]);
+  });
+
+  it('takes a full answer in place of the held snapshot, and starts over when a delta does not fit it', async () => {
+    const other = { ...v2, epoch: 'cd', version: 9 };
+    serve({ kind: 'full', ...other });
+    expect(await fetchLive(v1, null)).toEqual(other);
+    const asked = serve(deltaTo2, { kind: 'full', ...v2 });
+    expect(await fetchLive({ ...v1, version: 5 }, null)).toEqual(v2);
+    expect(asked).toEqual(['/api/live?since=ab-5', '/api/live']);
+  });
+
+  it('asks in full when the snapshot it holds is not one the server sent (a broken answer must not stick)', async () => {
+    const asked = serve({ kind: 'full', ...v2 });
+    const broken = { version: -1, vehicles: 'not a list' } as unknown as LiveSnapshot;
+    expect(await fetchLive(broken, null)).toEqual(v2);
+    expect(asked).toEqual(['/api/live']);
+  });
+
+  it('writes the since parameter as the ETag names the version', () => {
+    expect(liveUrl(undefined)).toBe('/api/live');
+    expect(liveUrl({ epoch: '0f3a', version: 12 }, null)).toBe('/api/live?since=0f3a-12');
   });
 });

@@ -1,8 +1,22 @@
 'use client';
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import { queryOptions } from '@tanstack/react-query';
-import type { LiveSnapshot } from '@/lib/model';
-import type { ApiErrorBody, BusesResponse, IntegrationResponse, LastTripsResponse, NetworkResponse, RouteStopsResponse, RoutesResponse, TripResponse } from '@/lib/model';
+import { applyLiveDelta, liveVersionTag, parseLiveVersionTag, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
+import type {
+  ApiErrorBody,
+  BusesResponse,
+  BusTrackResponse,
+  DelayThresholds,
+  FleetMomentResponse,
+  HistoryRoutesResponse,
+  HistoryTripResponse,
+  IntegrationResponse,
+  LastTripsResponse,
+  NetworkResponse,
+  RouteStopsResponse,
+  RoutesResponse,
+  TripResponse,
+} from '@/lib/model';
 
 export const LIVE_POLL_MS = 5_000;
 
@@ -31,12 +45,37 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   return (await res.json()) as T;
 }
 
+export function liveUrl(held: Pick<LiveSnapshot, 'epoch' | 'version'> | undefined, watchBusId?: number | null): string {
+  const params = new URLSearchParams();
+  if (watchBusId) params.set('watch', String(watchBusId));
+  if (held) params.set('since', liveVersionTag(held.epoch, held.version));
+  const query = params.toString();
+  return query ? `/api/live?${query}` : '/api/live';
+}
+
+/**
+ * The next snapshot: only what changed since the one held (the server answers in full when it cannot, for
+ * instance after a restart), applied to it. Unchanged vehicles keep their objects.
+ */
+export async function fetchLive(held: LiveSnapshot | undefined, watchBusId: number | null | undefined, signal?: AbortSignal): Promise<LiveSnapshot> {
+  // Only a snapshot this server could have sent names a version (a broken one is replaced by a full answer).
+  const base = held && parseLiveVersionTag(liveVersionTag(held.epoch, held.version)) && Array.isArray(held.vehicles) && Array.isArray(held.unpositionedTrips) ? held : undefined;
+  const answer = await getJson<LiveAnswer>(liveUrl(base, watchBusId), signal);
+  if (answer.kind === 'delta') {
+    const next = base ? applyLiveDelta(base, answer) : null;
+    // A delta the held snapshot cannot take (it changed under the request): start again from a full one.
+    return next ?? fetchLive(undefined, watchBusId, signal);
+  }
+  const { kind: _kind, ...snapshot } = answer;
+  return snapshot;
+}
+
 export function liveQuery(watchBusId?: number | null) {
   // The watched bus is sent to the server (it raises that bus's polling priority) but is not part of
-  // the key: every view shares one cached snapshot.
+  // the key: every view shares one cached snapshot, which each poll moves on by a delta.
   return queryOptions({
     queryKey: ['live'],
-    queryFn: ({ signal }) => getJson<LiveSnapshot>(watchBusId ? `/api/live?watch=${watchBusId}` : '/api/live', signal),
+    queryFn: ({ signal, client, queryKey }) => fetchLive(client.getQueryData<LiveSnapshot>(queryKey), watchBusId, signal),
     refetchInterval: LIVE_POLL_MS,
     refetchIntervalInBackground: true,
     // Keep showing the last snapshot while a refetch fails: the health inside it tells the truth about age.
@@ -125,5 +164,53 @@ export function networkQuery() {
     // Refetch while the feed is still loading; once complete the network rarely changes.
     refetchInterval: (q) => (networkIncomplete(q.state.data) ? NETWORK_LOADING_POLL_MS : NETWORK_POLL_MS),
     staleTime: 60_000,
+  });
+}
+
+// --- History (/api/history) ---------------------------------------------------------------------------------
+
+const HISTORY_RETRY = (count: number, err: Error) => !(err instanceof ApiError && err.status < 500) && count < 2;
+
+/** A period's per-route figures; today's part changes as trips run, so a period that includes today refreshes. */
+export function historyRoutesQuery(range: { from: string; to: string }, thresholds: DelayThresholds, includesToday: boolean, routeId: number | null = null) {
+  const qs = new URLSearchParams({ from: range.from, to: range.to, lateMin: String(thresholds.lateMin), earlyMin: String(thresholds.earlyMin) });
+  if (routeId !== null) qs.set('route', String(routeId));
+  return queryOptions({
+    queryKey: ['history-routes', range.from, range.to, thresholds.lateMin, thresholds.earlyMin, routeId],
+    queryFn: ({ signal }) => getJson<HistoryRoutesResponse>(`/api/history/routes?${qs}`, signal),
+    refetchInterval: includesToday ? 60_000 : false,
+    staleTime: includesToday ? 30_000 : 10 * 60_000,
+    retry: HISTORY_RETRY,
+  });
+}
+
+/** A trip's recorded delay changes and trail; refreshed while the trip may still run. */
+export function historyTripQuery(tripId: number, running: boolean) {
+  return queryOptions({
+    queryKey: ['history-trip', tripId],
+    queryFn: ({ signal }) => getJson<HistoryTripResponse>(`/api/history/trips/${tripId}`, signal),
+    refetchInterval: running ? 15_000 : false,
+    retry: HISTORY_RETRY,
+  });
+}
+
+export function historyFleetQuery(at: number, routeId: number | null) {
+  const qs = new URLSearchParams({ at: new Date(at).toISOString() });
+  if (routeId !== null) qs.set('route', String(routeId));
+  return queryOptions({
+    queryKey: ['history-fleet', at, routeId],
+    queryFn: ({ signal }) => getJson<FleetMomentResponse>(`/api/history/fleet?${qs}`, signal),
+    staleTime: Infinity,
+    retry: HISTORY_RETRY,
+  });
+}
+
+export function busTrackQuery(busId: number, from: number, to: number) {
+  const qs = new URLSearchParams({ from: new Date(from).toISOString(), to: new Date(to).toISOString() });
+  return queryOptions({
+    queryKey: ['bus-track', busId, from, to],
+    queryFn: ({ signal }) => getJson<BusTrackResponse>(`/api/history/buses/${busId}/track?${qs}`, signal),
+    staleTime: 60_000,
+    retry: HISTORY_RETRY,
   });
 }

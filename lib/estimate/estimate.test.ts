@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distanceM } from '@/lib/geo/sphere';
-import { DEFAULT_TUNING, estimateAt, estimatePosition, type Estimate } from './estimate';
+import { DEFAULT_TUNING, estimateAt, estimatePosition, straightUntil, type Estimate } from './estimate';
 import { pathForTrip, routePath, type RoutePath } from './path';
 import { MIN, T0, at, fix, stopsAlong, straightNorth, trip } from './test-factories';
 
@@ -238,5 +238,32 @@ describe('estimate with no GPS', () => {
     expect(estimatePosition({ path: line, trip: trip({ plannedArrivalAt: null }), fixes: [], now: T0 })).toBeNull();
     expect(estimatePosition({ path: null, trip: trip(), fixes: [], now: T0 })).toBeNull();
     expect(estimatePosition({ path: line, trip: null, fixes: [{ lat: null, lon: null, gpsAt: null, speedKmh: null, heading: null, accuracy: null }], now: T0 })).toBeNull();
+  });
+});
+
+describe('straight stretches of an estimate (what the map interpolates on the GPU)', () => {
+  // East 500 m, then north 500 m: one corner at 500 m; a 10-minute trip runs at 1.67 m/s.
+  const corner = pathOf(stopsAlong([[0, 0], [500, 0], [500, 500]]));
+
+  it('runs to the next stop, where the heading may turn, and interpolating inside it stays on the route', () => {
+    const e = estimatePosition({ path: corner, trip: trip(), fixes: [], now: T0 + MIN })!;
+    expect(e.basis).toBe('schedule-estimate');
+    const until = straightUntil(e, T0 + MIN)!;
+    // 100 m done after one minute; 400 m to the corner at 1.67 m/s is 240 s.
+    expect((until - (T0 + MIN)) / 1000).toBeCloseTo(240, 0);
+    const a = estimateAt(e, T0 + MIN);
+    const b = estimateAt(e, until);
+    const mid = estimateAt(e, (T0 + MIN + until) / 2);
+    expect(distanceM((a.lon + b.lon) / 2, (a.lat + b.lat) / 2, mid.lon, mid.lat)).toBeLessThan(0.5);
+    expect(offBy(b, 500, 0)).toBeLessThan(1);
+    // From the corner on, the next stretch ends at the terminal.
+    expect(((straightUntil(e, until)! - until) / 1000)).toBeCloseTo(300, 0);
+  });
+
+  it('is null for a bus that does not move: a fix, or an estimate at the end of its advance', () => {
+    const held = estimatePosition({ path: null, trip: null, fixes: [fix(0, 0, T0)], now: T0 + MIN })!;
+    expect(straightUntil(held, T0 + MIN)).toBeNull();
+    const e = estimatePosition({ path: corner, trip: trip(), fixes: [], now: T0 + MIN })!;
+    expect(straightUntil(e, T0 + 11 * MIN)).toBeNull();
   });
 });

@@ -354,3 +354,28 @@ export function estimatePosition({ path, trip, fixes, now }: EstimateInput, tuni
     validUntil: staleAt,
   };
 }
+
+/**
+ * Until when the estimate moves in a straight line at a steady pace from `t`: the next stop of the path it
+ * reaches (where its heading may turn), or where its advance ends. A map can move the bus on the GPU between
+ * `t` and that instant by interpolating two points, exactly. Null when it does not move after `t`.
+ */
+export function straightUntil(e: Estimate, t: EpochMs): EpochMs | null {
+  const m = e.motion;
+  if (!m || !(m.speedMps > 0)) return null;
+  const at = Math.max(t, m.fromAt);
+  const s = positionM(m, at);
+  if (s >= m.toM) return null;
+  const cum = m.line.cum;
+  // First vertex strictly ahead of s (a bus exactly on a vertex turns there, so the window runs to the next one).
+  let lo = 0;
+  let hi = cum.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cum[mid]! > s + 1e-6) hi = mid;
+    else lo = mid + 1;
+  }
+  const end = Math.min(m.toM, cum[lo]!);
+  if (!(end > s)) return null;
+  return at + ((end - s) / m.speedMps) * 1000;
+}

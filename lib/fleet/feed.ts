@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AppConfig } from '@/lib/config';
-import type { BusesResponse, Health, NetworkResponse, RouteStops, RoutesResponse, Trip, UpstreamRecord } from '@/lib/model';
+import type { BusesResponse, Health, LiveChanges, NetworkResponse, RouteStops, RoutesResponse, Trip, UpstreamRecord } from '@/lib/model';
 import type { PartnerClient, TimeRule } from '@/lib/partner';
 import { systemClock, type Clock } from './clock';
 import { TypedEmitter, type FeedEvents, type WarmState } from './events';
@@ -56,6 +56,7 @@ export class Feed {
   private readonly healthReport: FeedHealth;
   private readonly snapshots: SnapshotBuilder;
   private readonly lastHour: UpstreamRecorder;
+  private readonly store: SnapshotStore;
   private started = false;
   private restored = false;
   private readonly healthNotes = new Set<() => string | null>();
@@ -80,9 +81,10 @@ export class Feed {
     const notes = () => [...this.healthNotes].map((note) => note()).filter((n): n is string => n !== null);
     const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events, notes }));
     this.lastHour = new UpstreamRecorder(events);
+    const store = (this.store = opts.store ?? new MemorySnapshotStore());
     this.snapshots = new SnapshotBuilder({
       state,
-      store: opts.store ?? new MemorySnapshotStore(),
+      store,
       thresholds: { lateMin: opts.config.delay.lateMin, earlyMin: opts.config.delay.earlyMin },
       locations: () => gateway.capabilities.locations,
       health: (now) => health.report(now),
@@ -120,6 +122,14 @@ export class Feed {
   /** The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. */
   liveSnapshot(): StoredSnapshot {
     return this.snapshots.live(this.clock.now());
+  }
+
+  /**
+   * The step changes from that version to the newest stored one (call liveSnapshot() first), oldest first;
+   * null when only a full snapshot can answer (another epoch, or older than the store keeps).
+   */
+  liveChangesSince(epoch: string, version: number): LiveChanges[] | null {
+    return this.store.changesSince(epoch, version);
   }
 
   health(now = this.clock.now()): Health {

@@ -39,7 +39,8 @@ export function buildNetwork(
         type: 'Feature',
         id: s.id,
         geometry: { type: 'Point', coordinates: [s.longitude, s.latitude] },
-        properties: { kind: 'stop', stopId: s.id, routeId: route.id, name: s.stopName, isStart: s.isStart, isEnd: s.isEnd },
+        // stopOrder lets the browser cut a route into its directions (lib/estimate/direction.ts) without a request per route.
+        properties: { kind: 'stop', stopId: s.id, routeId: route.id, name: s.stopName, stopOrder: s.stopOrder, isStart: s.isStart, isEnd: s.isEnd },
       });
     }
   }

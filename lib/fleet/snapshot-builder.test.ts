@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { applyLiveDelta, mergeLiveChanges } from '@/lib/model';
+import { MemorySnapshotStore } from './snapshot-store';
 import { MINUTE, startTestFeed, stopAll } from './test-feed';
+
+/** A store whose epoch a test sets, as a shared store's would change with a new leader. */
+class EpochStore extends MemorySnapshotStore {
+  epochNow = 'aaa';
+  override epoch(): string {
+    return this.epochNow;
+  }
+}
 
 describe('SnapshotBuilder', () => {
   it('with a standard key reports no location capability, sends no location request and lists every trip as unpositioned', async () => {
@@ -14,5 +24,36 @@ describe('SnapshotBuilder', () => {
     expect(snapshot.unpositionedTrips).toHaveLength(20);
     expect(snapshot.vehicles).toHaveLength(30);
     expect(snapshot.vehicles.filter((v) => v.trip !== null)).toHaveLength(20);
+  });
+
+  it("counts versions in the store's epoch, keeps one while nothing changed, and stores each step change", async () => {
+    const store = new EpochStore();
+    const { clock, feed } = startTestFeed({ buses: 30, onTrip: 20, limit: 600 }, { store });
+    await clock.advance(MINUTE);
+    const first = feed.liveSnapshot();
+    expect(first.snapshot.epoch).toBe('aaa');
+    // Within the second a snapshot is kept, the same version (and so the same ETag) however often it is read.
+    expect(feed.liveSnapshot()).toBe(first);
+    expect(store.read()).toBe(first);
+    const held = first.snapshot;
+    await clock.advance(5_000);
+    const later = feed.liveSnapshot();
+    expect(later.snapshot.version).toBe(held.version + 1);
+    expect(later.changes).not.toBeNull();
+    expect(JSON.parse(later.body)).toEqual({ kind: 'full', ...later.snapshot });
+    const steps = feed.liveChangesSince('aaa', held.version)!;
+    expect(steps).toHaveLength(1);
+    const delta = { kind: 'delta' as const, epoch: 'aaa', since: held.version, version: later.snapshot.version, generatedAt: later.snapshot.generatedAt, ...mergeLiveChanges(steps), health: later.snapshot.health, thresholds: later.snapshot.thresholds };
+    expect(applyLiveDelta(held, delta)).toEqual(later.snapshot);
+
+    // A new epoch (a new leader of several instances): versions start again, and the old epoch's are not answered.
+    store.epochNow = 'bbb';
+    await clock.advance(2_000);
+    const next = feed.liveSnapshot();
+    expect(next.snapshot).toMatchObject({ epoch: 'bbb', version: 1 });
+    expect(next.changes).toBeNull();
+    expect(feed.liveChangesSince('aaa', later.snapshot.version)).toBeNull();
+    expect(feed.liveChangesSince('bbb', 1)).toEqual([]);
+    await stopAll(clock, feed);
   });
 });

@@ -1,6 +1,5 @@
 import 'server-only';
-import { randomBytes } from 'node:crypto';
-import { tripDelayClass, type DelayThresholds, type Health, type LiveSnapshot, type Trip, type UnpositionedTrip, type Vehicle, type VehicleTrip } from '@/lib/model';
+import { liveChanges, tripDelayClass, type DelayThresholds, type Health, type LiveSnapshot, type Trip, type UnpositionedTrip, type Vehicle, type VehicleTrip } from '@/lib/model';
 import type { FleetState } from './fleet-state';
 import type { SnapshotStore, StoredSnapshot } from './snapshot-store';
 
@@ -23,36 +22,39 @@ export interface SnapshotSources {
 }
 
 export class SnapshotBuilder {
-  /** Tells this process's ETags from those of an earlier one, whose versions restarted from 1. */
-  private readonly generation = randomBytes(4).toString('hex');
   private builtAt = Number.NEGATIVE_INFINITY;
   private content = '';
-  private version = 0;
 
   constructor(private readonly s: SnapshotSources) {}
 
-  /** The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. */
+  /**
+   * The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. Versions
+   * count within the store's epoch; each carries its step change from the previous one, for deltas.
+   */
   live(now: number): StoredSnapshot {
-    const stored = this.s.store.read();
+    const { store } = this.s;
+    const stored = store.read();
     if (stored && now - this.builtAt < SNAPSHOT_MIN_INTERVAL_MS) return stored;
     this.builtAt = now;
     const parts = this.parts(now);
+    const epoch = store.epoch();
+    const sameEpoch = stored !== null && stored.snapshot.epoch === epoch;
     const content = JSON.stringify({ ...parts, health: withoutClockFigures(parts.health) });
-    if (stored && content === this.content) return stored;
+    if (sameEpoch && content === this.content) return stored;
     this.content = content;
     const json = JSON.stringify(parts);
-    this.version++;
-    const snapshot: LiveSnapshot = { generatedAt: now, version: this.version, ...parts };
+    const version = sameEpoch ? stored.snapshot.version + 1 : 1;
+    const snapshot: LiveSnapshot = { generatedAt: now, epoch, version, ...parts };
     const next: StoredSnapshot = {
       snapshot,
-      body: `{"generatedAt":${now},"version":${this.version},${json.slice(1)}`,
-      etag: `W/"${this.generation}-${this.version}"`,
+      body: `{"kind":"full","generatedAt":${now},"epoch":${JSON.stringify(epoch)},"version":${version},${json.slice(1)}`,
+      changes: sameEpoch ? liveChanges(stored.snapshot, snapshot) : null,
     };
-    this.s.store.write(next);
+    store.write(next);
     return next;
   }
 
-  private parts(now: number): Omit<LiveSnapshot, 'generatedAt' | 'version'> {
+  private parts(now: number): Omit<LiveSnapshot, 'generatedAt' | 'epoch' | 'version'> {
     const { state, thresholds } = this.s;
     const vehicles: Vehicle[] = [];
     const ids = [...state.tracks.keys()].sort((a, b) => a - b);
@@ -82,6 +84,8 @@ export class SnapshotBuilder {
       if (locations && t && t.lat !== null && t.lon !== null) continue;
       unpositionedTrips.push({ ...vehicleTrip(trip, thresholds), busId: trip.busId, plateNumber: trip.plateNumber, busName: trip.busName });
     }
+    // Deltas key trips by id, and a browser applying them rebuilds this order.
+    unpositionedTrips.sort((a, b) => a.tripId - b.tripId);
     return { vehicles, unpositionedTrips, health: this.s.health(now), thresholds };
   }
 }

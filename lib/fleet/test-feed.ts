@@ -2,6 +2,7 @@ import type { AppConfig } from '@/lib/config';
 import { FakeClock } from './fake-clock';
 import { FakeUpstream, type FakeUpstreamOptions } from './fake-upstream';
 import { Feed } from './feed';
+import type { SnapshotStore } from './snapshot-store';
 
 // A feed for unit tests: the scripted upstream on a fake clock, deterministic jitter, and its log kept.
 
@@ -30,6 +31,7 @@ export interface TestFeedOptions {
   feed?: Partial<AppConfig['feed']>;
   /** Runs on the feed before it starts (subscriptions, a warm restart). */
   beforeStart?: (feed: Feed, clock: FakeClock) => void;
+  store?: SnapshotStore;
 }
 
 export function startTestFeed(up: Omit<FakeUpstreamOptions, 'clock'>, opts: TestFeedOptions = {}) {
@@ -45,6 +47,7 @@ export function startTestFeed(up: Omit<FakeUpstreamOptions, 'clock'>, opts: Test
     // Deterministic jitter.
     random: () => ((seed = (seed * 48271) % 2147483647) / 2147483647),
     log: (line) => logs.push(line),
+    store: opts.store,
   });
   opts.beforeStart?.(feed, clock);
   feed.start();

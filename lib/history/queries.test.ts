@@ -8,7 +8,6 @@ import { describeEachStore, type TestStore } from './test-store';
 
 const NY = { kind: 'zone', zone: 'America/New_York' } as const;
 const T = { lateMin: 5, earlyMin: 1 };
-const H = 3_600_000;
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();

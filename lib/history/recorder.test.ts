@@ -85,6 +85,17 @@ describeEachStore('the recorder', (target) => {
     expect(await store.db.select().from(recorderState)).toEqual([{ key: 'trips_walk_at', value: 70_000 }]);
   });
 
+  it('forgets a final answer when the trip is listed again (the lookup came while it still ran)', async () => {
+    const { store, events, recorder } = await setup();
+    events.emit('trips', { fetchedAt: 10_000, trips: [trip({ id: 5, delayMinutes: 2 })] });
+    events.emit('trip-final', { fetchedAt: 20_000, tripId: 5, trip: trip({ id: 5, delayMinutes: 2 }) });
+    await recorder.flush();
+    expect((await store.db.select().from(trips))[0]).toMatchObject({ finalAt: 20_000, finalFound: true });
+    events.emit('trips', { fetchedAt: 30_000, trips: [trip({ id: 5, delayMinutes: 3 })] });
+    await recorder.flush();
+    expect((await store.db.select().from(trips))[0]).toMatchObject({ delayMinutes: 3, lastSeenAt: 30_000, finalAt: null, finalFound: null });
+  });
+
   it('marks a trip the final lookup did not find, keeping what it last showed', async () => {
     const { store, events, recorder } = await setup();
     events.emit('trips', { fetchedAt: 10_000, trips: [trip({ id: 5, delayMinutes: 2 })] });

@@ -195,6 +195,8 @@ export class Recorder {
     const rows = (changed ? 1 : 0) + (statusChanged ? 1 : 0) + (delayChanged ? 1 : 0) || 1;
     if (!this.admit(rows)) return;
     this.known.set(t.id, { status: t.status, delay: t.delayMinutes, key, lastSeenAt: at });
+    // Listed again after a final answer: that answer was premature (see writeBatch).
+    this.pending.finals.delete(t.id);
     if (changed) {
       this.pending.tripUpserts.set(t.id, tripRow(t, at));
       this.pending.tripSeen.delete(t.id);
@@ -231,13 +233,17 @@ export class Recorder {
     this.timer.unref?.();
   }
 
-  /** Writes what is pending (one batch, one transaction). Never throws: a failure keeps the rows for the retry. */
-  flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+  /**
+   * Writes what is pending now (one batch, one transaction), after a write already under way. Never throws: a
+   * failure keeps the rows for the retry.
+   */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.pending.empty) return;
     this.flushing = this.writePending().finally(() => {
       this.flushing = null;
     });
-    return this.flushing;
+    await this.flushing;
   }
 
   private async writePending(): Promise<void> {

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { DelayFigures, DelayThresholds } from '@/lib/model';
 import { formatPartnerTimestamp, type TimeRule } from '@/lib/partner';
+import { addDays } from '@/lib/view/calendar';
 import { delayFigures } from '@/lib/view/delays';
 import { recorderState, routeDays, trips } from './schema';
 import { rows, type HistoryDb } from './store';
@@ -39,13 +40,6 @@ export interface TripFacts {
 /** The local date (`YYYY-MM-DD`) of an instant on the agency's clock. */
 export function localDate(ms: number, rule: TimeRule): string {
   return formatPartnerTimestamp(ms, rule).slice(0, 10);
-}
-
-/** `YYYY-MM-DD` plus n days (calendar arithmetic, no timezone involved). */
-export function addDays(date: string, n: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
 }
 
 /** One service date's trips, per route. Trips without a route are not a route's and are left out. */

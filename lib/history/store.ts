@@ -1,4 +1,5 @@
 import 'server-only';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -50,7 +51,10 @@ async function openPglite(dataDir: string | null, migrationsFolder: string): Pro
   const release = dataDir ? lockDataDir(dataDir) : () => {};
   let client: PGlite | undefined;
   try {
-    client = await PGlite.create(dataDir ? join(dataDir, 'pglite') : undefined);
+    const path = dataDir ? join(dataDir, 'pglite') : undefined;
+    // PGlite takes half a minute to give up on a path it cannot use, with no message: say why at once.
+    if (path && existsSync(path) && !statSync(path).isDirectory()) throw new Error(`${path} is not a directory`);
+    client = await PGlite.create(path);
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
     const c = client;
@@ -72,7 +76,7 @@ async function openPglite(dataDir: string | null, migrationsFolder: string): Pro
   } catch (e) {
     await client?.close().catch(() => {});
     release();
-    throw new Error(`The embedded store in ${dataDir ?? 'memory'} could not be opened: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`The embedded store in ${dataDir ?? 'memory'} could not be opened: ${(e instanceof Error ? e.message || e.name : String(e)) || 'unknown error'}`, { cause: e });
   }
 }
 
@@ -82,7 +86,9 @@ function describeUrl(url: string): string {
 }
 
 async function openPostgres(url: string, migrationsFolder: string, opts: OpenStoreOptions): Promise<Store> {
-  const pool = new Pool({ connectionString: url, max: opts.poolMax ?? 4, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000, idleTimeoutMillis: 30_000 });
+  // A query that gets no answer (a network cut without a reset) fails after query_timeout instead of holding the
+  // recorder's batch forever.
+  const pool = new Pool({ connectionString: url, max: opts.poolMax ?? 4, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000, idleTimeoutMillis: 30_000, query_timeout: 30_000 });
   // An idle connection the server drops (a restart, a network cut) must not take the process down: the next
   // query fails and the recorder buffers.
   pool.on('error', () => {});
@@ -120,3 +126,9 @@ export async function rows<T>(db: HistoryDb, query: ReturnType<typeof sql>): Pro
   const r = (await db.execute(query)) as unknown as { rows: T[] };
   return r.rows;
 }
+
+// Statements the benchmark needs on both targets.
+export const sqlCheckpoint = () => sql`CHECKPOINT`;
+export const sqlDatabaseSize = () => sql`SELECT pg_database_size(current_database())::text AS n`;
+export const sqlTruncateHistory = () =>
+  sql`TRUNCATE history_bus_fixes, history_trips, history_trip_status_changes, history_trip_delay_changes, history_health_transitions, history_budget_minutes, history_recorder_gaps, history_route_days, history_recorder_state`;

@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { describe } from 'vitest';
 import { openStore, type Store } from './store';
+import { createTestDatabase } from './test-database';
+
+export { createTestDatabase };
 
 // Fresh stores for tests, on every target the machine offers: PGlite always (in memory, or in a temporary
 // directory when the test needs files), and PostgreSQL when TEST_DATABASE_URL is set, each test on a database of
@@ -34,33 +35,6 @@ export async function freshPgliteStore(opts: { onDisk?: boolean } = {}): Promise
     async dispose() {
       await store.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Creates an empty database on TEST_DATABASE_URL's server; returns its URL and the function that drops it. */
-export async function createTestDatabase(baseUrl = process.env.TEST_DATABASE_URL): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `fleetmap_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new Client({ connectionString: baseUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
     },
   };
 }

@@ -41,7 +41,14 @@ const TRIP_UPDATE = {
 export async function writeBatch(db: HistoryDb, b: Batch): Promise<void> {
   await db.transaction(async (tx) => {
     for (const part of chunks([...b.fixes.values()])) await tx.insert(busFixes).values(part).onConflictDoNothing();
-    for (const part of chunks([...b.tripUpserts.values()])) await tx.insert(trips).values(part).onConflictDoUpdate({ target: trips.tripId, set: TRIP_UPDATE });
+    // A trip on /trips/active has not ended: a final answer it had was premature (it was missing from one walk,
+    // the lookup found it still running), and is forgotten.
+    for (const part of chunks([...b.tripUpserts.values()])) {
+      await tx
+        .insert(trips)
+        .values(part)
+        .onConflictDoUpdate({ target: trips.tripId, set: { ...TRIP_UPDATE, finalAt: sql`NULL`, finalFound: sql`NULL` } });
+    }
     // Unchanged trips seen again, grouped by the walk that saw them: one UPDATE per walk.
     const byWalk = new Map<number, number[]>();
     for (const [id, at] of b.tripSeen) (byWalk.get(at) ?? byWalk.set(at, []).get(at)!).push(id);

@@ -13,6 +13,11 @@ export const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
 const UNIDENTIFIED = 'address:unknown';
 
 export function clientKey(request: Request): string {
-  const address = request.headers.get(CLIENT_ADDRESS_HEADER)?.trim();
-  return address ? `address:${address}` : UNIDENTIFIED;
+  return clientKeyOfAddress(request.headers.get(CLIENT_ADDRESS_HEADER));
+}
+
+/** The same key from the header's raw value (a request scripts/server.mjs answers itself, such as /api/live). */
+export function clientKeyOfAddress(address: string | string[] | null | undefined): string {
+  const a = (Array.isArray(address) ? address[0] : address)?.trim();
+  return a ? `address:${a}` : UNIDENTIFIED;
 }

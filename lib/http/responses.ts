@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { ApiErrorBody } from '@/lib/model';
-import type { Answer, Failure, StoredSnapshot } from '@/lib/fleet';
+import type { Answer, Failure } from '@/lib/fleet';
 import { clientKey } from './client-key';
 
 // The HTTP edge of our API: what the thin route handlers in app/api share (id parsing, error bodies, ETag
@@ -51,12 +51,6 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   const opaque = (t: string) => t.trim().replace(/^W\//, '');
   const mine = opaque(etag);
   return ifNoneMatch.split(',').some((t) => t.trim() === '*' || opaque(t) === mine);
-}
-
-export function snapshotResponse(request: Request, stored: StoredSnapshot): Response {
-  const headers = { ...NO_CACHE, ETag: stored.etag };
-  if (etagMatches(request.headers.get('if-none-match'), stored.etag)) return new Response(null, { status: 304, headers });
-  return new Response(stored.body, { headers: { ...headers, 'Content-Type': 'application/json' } });
 }
 
 /**

@@ -4,3 +4,4 @@ export * from './delay';
 export * from './api';
 export * from './history';
 export * from './integration';
+export * from './live-delta';

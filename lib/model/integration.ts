@@ -45,7 +45,7 @@ export interface UpstreamRecord {
 /** The recorder's state, as lib/history reports it. */
 export interface RecorderStatus {
   state: 'starting' | 'recording' | 'behind' | 'failed' | 'stopped';
-  /** 'pglite' (embedded, FLEETMAP_DATA_DIR) or 'postgres' (DATABASE_URL). */
+  /** Where the data lives, as the store says it for people (never a connection string). */
   store: string;
   /** How far the written data trails the feed, ms; null when unknown. */
   lagMs: number | null;

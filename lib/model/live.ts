@@ -128,10 +128,45 @@ export interface Health {
 
 export interface LiveSnapshot {
   generatedAt: EpochMs;
+  /**
+   * The series `version` counts in (`[0-9a-z]{1,32}`): a restarted server, or a new leader of several instances,
+   * starts a new epoch at version 1, so a version is only meaningful together with its epoch.
+   */
+  epoch: string;
   /** Bumps when anything in the snapshot changes; drives the ETag. */
   version: number;
+  /** Sorted by busId. */
   vehicles: Vehicle[];
+  /** Sorted by tripId. */
   unpositionedTrips: UnpositionedTrip[];
   health: Health;
   thresholds: { lateMin: number; earlyMin: number };
 }
+
+/** What changed from one version of the snapshot to a later one: items whole, keyed by busId and tripId. */
+export interface LiveChanges {
+  /** Vehicles new or changed. */
+  vehicles: Vehicle[];
+  removedBusIds: number[];
+  /** Unpositioned trips new or changed. */
+  unpositionedTrips: UnpositionedTrip[];
+  removedTripIds: number[];
+}
+
+/** `GET /api/live` without `since`, or with a `since` the server can no longer answer from: every bus. */
+export interface LiveFull extends LiveSnapshot {
+  kind: 'full';
+}
+
+/** `GET /api/live?since=<epoch>-<version>`: what changed since that version, and the health as it is now. */
+export interface LiveDelta extends LiveChanges {
+  kind: 'delta';
+  epoch: string;
+  since: number;
+  version: number;
+  generatedAt: EpochMs;
+  health: Health;
+  thresholds: { lateMin: number; earlyMin: number };
+}
+
+export type LiveAnswer = LiveFull | LiveDelta;

@@ -39,8 +39,17 @@ describe('the status page answer', () => {
   });
 
   it('answers last trips from history, or that none are recorded here', async () => {
-    expect(await lastTrips()).toEqual({ recorded: false });
-    provideStatusSources({ lastTrips: async () => new Map([[7, { tripId: 3, routeCode: 'M15', lastSeenAt: 1000 }]]) });
-    expect(await lastTrips()).toEqual({ recorded: true, byBus: { '7': { tripId: 3, routeCode: 'M15', lastSeenAt: 1000 } } });
+    const listed = { busesList: () => ({ ok: true as const, value: { buses: [{ id: 7 }, { id: 8 }], fetchedAt: 1 } }) } as unknown as Pick<Feed, 'busesList'>;
+    expect(await lastTrips(listed)).toEqual({ recorded: false });
+    let asked: readonly number[] = [];
+    provideStatusSources({
+      lastTrips: async (ids) => {
+        asked = ids;
+        return new Map([[7, { tripId: 3, routeCode: 'M15', lastSeenAt: 1000 }]]);
+      },
+    });
+    expect(await lastTrips(listed)).toEqual({ recorded: true, byBus: { '7': { tripId: 3, routeCode: 'M15', lastSeenAt: 1000 } } });
+    // The buses the feed listed are the ones asked about.
+    expect(asked).toEqual([7, 8]);
   });
 });

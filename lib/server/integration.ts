@@ -27,11 +27,13 @@ function recorderStatus(read: () => RecorderStatus): RecorderStatus {
   }
 }
 
-/** Each bus's last trip from history, or `recorded: false` when no recorder runs here. */
-export async function lastTrips(): Promise<LastTripsResponse> {
+/** The last trip of each bus the feed has listed, from history, or `recorded: false` when no recorder runs here. */
+export async function lastTrips(feed: Pick<Feed, 'busesList'>): Promise<LastTripsResponse> {
   const source = statusSources().lastTrips;
   if (!source) return { recorded: false };
+  const listed = feed.busesList();
+  const busIds = listed.ok ? listed.value.buses.map((b) => b.id) : [];
   const byBus: Record<string, BusLastTrip> = {};
-  for (const [busId, trip] of await source()) byBus[String(busId)] = trip;
+  for (const [busId, trip] of await source(busIds)) byBus[String(busId)] = trip;
   return { recorded: true, byBus };
 }

@@ -2,9 +2,13 @@ import 'server-only';
 import { appConfig, historyConfig, validateConfigAtStartup } from '@/lib/config';
 import { startFeed } from '@/lib/fleet';
 import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/history';
+import { lastOnTrip } from '@/lib/history/queries';
 import { startHistory, type HistoryService } from '@/lib/history/service';
+import { liveAnswer, serveLive } from '@/lib/http/live-answer';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
+import { recorderStatusOf } from './history-status';
+import { provideStatusSources } from './status-sources';
 
 /**
  * Server start: validate the configuration (one clear line per problem, and the server does not start on a
@@ -12,6 +16,7 @@ import { startEmbeddedSimulator } from '@/lib/sim/embedded';
  * Whatever subscribes to the feed (a recorder) or replaces its snapshot store (a cluster) is wired here, in
  * startFeed's wiring, never inside lib/fleet; what they tell the status page and the fleet table (the recorder's
  * state and each bus's last trip, this instance's role) is handed to provideStatusSources (status-sources.ts).
+  * /api/live is answered by scripts/server.mjs with the handler set here (serveLive).
  */
 export async function startServer() {
   validateConfigAtStartup();
@@ -31,14 +36,20 @@ export async function startServer() {
   const history = historyConfig();
   const { delay } = appConfig();
   let recorder: HistoryService | null = null;
-  await startFeed({
+  const feed = await startFeed({
     beforeStart: async (feed) => {
       // The store opens here (its migrations applied); a data directory another process holds stops the start.
       recorder = await startHistory(feed, { store: processStore, config: history, thresholds: delay });
       const store = await processStore().catch(() => null);
       console.info(JSON.stringify({ msg: 'history recording', where: store?.where ?? 'store not open yet', restored: recorder.restored }));
+      const service = recorder;
+      provideStatusSources({
+        recorder: () => recorderStatusOf(service.recorder.stats, store?.where ?? null),
+        lastTrips: async (busIds) => lastOnTrip((await processStore()).db, busIds),
+      });
     },
   });
+  serveLive((req) => liveAnswer(feed, req));
   onShutdown(async () => {
     await recorder?.close();
     await closeProcessStore();

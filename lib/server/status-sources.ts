@@ -8,8 +8,8 @@ import type { BusLastTrip, InstanceStatus, RecorderStatus } from '@/lib/model';
 export interface StatusSources {
   recorder?: () => RecorderStatus;
   instance?: () => InstanceStatus;
-  /** Each bus's last trip as history recorded it, by bus id. */
-  lastTrips?: () => Promise<ReadonlyMap<number, BusLastTrip>>;
+  /** The last trip history recorded for each of these buses, by bus id (a bus without one is left out). */
+  lastTrips?: (busIds: readonly number[]) => Promise<ReadonlyMap<number, BusLastTrip>>;
 }
 
 // On globalThis for the same reason as the feed (lib/fleet/index.ts): route handlers may be separate bundles.

@@ -1,7 +1,8 @@
-// GeoJSON for the bus layers, built from the snapshot's vehicles. Pure, so it is tested without a map.
+// GeoJSON for the bus layers, built from the buses' placements. Pure, so it is tested without a map.
+import { estimateAt, type EstimateBasis } from '@/lib/estimate';
 import type { DelayClass, EpochMs, Vehicle } from '@/lib/model';
 import { isLonLat, type LngLat } from '@/lib/geo/lon-lat';
-import { isStaleAge, locationAgeS } from './ages';
+import type { BusPlacement } from './bus-placement';
 
 export type BusClass = DelayClass | 'none';
 
@@ -10,6 +11,8 @@ export interface BusProperties {
   /** Delay class of the bus's trip, or `none` when it has no active trip. */
   cls: BusClass;
   stale: boolean;
+  /** fix, gps-estimate or schedule-estimate: each is drawn its own way, a guess never as a fix. */
+  basis: EstimateBasis;
   /** Degrees clockwise from north; only meaningful when hasHeading. */
   heading: number;
   hasHeading: boolean;
@@ -35,47 +38,28 @@ export function busLabel(v: Pick<Vehicle, 'busName' | 'plateNumber' | 'busId'> &
   return v.trip?.routeCode ?? v.busName ?? v.plateNumber ?? `#${v.busId}`;
 }
 
-/** One point per positioned bus; buses without a readable position are never drawn. */
-export function busPoints(vehicles: readonly Vehicle[], now: EpochMs, staleAfterS: number): BusPoint[] {
-  const out: BusPoint[] = [];
-  for (const v of vehicles) {
-    if (!hasPosition(v)) continue;
-    const heading = v.heading !== null && Number.isFinite(v.heading) ? ((v.heading % 360) + 360) % 360 : null;
-    out.push({
-      busId: v.busId,
-      position: [v.lon, v.lat],
-      properties: {
-        busId: v.busId,
-        cls: v.trip ? v.trip.delayClass : 'none',
-        stale: isStaleAge(locationAgeS(v.gpsAt, now), staleAfterS),
-        heading: heading ?? 0,
-        hasHeading: heading !== null,
-        label: busLabel(v),
-      },
-    });
-  }
-  return out;
+/**
+ * One point per placed bus (lib/view/bus-placement), where its placement puts it at `at`: the clustered layer at
+ * low zoom and the tests read these; the moving buses at street zoom are drawn by the bus overlay.
+ */
+export function busPoints(placements: readonly BusPlacement[], at: EpochMs): BusPoint[] {
+  return placements.map((p) => {
+    const where = estimateAt(p.estimate, at);
+    const heading = where.heading !== null && Number.isFinite(where.heading) ? ((where.heading % 360) + 360) % 360 : null;
+    return {
+      busId: p.busId,
+      position: [where.lon, where.lat],
+      properties: { busId: p.busId, cls: p.cls, stale: p.stale, basis: p.estimate.basis, heading: heading ?? 0, hasHeading: heading !== null, label: p.label },
+    };
+  });
 }
 
-/**
- * Splits the points into the clustered collection and the selected bus's own collection, so the selected
- * bus is never swallowed by a cluster. `positions` overrides where a bus is drawn (mid-glide positions).
- */
-export function busCollections(
-  points: readonly BusPoint[],
-  positions: ReadonlyMap<number, LngLat> | null,
-  selectedBusId: number | null,
-): { clustered: BusFeatureCollection; selected: BusFeatureCollection } {
+/** Splits the points into the clustered collection and the selected bus's own, so a cluster never swallows the selected bus. */
+export function busCollections(points: readonly BusPoint[], selectedBusId: number | null): { clustered: BusFeatureCollection; selected: BusFeatureCollection } {
   const clustered: BusFeature[] = [];
   const selected: BusFeature[] = [];
   for (const p of points) {
-    const at = positions?.get(p.busId) ?? p.position;
-    const feature: BusFeature = {
-      type: 'Feature',
-      id: p.busId,
-      geometry: { type: 'Point', coordinates: [at[0], at[1]] },
-      properties: p.properties,
-    };
+    const feature: BusFeature = { type: 'Feature', id: p.busId, geometry: { type: 'Point', coordinates: [p.position[0], p.position[1]] }, properties: p.properties };
     (p.busId === selectedBusId ? selected : clustered).push(feature);
   }
   return {

@@ -1,6 +1,6 @@
 // Delay figures per route and for a whole set of trips. Pure functions: the board, its charts, its CSV and the
 // wall all read the same numbers from here.
-import { tripDelayClass, type DelayFigures, type DelayThresholds } from '@/lib/model';
+import { tripDelayClass, type DelayFigures, type DelayThresholds, type HistoryRouteFigures } from '@/lib/model';
 import { routeKey, routeLabel, type ActiveTrip } from './trips';
 import { percentile } from '@/lib/stats/percentile';
 
@@ -70,6 +70,11 @@ export function routeDelayRows(trips: readonly ActiveTrip[], thresholds: DelayTh
     });
   }
   return sortRouteRows(rows, 'route', 'asc');
+}
+
+/** A past period's routes (lib/history's answer) as the same rows the live table shows. */
+export function historyRouteRows(routes: readonly HistoryRouteFigures[]): RouteDelayRow[] {
+  return routes.map((r) => ({ ...r, key: routeKey(r), label: routeLabel(r) }));
 }
 
 export interface TripFilter {

@@ -12,6 +12,7 @@ describe('dispatcher URL state', () => {
       filters: { query: 'M15 sel', routeId: 15, direction: 'outbound', delayClasses: ['late', 'unknown'], staleOnly: true },
       sort: 'age',
       view: { lng: -73.98123, lat: 40.75432, zoom: 13.5 },
+      positions: 'fixes',
     };
     const qs = serializeDispatcherUrl(state);
     expect(parse(qs)).toEqual(state);
@@ -34,6 +35,12 @@ describe('dispatcher URL state', () => {
     expect(s.sort).toBe('delay');
     expect(s.filters.delayClasses).toEqual(['late']);
     expect(s.view).toBeNull();
+  });
+
+  it('keeps the choice of last fixes over estimates, and reads anything else as estimates', () => {
+    expect(serializeDispatcherUrl({ ...EMPTY_URL_STATE, positions: 'fixes' })).toBe('pos=fixes');
+    expect(parse('pos=fixes').positions).toBe('fixes');
+    expect(parse('pos=guess').positions).toBe('estimates');
   });
 
   it('keeps ids beyond 32 bits (the spec sets no maximum)', () => {

@@ -1,6 +1,7 @@
 // The dispatcher view's state in the URL, so a link or a reload restores what was on screen. Parsing is
 // forgiving (a hand-edited or outdated link drops what it cannot read); serializing omits defaults.
 import type { DelayClass } from '@/lib/model';
+import type { PositionMode } from './bus-placement';
 import { DELAY_CLASSES, NO_FILTERS, SORT_KEYS, type SortKey, type TripFilters } from './trip-list';
 
 export interface DispatcherUrlState {
@@ -11,11 +12,13 @@ export interface DispatcherUrlState {
   filters: TripFilters;
   sort: SortKey;
   view: { lng: number; lat: number; zoom: number } | null;
+  /** Buses drawn at their estimates (the default) or at their last fixes (`pos=fixes`). */
+  positions: PositionMode;
 }
 
 export const DEFAULT_SORT: SortKey = 'delay';
 
-export const EMPTY_URL_STATE: DispatcherUrlState = { tripId: null, busId: null, routeId: null, filters: NO_FILTERS, sort: DEFAULT_SORT, view: null };
+export const EMPTY_URL_STATE: DispatcherUrlState = { tripId: null, busId: null, routeId: null, filters: NO_FILTERS, sort: DEFAULT_SORT, view: null, positions: 'estimates' };
 
 // The spec bounds ids below (minimum 1) but not above; any safe integer is kept.
 function positiveId(v: string | null): number | null {
@@ -53,6 +56,7 @@ export function parseDispatcherUrl(params: Params): DispatcherUrlState {
     },
     sort: sort !== null && (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : DEFAULT_SORT,
     view: lng !== null && lat !== null && zoom !== null ? { lng, lat, zoom } : null,
+    positions: params.get('pos') === 'fixes' ? 'fixes' : 'estimates',
   };
 }
 
@@ -68,6 +72,7 @@ export function serializeDispatcherUrl(s: DispatcherUrlState): string {
   if (s.filters.delayClasses.length) p.set('delay', DELAY_CLASSES.filter((c) => s.filters.delayClasses.includes(c)).join(','));
   if (s.filters.staleOnly) p.set('stale', '1');
   if (s.sort !== DEFAULT_SORT) p.set('sort', s.sort);
+  if (s.positions === 'fixes') p.set('pos', 'fixes');
   if (s.view) {
     p.set('lng', s.view.lng.toFixed(5));
     p.set('lat', s.view.lat.toFixed(5));

@@ -5,6 +5,11 @@ import { makeHealth, makeVehicle, T0 } from './test-factories';
 const link: ClientLink = { online: true, fetchFailed: false, fetchErrorMessage: null, sinceLastSnapshotS: 1 };
 
 describe('healthBanners', () => {
+  it('shows each note from beside the feed (the recorder) as a warning', () => {
+    const notes = ['history: not recording since 08:12 (connect ECONNREFUSED 127.0.0.1:5432)'];
+    expect(healthBanners(makeHealth({ notes }), link, T0)).toEqual([{ id: 'note-0', tone: 'warning', title: 'Note', body: notes[0] }]);
+  });
+
   it('shows nothing when all is well', () => {
     expect(healthBanners(makeHealth(), link, T0)).toEqual([]);
   });

@@ -99,6 +99,8 @@ export function healthBanners(health: Health | null, link: ClientLink, now: Epoc
     case 'ok':
       break;
   }
+  // Rooms beside the feed (the recorder) speak for themselves, one banner per sentence; the live map is unaffected.
+  (health.notes ?? []).forEach((note, i) => banners.push({ id: `note-${i}`, tone: 'warning', title: 'Note', body: note }));
   return banners;
 }
 
@@ -120,7 +122,7 @@ export function lacksLocations(health: Health): boolean {
 
 export function noLocationsReason(health: Health): string {
   if (health.level === 'standard') {
-    return `This integration key is on the ${health.plan ?? 'API Standard'} plan. The Partner API gives bus locations only to API Business keys with the gps:read scope, so trips are listed without positions and there is no map.`;
+    return `This integration key is on the ${health.plan ?? 'API Standard'} plan. The Partner API gives bus locations only to API Business keys with the gps:read scope, so no bus on the map is a GPS fix: each is placed along its route from its trip's schedule (a dashed ring).`;
   }
-  return 'This integration key does not have the gps:read scope, so the Partner API gives no bus locations. Trips are listed without positions and there is no map.';
+  return "This integration key does not have the gps:read scope, so the Partner API gives no bus locations. No bus on the map is a GPS fix: each is placed along its route from its trip's schedule (a dashed ring).";
 }

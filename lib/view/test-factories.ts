@@ -67,6 +67,7 @@ export function makeHealth(over: Partial<Health> = {}): Health {
 export function makeSnapshot(over: Partial<LiveSnapshot> = {}): LiveSnapshot {
   return {
     generatedAt: T0,
+    epoch: 'e1',
     version: 1,
     vehicles: [makeVehicle()],
     unpositionedTrips: [],

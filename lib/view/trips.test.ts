@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveSnapshot, Vehicle } from '@/lib/model';
 import { busPoints } from './bus-features';
+import { RecentFixes, placeBuses } from './bus-placement';
 import { mostDelayedTrips, filterTrips as filterBoardTrips, NO_TRIP_FILTER } from './delays';
 import { makeSnapshot, makeTrip, makeVehicle, T0, trip } from './test-factories';
 import { filterTrips as filterListTrips, NO_FILTERS, sortTrips, tripAgeS } from './trip-list';
@@ -94,6 +95,8 @@ describe('one projection for every view', () => {
   it('the wall counts the same trips, and the map draws exactly the positioned buses', () => {
     const wall = wallView(snapshot, { routes: [], rotateS: null }, T0);
     expect(positions(wall.trips)).toEqual(expected);
-    expect(busPoints(snapshot.vehicles, T0, 120).map((p) => p.busId)).toEqual([1]);
+    const recent = new RecentFixes();
+    recent.record(snapshot.vehicles);
+    expect(busPoints(placeBuses(snapshot.vehicles, { mode: 'fixes', stopsByRoute: new Map(), recent, now: T0, staleAfterS: 120 }), T0).map((p) => p.busId)).toEqual([1]);
   });
 });

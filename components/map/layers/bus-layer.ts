@@ -1,29 +1,36 @@
 'use client';
-// All buses except the selected one: ONE clustered GeoJSON source (feature id = bus id), clusters with a
-// count at low zoom, and per bus a circle coloured by delay class, a heading arrow and a label.
+// All buses except the selected one below street zoom: ONE clustered GeoJSON source (feature id = bus id),
+// clusters with a count, and per bus a circle coloured by delay class (arrows come at street zoom). From
+// BUS_LAYER_MAX_ZOOM on, the bus overlay (../bus-overlay.ts) draws every bus moving along its route, and these
+// layers step aside: their source is then not fed at all, so new data costs the map no tiles and no frame.
 import { useMemo } from 'react';
-import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, Map as MapLibreMap, SymbolLayerSpecification } from 'maplibre-gl';
+import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, SymbolLayerSpecification } from 'maplibre-gl';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import type { Theme } from '@/lib/view/theme';
 import type { BusFeatureCollection } from '@/lib/view/bus-features';
 import { LABEL_FONT } from '@/lib/map-style/offline-style';
-import { HEADING_ICON_PIXEL_RATIO, headingArrowImage } from '../heading-arrow';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
-import { busCircleLayer, busHeadingLayer, busLabelLayer, HEADING_ICON_ID } from './bus-style';
+import { busCircleLayer } from './bus-style';
 
 export const BUS_SOURCE_ID = 'fleet-buses';
 export const BUS_CLUSTER_LAYER_ID = 'fleet-bus-clusters';
 export const BUS_CLUSTER_COUNT_LAYER_ID = 'fleet-bus-cluster-count';
-export const BUS_HEADING_LAYER_ID = 'fleet-bus-heading';
 export const BUS_LAYER_ID = 'fleet-bus-circles';
-export const BUS_LABEL_LAYER_ID = 'fleet-bus-labels';
 
 /**
  * Above this zoom every bus is drawn on its own. Clusters are tiled per whole zoom, so 11 means a
  * dispatcher sees single buses from zoom 12 on: a whole borough's worth of streets.
  */
 export const BUS_CLUSTER_MAX_ZOOM = 11;
+/** From this zoom on the bus overlay draws every bus; these layers draw below it. */
+export const BUS_LAYER_MAX_ZOOM = BUS_CLUSTER_MAX_ZOOM + 1;
+/** Labels only where a bus's neighbours are far enough apart to read them (drawn by the bus overlay). */
 export const BUS_LABEL_MIN_ZOOM = 14;
+/**
+ * Heading arrows likewise: below it an arrow's tip is two or three pixels, and drawing it would nearly triple the
+ * pixels each bus costs the overlay in software GL (its point must reach the tip).
+ */
+export const BUS_ARROW_MIN_ZOOM = 14;
 
 /** `scale` widens the clustering radius with the circles, so bigger clusters do not overlap each other. */
 function busSourceFor(scale: number): GeoJSONSourceSpecification {
@@ -51,6 +58,7 @@ function clusterLayers(theme: Theme, scale: number): [CircleLayerSpecification, 
       id: BUS_CLUSTER_LAYER_ID,
       type: 'circle',
       source: BUS_SOURCE_ID,
+      maxzoom: BUS_LAYER_MAX_ZOOM,
       filter: CLUSTERED,
       paint: {
         'circle-color': dark ? '#cbd5e1' : '#334155',
@@ -64,6 +72,7 @@ function clusterLayers(theme: Theme, scale: number): [CircleLayerSpecification, 
       id: BUS_CLUSTER_COUNT_LAYER_ID,
       type: 'symbol',
       source: BUS_SOURCE_ID,
+      maxzoom: BUS_LAYER_MAX_ZOOM,
       filter: CLUSTERED,
       layout: {
         'text-field': ['get', 'point_count_abbreviated'],
@@ -79,26 +88,21 @@ function clusterLayers(theme: Theme, scale: number): [CircleLayerSpecification, 
 export function busLayersFor(theme: Theme, scale = 1): LayerSpecification[] {
   return [
     ...clusterLayers(theme, scale),
-    // The arrow goes under the circle so only its tip shows past the edge.
-    busHeadingLayer(BUS_HEADING_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, undefined, scale),
-    busCircleLayer(BUS_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, scale),
-    busLabelLayer(BUS_LABEL_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, BUS_LABEL_MIN_ZOOM, scale),
+    busCircleLayer(BUS_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, scale, BUS_LAYER_MAX_ZOOM),
   ];
 }
 
 // Built once per theme so the layer effect sees a stable identity between renders.
 export const BUS_LAYERS: Record<Theme, LayerSpecification[]> = { light: busLayersFor('light'), dark: busLayersFor('dark') };
 
-/** Images belong to the style, so the arrow is added again after every style change. */
-export function ensureHeadingIcon(map: MapLibreMap) {
-  if (!map.hasImage(HEADING_ICON_ID)) map.addImage(HEADING_ICON_ID, headingArrowImage(), { sdf: true, pixelRatio: HEADING_ICON_PIXEL_RATIO });
-}
-
-/** `scale` sizes circles, arrows, labels and clusters (1: the dispatcher's desk size). */
-export function useBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCollection, scale = 1) {
+/**
+ * `scale` sizes circles and clusters (1: the dispatcher's desk size). `data` null leaves the source as it
+ * is (above BUS_LAYER_MAX_ZOOM, where nothing of it is drawn).
+ */
+export function useBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCollection | null, scale = 1) {
   // The effect that adds the layers re-runs on a new identity: specs change only with the theme or the scale.
   const source = useMemo(() => (scale === 1 ? busSource : busSourceFor(scale)), [scale]);
   const layers = useMemo(() => (scale === 1 ? BUS_LAYERS[theme] : busLayersFor(theme, scale)), [theme, scale]);
-  useSourceAndLayers(handle, BUS_SOURCE_ID, source, layers, { prepare: ensureHeadingIcon });
+  useSourceAndLayers(handle, BUS_SOURCE_ID, source, layers);
   useGeoJsonData(handle, BUS_SOURCE_ID, data);
 }

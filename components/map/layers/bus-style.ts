@@ -1,14 +1,14 @@
-// The look of one bus, shared by the clustered bus layer and the selected-bus layer so the two never drift.
-import type { CircleLayerSpecification, ExpressionSpecification, SymbolLayerSpecification } from 'maplibre-gl';
+// The look of one bus at low zoom (the clustered layer) and the sizes and colours the bus overlay shares with it,
+// so the two never drift.
+import type { CircleLayerSpecification, ExpressionSpecification } from 'maplibre-gl';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import type { Theme } from '@/lib/view/theme';
-import { LABEL_FONT } from '@/lib/map-style/offline-style';
-import { HEADING_ICON_SIZE } from '../heading-arrow';
-
-export const HEADING_ICON_ID = 'fleet-heading-arrow';
 
 /** Outline that separates a bus from the basemap in each theme. */
 export const BUS_OUTLINE: Record<Theme, string> = { light: '#ffffff', dark: '#0b1220' };
+
+/** The selected bus's halo, and its last fix joined to its estimate. */
+export const SELECTION_ACCENT: Record<Theme, string> = { light: '#1d4ed8', dark: '#93c5fd' };
 
 export function busClassColor(theme: Theme): ExpressionSpecification {
   const c = DELAY_COLORS[theme];
@@ -23,74 +23,43 @@ export function sizeByZoom(stops: readonly (readonly [zoom: number, size: number
   return ['interpolate', ['linear'], ['zoom'], ...stops.flatMap(([zoom, size]) => [zoom, size * scale])];
 }
 
-const BUS_RADIUS_STOPS = [[9, 3.5], [13, 5.5], [16, 7.5]] as const;
+export const BUS_RADIUS_STOPS = [[9, 3.5], [13, 5.5], [16, 7.5]] as const;
 
-// The arrow's tip sits 11 px from the centre at size 1; scaled with the circle so only the tip shows.
-const ARROW_SIZE_STOPS = [[9, 0.5], [13, 0.78], [16, 1.05]] as const;
+/** The value of a linear zoom interpolation (as sizeByZoom's expression gives it) at `zoom`, clamped at its ends. */
+export function interpolateStops(stops: readonly (readonly [zoom: number, size: number])[], zoom: number): number {
+  if (zoom <= stops[0]![0]) return stops[0]![1];
+  for (let i = 1; i < stops.length; i++) {
+    const [z1, v1] = stops[i]!;
+    const [z0, v0] = stops[i - 1]!;
+    if (zoom <= z1) return v0 + ((v1 - v0) * (zoom - z0)) / (z1 - z0);
+  }
+  return stops[stops.length - 1]![1];
+}
+
 
 const isStale: ExpressionSpecification = ['==', ['get', 'stale'], true];
+const isEstimate: ExpressionSpecification = ['!=', ['get', 'basis'], 'fix'];
 
-/** Stale fixes are a faded, hollow ring in the class colour: still there, visibly not current. */
-export function busCircleLayer(id: string, source: string, theme: Theme, filter?: ExpressionSpecification, scale = 1): CircleLayerSpecification {
+/**
+ * Stale fixes are a faded, hollow ring in the class colour: still there, visibly not current. Estimates are a
+ * ring in the class colour around a pale centre (at this zoom a dot is a few pixels: the overlay draws the finer
+ * marks of each basis from street zoom on), faded too when their fix is stale.
+ */
+export function busCircleLayer(id: string, source: string, theme: Theme, filter?: ExpressionSpecification, scale = 1, maxzoom?: number): CircleLayerSpecification {
   const color = busClassColor(theme);
   return {
     id,
     type: 'circle',
     source,
+    ...(maxzoom !== undefined ? { maxzoom } : {}),
     ...(filter ? { filter } : {}),
     paint: {
       'circle-radius': sizeByZoom(BUS_RADIUS_STOPS, scale),
-      'circle-color': color,
-      'circle-opacity': ['case', isStale, 0.15, 1],
-      'circle-stroke-color': ['case', isStale, color, BUS_OUTLINE[theme]],
-      'circle-stroke-width': ['case', isStale, 2 * scale, 1.5 * scale],
+      'circle-color': ['case', isEstimate, BUS_OUTLINE[theme], color],
+      'circle-opacity': ['case', isStale, 0.15, isEstimate, 0.85, 1],
+      'circle-stroke-color': ['case', isStale, color, isEstimate, color, BUS_OUTLINE[theme]],
+      'circle-stroke-width': ['case', isStale, 2 * scale, isEstimate, 2 * scale, 1.5 * scale],
       'circle-stroke-opacity': ['case', isStale, 0.8, 1],
     },
   };
 }
-
-export function busHeadingLayer(id: string, source: string, theme: Theme, filter: ExpressionSpecification, minzoom = 11, scale = 1): SymbolLayerSpecification {
-  return {
-    id,
-    type: 'symbol',
-    source,
-    minzoom,
-    filter: ['all', filter, ['==', ['get', 'hasHeading'], true]],
-    layout: {
-      'icon-image': HEADING_ICON_ID,
-      'icon-size': sizeByZoom(ARROW_SIZE_STOPS, scale),
-      'icon-rotate': ['get', 'heading'],
-      'icon-rotation-alignment': 'map',
-      'icon-allow-overlap': true,
-      'icon-ignore-placement': true,
-    },
-    paint: { 'icon-color': busClassColor(theme), 'icon-opacity': ['case', isStale, 0.4, 1] },
-  };
-}
-
-/** The label's offset is in ems, so a larger text keeps clear of a circle scaled alike. */
-export function busLabelLayer(id: string, source: string, theme: Theme, filter: ExpressionSpecification, minzoom: number, scale = 1): SymbolLayerSpecification {
-  return {
-    id,
-    type: 'symbol',
-    source,
-    minzoom,
-    filter,
-    layout: {
-      'text-field': ['get', 'label'],
-      'text-font': [LABEL_FONT],
-      'text-size': 11 * scale,
-      'text-anchor': 'left',
-      'text-offset': [0.9, 0],
-      'text-optional': true,
-    },
-    paint: {
-      'text-color': theme === 'dark' ? '#e2e8f0' : '#1e293b',
-      'text-halo-color': theme === 'dark' ? '#0b1220' : '#ffffff',
-      'text-halo-width': 1.5 * scale,
-      'text-opacity': ['case', isStale, 0.6, 1],
-    },
-  };
-}
-
-export { HEADING_ICON_SIZE };

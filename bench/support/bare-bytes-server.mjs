@@ -1,0 +1,30 @@
+// The peer of the /api/live load benchmark: a bare node:http server that answers every GET with bytes it read
+// once at start (the same precompressed answers the app sent), with the same headers. No routing, no logic: the
+// ceiling an HTTP answer of that size can reach on this machine.
+//
+//   node bench/support/bare-bytes-server.mjs <encoding> /full=<file> /delta=<file> ...     prints {"port":N}
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+const [encoding, ...routes] = process.argv.slice(2);
+const answers = new Map(
+  routes.map((r) => {
+    const [path, file] = r.split('=');
+    const body = readFileSync(file);
+    const headers = { 'Cache-Control': 'no-cache', ETag: 'W/"bare-1"', Vary: 'Accept-Encoding', 'Content-Type': 'application/json', 'Content-Length': String(body.length) };
+    if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+    return [path, { body, headers }];
+  }),
+);
+
+const server = createServer((req, res) => {
+  const a = answers.get((req.url ?? '').split('?')[0]);
+  if (!a) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, a.headers);
+  res.end(a.body);
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

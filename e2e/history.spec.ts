@@ -1,0 +1,106 @@
+// What Fleetmap remembers, end to end on the built app: after a restart the map shows the buses it knew at once
+// (restored from the store at their true ages, before any new upstream answer); the replay draws the fleet at a
+// past moment as the history API gives it; and "yesterday" on the delay board equals a recomputation from the
+// store (filled through the recorder with a simulated yesterday while the app was stopped).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import type { FleetMomentResponse, HistoryRouteFigures, LiveSnapshot } from '@/lib/model';
+import { addDays } from '@/lib/view/calendar';
+import { DELAY_COLUMNS } from '@/lib/view/delay-table';
+import { historyRouteRows, sortRouteRows } from '@/lib/view/delays';
+import { expect, test } from './support/fixtures';
+import { placedBuses } from './support/map';
+import { ROOT } from './support/stack';
+
+test.use({ stackOptions: { ownStack: 'history' } });
+test.describe.configure({ mode: 'serial' });
+
+async function live(appUrl: string): Promise<LiveSnapshot> {
+  return (await (await fetch(`${appUrl}/api/live`)).json()) as LiveSnapshot;
+}
+
+/** Ids of the buses the map places (read through its handle: overlay and clustered layer). */
+async function drawnBusIds(page: Page): Promise<number[]> {
+  return (await placedBuses(page)).map((b) => b.busId).sort((a, b) => a - b);
+}
+
+test('after a restart the map shows the buses it knew, restored at their true ages', async ({ page, stack }) => {
+  // Let the app see buses and record them (the recorder writes every second).
+  await expect.poll(async () => (await live(stack.appUrl)).vehicles.filter((v) => v.lat !== null).length, { timeout: 120_000 }).toBeGreaterThan(20);
+  const before = await live(stack.appUrl);
+  await page.waitForTimeout(1_500);
+  let restartedAt = 0;
+  await stack.restartApp(async () => {
+    restartedAt = Date.now();
+  });
+  // The first answer after the restart already has the buses, fetched before the restart (restored, not polled).
+  const first = await live(stack.appUrl);
+  const restored = first.vehicles.filter((v) => v.lat !== null && v.fetchedAt !== null && v.fetchedAt < restartedAt);
+  expect(restored.length).toBeGreaterThanOrEqual(before.vehicles.filter((v) => v.lat !== null).length);
+  expect(stack.appLogs()).toMatch(/"msg":"history recording","where":"PGlite in [^"]+","restored":\{"fixes":\d+/);
+  await page.goto('/');
+  await expect.poll(async () => (await drawnBusIds(page)).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(restored.length);
+});
+
+test('the replay draws the fleet at a past moment as the history gives it', async ({ page, stack }) => {
+  const snap = await live(stack.appUrl);
+  // A moment a few seconds ago, after the buses were recorded.
+  const at = Math.floor((snap.generatedAt - 5_000) / 5_000) * 5_000;
+  const expected = (await (await fetch(`${stack.appUrl}/api/history/fleet?at=${new Date(at).toISOString()}`)).json()) as FleetMomentResponse;
+  expect(expected.vehicles.length).toBeGreaterThan(20);
+  await page.goto(`/replay?at=${new Date(at).toISOString()}`);
+  await expect(page.getByLabel('Buses shown')).toHaveText(String(expected.vehicles.length), { timeout: 60_000 });
+  await expect.poll(async () => drawnBusIds(page), { timeout: 60_000 }).toEqual(expected.vehicles.map((v) => v.busId).sort((a, b) => a - b));
+});
+
+test('"yesterday" on the delay board equals a recomputation from the store', async ({ page, stack }) => {
+  const clock = (await (await fetch(`${stack.simAdminUrl}/__admin/clock`)).json()) as { local: string; timezone: string };
+  const offsetMinutes = (await live(stack.appUrl)).health.timezone.offsetMinutes!;
+  const yesterday = addDays(clock.local.slice(0, 10), -1);
+  const midnight = Date.parse(`${yesterday}T00:00:00Z`) - offsetMinutes * 60_000;
+  let recomputed: (HistoryRouteFigures & { routeCode: string | null })[] = [];
+  await stack.restartApp(async () => {
+    // Two simulated hours of yesterday's late morning, through the recorder, into the app's own store.
+    const res = spawnSync(
+      process.execPath,
+      [
+        '--conditions=react-server',
+        '--import',
+        'tsx',
+        join(ROOT, 'scripts', 'history-fill.ts'),
+        '--dir',
+        stack.dataDir,
+        '--from',
+        new Date(midnight + 10 * 3_600_000).toISOString(),
+        '--to',
+        new Date(midnight + 12 * 3_600_000).toISOString(),
+        '--buses',
+        '150',
+        '--timezone',
+        clock.timezone,
+        '--date',
+        yesterday,
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 600_000 },
+    );
+    expect(res.status, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout.trim().split('\n').pop()!) as { routes: (HistoryRouteFigures & { routeCode: string | null })[] };
+    recomputed = out.routes.map((r) => ({ ...r, routeName: null }));
+  });
+  expect(recomputed.length).toBeGreaterThan(5);
+  await page.goto('/delays?period=yesterday');
+  await expect(page.getByLabel('Period shown')).toContainText(`Service days ${yesterday}`, { timeout: 60_000 });
+  const expected = sortRouteRows(historyRouteRows(recomputed), 'worstMin', 'desc').map((r) => [r.label, ...DELAY_COLUMNS.slice(1).map((c) => c.cell(r))]);
+  await expect
+    .poll(
+      () =>
+        page.getByRole('table', { name: 'Delays per route' }).evaluate((table) =>
+          Array.from(table.querySelectorAll('tbody tr'))
+            .filter((tr) => tr.querySelector('th'))
+            .map((tr) => [tr.querySelector('th [data-cell]')!.textContent!.trim(), ...Array.from(tr.querySelectorAll('td'), (td) => td.textContent!.trim())]),
+        ),
+      { timeout: 60_000 },
+    )
+    .toEqual(expected);
+});

@@ -1,0 +1,142 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
+import { startTestFeed, stopAll } from '@/lib/fleet/test-feed';
+import { applyLiveDelta, liveChanges, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
+import { makeSnapshot, makeVehicle } from '@/lib/view/test-factories';
+import { chooseEncoding, liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
+
+type Headers = { 'if-none-match'?: string; 'accept-encoding'?: string };
+const get = (source: LiveSource, url: string, headers: Headers = {}, method = 'GET') => liveAnswer(source, { method, url, headers });
+const json = (a: RawAnswer) => JSON.parse(a.body!.toString('utf8')) as LiveAnswer;
+
+function withoutKind(a: LiveAnswer): LiveSnapshot {
+  if (a.kind !== 'full') throw new Error(`expected a full answer, got ${a.kind}`);
+  const { kind: _kind, ...snapshot } = a;
+  return snapshot;
+}
+
+describe('GET /api/live deltas', () => {
+  it.each([
+    ['business', { buses: 40, onTrip: 30, limit: 600 }],
+    ['standard (every trip unpositioned)', { buses: 40, onTrip: 30, limit: 600, level: 'standard' as const, scopes: ['buses:read', 'routes:read', 'stops:read', 'trips:read'] }],
+  ])('with a %s key, a chain of deltas applied to the first full snapshot equals the full snapshot every time', async (_name, up) => {
+    const { clock, upstream, feed } = startTestFeed(up);
+    await clock.advance(30_000);
+    let held = withoutKind(json(get(feed, '/api/live')));
+    let deltas = 0;
+    for (let i = 0; i < 40; i++) {
+      // Polls 1 to 5 s apart; now and then a trip ends (its bus loses it, or it leaves the unpositioned list).
+      await clock.advance(1_000 + ((i * 1_700) % 4_000));
+      if (i % 7 === 3) upstream.finishedTrips.add(1 + i);
+      const answer = json(get(feed, `/api/live?since=${held.epoch}-${held.version}`));
+      expect(answer.kind).toBe('delta');
+      if (answer.kind !== 'delta') return;
+      deltas++;
+      const next = applyLiveDelta(held, answer);
+      expect(next).not.toBeNull();
+      held = next!;
+      const full = withoutKind(json(get(feed, '/api/live')));
+      expect(held.version).toBe(full.version);
+      expect(held).toEqual(full);
+    }
+    expect(deltas).toBe(40);
+    // Trips did end along the way, so the chain carried removals, not only moves.
+    const trips = new Set([...held.vehicles.flatMap((v) => (v.trip ? [v.trip.tripId] : [])), ...held.unpositionedTrips.map((t) => t.tripId)]);
+    expect(trips.size).toBeLessThan(30);
+    await stopAll(clock, feed);
+  });
+});
+
+/** A source over a store written by hand: versions of a chosen epoch, a chosen window. */
+function handSource(recent: number) {
+  const store = new MemorySnapshotStore(recent);
+  let current: StoredSnapshot | null = null;
+  const source: LiveSource = {
+    liveSnapshot: () => current!,
+    liveChangesSince: (epoch, version) => store.changesSince(epoch, version),
+    watch: () => true,
+  };
+  const write = (busLat: number) => {
+    const prev = current?.snapshot ?? null;
+    const snapshot: LiveSnapshot = makeSnapshot({ epoch: store.epoch(), version: (prev?.version ?? 0) + 1, vehicles: [makeVehicle({ busId: 1, lat: busLat })] });
+    current = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: prev ? liveChanges(prev, snapshot) : null };
+    store.write(current);
+    return snapshot;
+  };
+  return { source, write, epoch: store.epoch() };
+}
+
+describe('GET /api/live fallbacks, bytes and HTTP', () => {
+  it('falls back to the full snapshot for another epoch or a version older than the store keeps, and says so', () => {
+    const { source, write, epoch } = handSource(3);
+    for (let i = 1; i <= 6; i++) write(40 + i / 100);
+    expect(json(get(source, `/api/live?since=${epoch}-5`))).toMatchObject({ kind: 'delta', since: 5, version: 6 });
+    expect(json(get(source, `/api/live?since=${epoch}-3`))).toMatchObject({ kind: 'delta', since: 3, version: 6 });
+    expect(json(get(source, `/api/live?since=${epoch}-2`)).kind).toBe('full');
+    expect(json(get(source, `/api/live?since=zz${epoch}-5`)).kind).toBe('full');
+    // A version this epoch has not reached (another process's) is not a delta either.
+    expect(json(get(source, `/api/live?since=${epoch}-7`)).kind).toBe('full');
+    // Up to date: an empty delta.
+    expect(json(get(source, `/api/live?since=${epoch}-6`))).toMatchObject({ kind: 'delta', vehicles: [], removedBusIds: [] });
+  });
+
+  it('refuses a since or watch it cannot read with a 400 naming the parameter', () => {
+    const { source, write } = handSource(3);
+    write(40);
+    for (const bad of ['abc', '5', 'e-0', '']) {
+      const a = get(source, `/api/live?since=${encodeURIComponent(bad)}`);
+      expect(a.status).toBe(400);
+      expect(json(a as RawAnswer) as unknown).toEqual({ error: { status: 400, message: expect.stringMatching(/^since must be/) } });
+    }
+    expect(get(source, '/api/live?watch=0').status).toBe(400);
+  });
+
+  it('sends each answer compressed once per version, br or gzip as accepted, with Vary, ETag and 304', () => {
+    const { source, write, epoch } = handSource(10);
+    write(40.1);
+    const v2 = write(40.2);
+    const plain = get(source, '/api/live');
+    expect(plain.headers['Content-Encoding']).toBeUndefined();
+    const gz = get(source, '/api/live', { 'accept-encoding': 'gzip, deflate' });
+    const br = get(source, '/api/live', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(gz.headers['Content-Encoding']).toBe('gzip');
+    expect(br.headers['Content-Encoding']).toBe('br');
+    expect(gunzipSync(gz.body!).equals(plain.body!)).toBe(true);
+    expect(brotliDecompressSync(br.body!).equals(plain.body!)).toBe(true);
+    for (const a of [plain, gz, br]) {
+      expect(a.headers).toMatchObject({ Vary: 'Accept-Encoding', ETag: `W/"${epoch}-2"`, 'Cache-Control': 'no-cache', 'Content-Type': 'application/json' });
+      expect(Number(a.headers['Content-Length'])).toBe(a.body!.length);
+    }
+    // The same bytes, not compressed again.
+    expect(get(source, '/api/live', { 'accept-encoding': 'br' }).body).toBe(br.body);
+    const d1 = get(source, `/api/live?since=${epoch}-1`, { 'accept-encoding': 'gzip' });
+    expect(get(source, `/api/live?since=${epoch}-1`, { 'accept-encoding': 'gzip' }).body).toBe(d1.body);
+    expect(JSON.parse(gunzipSync(d1.body!).toString())).toMatchObject({ kind: 'delta', since: 1, version: v2.version });
+    // While nothing changes the ETag holds, and naming it gets a bodiless 304.
+    const again = get(source, '/api/live', { 'if-none-match': `W/"${epoch}-2"` });
+    expect(again).toMatchObject({ status: 304, body: null, headers: { ETag: `W/"${epoch}-2"` } });
+    write(40.3);
+    expect(get(source, '/api/live', { 'if-none-match': `W/"${epoch}-2"` }).status).toBe(200);
+  });
+
+  it('answers HEAD without a body, OPTIONS with what is allowed, and other methods 405', () => {
+    const { source, write } = handSource(3);
+    write(40);
+    const head = get(source, '/api/live', {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body).toBeNull();
+    expect(Number(head.headers['Content-Length'])).toBeGreaterThan(0);
+    expect(get(source, '/api/live', {}, 'OPTIONS')).toMatchObject({ status: 204, headers: { Allow: 'GET, HEAD, OPTIONS' } });
+    for (const m of ['POST', 'PUT', 'DELETE', 'PATCH']) expect(get(source, '/api/live', {}, m)).toMatchObject({ status: 405, headers: { Allow: 'GET, HEAD, OPTIONS' } });
+  });
+
+  it('picks the encoding by the q-values of Accept-Encoding', () => {
+    expect(chooseEncoding(undefined)).toBe('identity');
+    expect(chooseEncoding('gzip')).toBe('gzip');
+    expect(chooseEncoding('gzip, br;q=0')).toBe('gzip');
+    expect(chooseEncoding('br;q=0.5, gzip')).toBe('br');
+    expect(chooseEncoding('*')).toBe('br');
+    expect(chooseEncoding('identity, *;q=0')).toBe('identity');
+  });
+});

@@ -1,0 +1,177 @@
+import 'server-only';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type LiveChanges, type LiveDelta } from '@/lib/model';
+import type { StoredSnapshot } from '@/lib/fleet';
+import { CLIENT_ADDRESS_HEADER, clientKeyOfAddress } from './client-key';
+import { etagMatches, idSchema } from './responses';
+
+// GET /api/live as bytes: the full snapshot, or the delta since the browser's version, each serialised and
+// compressed once per version and encoding however many viewers ask, and sent as they are. Framework-free:
+// scripts/server.mjs answers /api/live with it before Next.js (whose App Router would strip Content-Encoding and
+// compress the body again, and whose routing costs more CPU than the answer itself; see the README).
+
+/** What the feed offers: the newest version, and the step changes since an older one. */
+export interface LiveSource {
+  liveSnapshot(): StoredSnapshot;
+  liveChangesSince(epoch: string, version: number): LiveChanges[] | null;
+  /** `client` (lib/http/client-key) bounds the watches one viewer may hold. */
+  watch(busId: number, client: string): boolean;
+}
+
+export interface LiveRequest {
+  method: string;
+  /** Path and query, as in the request line. */
+  url: string;
+  headers: { 'if-none-match'?: string | string[]; 'accept-encoding'?: string | string[]; [CLIENT_ADDRESS_HEADER]?: string | string[] };
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** null for HEAD, 204 and 304. */
+  body: Buffer | null;
+}
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+// Brotli at 11 costs about a second of CPU for a 2,000-bus snapshot; 5 is within a few per cent of its size
+// at a fraction of gzip -9's time, and the snapshot changes every second.
+const BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 6;
+
+/** The bytes of one answer, each encoding made on first demand. */
+class Encoded {
+  private readonly byEncoding = new Map<Encoding, Buffer>();
+  constructor(private readonly identity: Buffer) {
+    this.byEncoding.set('identity', identity);
+  }
+
+  bytes(encoding: Encoding): Buffer {
+    let b = this.byEncoding.get(encoding);
+    if (b) return b;
+    b =
+      encoding === 'br'
+        ? brotliCompressSync(this.identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: this.identity.length } })
+        : gzipSync(this.identity, { level: GZIP_LEVEL });
+    this.byEncoding.set(encoding, b);
+    return b;
+  }
+}
+
+/**
+ * The answers of the newest version: the full one and one delta per `since` asked for. Dropped when the
+ * version moves on (answers are always to the newest version).
+ */
+class VersionAnswers {
+  private tag = '';
+  private answers = new Map<string, Encoded>();
+
+  get(stored: StoredSnapshot, key: string, make: () => string): Encoded {
+    const tag = liveVersionTag(stored.snapshot.epoch, stored.snapshot.version);
+    if (tag !== this.tag) {
+      this.tag = tag;
+      this.answers = new Map();
+    }
+    let e = this.answers.get(key);
+    if (!e) {
+      e = new Encoded(Buffer.from(make()));
+      this.answers.set(key, e);
+    }
+    return e;
+  }
+}
+
+const answers = new VersionAnswers();
+
+/** The best encoding the request accepts: br, then gzip, else none (q=0 refuses one). */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return 'identity';
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qp ? Number(qp.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const accepts = (name: string) => (q.get(name) ?? q.get('*') ?? 0) > 0;
+  if (accepts('br')) return 'br';
+  if (accepts('gzip')) return 'gzip';
+  return 'identity';
+}
+
+function deltaBody(stored: StoredSnapshot, since: number, steps: LiveChanges[]): string {
+  const s = stored.snapshot;
+  const delta: LiveDelta = { kind: 'delta', epoch: s.epoch, since, version: s.version, generatedAt: s.generatedAt, ...mergeLiveChanges(steps), health: s.health, thresholds: s.thresholds };
+  return JSON.stringify(delta);
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
+
+const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' };
+
+export function errorAnswer(status: number, message: string, extra: Record<string, string> = {}): RawAnswer {
+  const body = Buffer.from(JSON.stringify({ error: { status, message } }));
+  return { status, headers: { ...JSON_HEADERS, 'Content-Length': String(body.length), ...extra }, body };
+}
+
+/**
+ * The answer to one request of /api/live. `since=<epoch>-<version>` asks for a delta; a version of another
+ * epoch, older than the store keeps, or not one this server wrote gets the full snapshot (the body's `kind`
+ * says which). `watch=<busId>` raises that bus's polling priority.
+ */
+export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
+  if (req.method === 'OPTIONS') return { status: 204, headers: { Allow: 'GET, HEAD, OPTIONS' }, body: null };
+  if (req.method !== 'GET' && req.method !== 'HEAD') return errorAnswer(405, `${req.method} is not allowed here; /api/live answers GET.`, { Allow: 'GET, HEAD, OPTIONS' });
+  const params = new URL(req.url, 'http://localhost').searchParams;
+  const watch = params.get('watch');
+  if (watch !== null) {
+    const id = idSchema('watch (a bus id)').safeParse(watch);
+    if (!id.success) return errorAnswer(400, id.error.issues[0]?.message ?? 'watch (a bus id) is invalid');
+    source.watch(id.data, clientKeyOfAddress(req.headers[CLIENT_ADDRESS_HEADER]));
+  }
+  const sinceRaw = params.get('since');
+  const since = sinceRaw === null ? null : parseLiveVersionTag(sinceRaw);
+  if (sinceRaw !== null && since === null) return errorAnswer(400, 'since must be a version this server sent (<epoch>-<version>, as in the ETag)');
+  const stored = source.liveSnapshot();
+  const { epoch, version } = stored.snapshot;
+  const etag = `W/"${liveVersionTag(epoch, version)}"`;
+  const headers: Record<string, string> = { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' };
+  if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers, body: null };
+
+  const steps = since === null ? null : source.liveChangesSince(since.epoch, since.version);
+  const encoded = since !== null && steps !== null ? answers.get(stored, `d${since.version}`, () => deltaBody(stored, since.version, steps)) : answers.get(stored, 'full', () => stored.body);
+  const encoding = chooseEncoding(first(req.headers['accept-encoding']));
+  const body = encoded.bytes(encoding);
+  if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+  Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
+  return { status: 200, headers, body: req.method === 'HEAD' ? null : body };
+}
+
+/** The same answer as a Web Response, for callers that speak fetch's types (the integration tests). */
+export function liveResponse(source: LiveSource, request: Request): Response {
+  const url = new URL(request.url);
+  const a = liveAnswer(source, {
+    method: request.method,
+    url: url.pathname + url.search,
+    headers: {
+      'if-none-match': request.headers.get('if-none-match') ?? undefined,
+      'accept-encoding': request.headers.get('accept-encoding') ?? undefined,
+      [CLIENT_ADDRESS_HEADER]: request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined,
+    },
+  });
+  return new Response(a.body === null ? null : new Uint8Array(a.body), { status: a.status, headers: a.headers });
+}
+
+/**
+ * Where scripts/server.mjs finds the /api/live handler (it runs the Next.js app in its own process, outside the
+ * bundles, as plain JavaScript: it names the same symbol). Set once at server start, in lib/server/start.ts, where
+ * whatever must stand in front of the route (a sign-in check) wraps it.
+ */
+export const LIVE_HANDLER = Symbol.for('fleetmap.live-handler');
+
+export type LiveHandler = (req: LiveRequest) => RawAnswer;
+
+export function serveLive(handler: LiveHandler): void {
+  Object.defineProperty(globalThis, LIVE_HANDLER, { value: handler, enumerable: false, configurable: true, writable: false });
+}

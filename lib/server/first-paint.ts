@@ -1,0 +1,33 @@
+import 'server-only';
+import { preload } from 'react-dom';
+import { ensureFeedStarted } from '@/lib/fleet';
+import { BASEMAP_PATHS, LABEL_FONT } from '@/lib/map-style/offline-style';
+import type { LiveSnapshot } from '@/lib/model';
+
+// What a live page needs for its first paint, given with the page so that the browser does not discover it
+// one request after another: the live snapshot (rendered into the React Query cache) and the offline map's
+// first resources.
+
+/**
+ * The live snapshot to render the page with; undefined when the feed cannot start (a configuration problem
+ * the page reports, or the wall's fallback): the browser then asks /api/live as it always could.
+ */
+export function firstSnapshot(): LiveSnapshot | undefined {
+  try {
+    return ensureFeedStarted().liveSnapshot().snapshot;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * With the offline basemap (no style URL configured), asks the browser to fetch the labels' glyphs while the
+ * scripts load: the style itself is inlined in the map's code, and MapLibre's main thread fetches glyphs with
+ * the same request mode as this preload. The GeoJSON layers are fetched by MapLibre's worker, which a page's
+ * preload cannot serve, so they are not listed.
+ */
+export function preloadOfflineMap(styleUrls: Array<string | null>): void {
+  if (styleUrls.some((u) => u !== null && u.trim() !== '')) return;
+  const glyphs = BASEMAP_PATHS.glyphs.replace('{fontstack}', LABEL_FONT).replace('{range}', '0-255');
+  preload(encodeURI(glyphs), { as: 'fetch', crossOrigin: 'anonymous' });
+}
