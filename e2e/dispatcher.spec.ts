@@ -264,7 +264,9 @@ test('with estimates every positioned bus is on the map, no guess is drawn as a 
   let drawn: MapBus[] = [];
   await expect
     .poll(async () => {
-      const snap = latest(received)!;
+      // The page starts from the snapshot in its HTML; the test reads the first one off the wire at its first poll.
+      const snap = latest(received);
+      if (!snap) return 'no snapshot read off the wire yet';
       const positioned = new Set(snap.vehicles.filter((v) => v.lat !== null && v.lon !== null).map((v) => v.busId));
       drawn = await placedBuses(page);
       const byId = new Set(drawn.map((b) => b.busId));
