@@ -83,7 +83,9 @@ test('?routes= limits buses and figures to those routes; bad options are named, 
   await expect(page.locator('[data-theme="light"]').first()).toBeVisible();
   await expect(page.getByRole('heading', { name: `Route ${code}` })).toBeVisible();
   // The wall draws estimates: once the routes' stops are in, buses are advanced along their routes, marked so.
-  await expect.poll(async () => (await placedBuses(page)).some((b) => b.basis !== 'fix'), { timeout: 60_000 }).toBe(true);
+  // (The stops of every route arrive through the feed's background walk: minutes on a loaded machine.)
+  test.setTimeout(360_000);
+  await expect.poll(async () => (await placedBuses(page)).some((b) => b.basis !== 'fix'), { timeout: 180_000 }).toBe(true);
   await expect(page.getByRole('list', { name: 'Ignored options' })).toContainText('Ignored rotate="abc"');
 
   // The figures are those of this route alone (within the few seconds between two reads of the feed).
