@@ -1,8 +1,9 @@
 // Soak run of the wall display: `node scripts/wall-soak.mjs [--minutes 20] [--speed 72] [--warmup 60]
-// [--buses N] [--path "/wall?rotate=30"] [--heap-diff] [--save-snapshots DIR]`. Starts the simulator (fast
+// [--buses N] [--path "/wall?rotate=30"] [--sample 60] [--heap-diff] [--save-snapshots DIR]`. Starts the simulator (fast
 // clock: a simulated day in ~20 real minutes at the defaults) and the built app (e2e/support/stack.ts), opens the
 // wall in Chromium and records, after forced garbage collection, the JS heap, DOM nodes and event listeners after
-// a warm-up, every minute, and at the end, for the page and for MapLibre's worker. Prints the figures, the growth,
+// a warm-up, every --sample seconds (a minute by default; fewer seconds at a high --speed keep the samples close
+// in simulated time, so "the same time of day one day later" compares like with like), and at the end, for the page and for MapLibre's worker. Prints the figures, the growth,
 // a least-squares trend, and whether the growth stayed within GROWTH_LIMIT over a simulated day; not part of
 // `npm test` (a soak takes half an hour). Heap follows the data: the snapshot's trips rise and fall with the
 // simulated time of day, so a run whose measurement spans a whole simulated day (20 min at speed 72) compares
@@ -27,7 +28,7 @@ const SIM_DAY_H = 24;
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { minutes: 20, speed: 72, warmup: 60, buses: undefined, path: '/wall', 'heap-diff': false, 'save-snapshots': null, out: null };
+  const opts = { minutes: 20, speed: 72, warmup: 60, sample: 60, buses: undefined, path: '/wall', 'heap-diff': false, 'save-snapshots': null, out: null };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
     if (name === 'heap-diff') {
@@ -35,7 +36,7 @@ function parseArgs(argv) {
       continue;
     }
     const value = argv[++i];
-    if (!(name in opts) || value === undefined) throw new UsageError(`Unknown or incomplete option ${argv[i - 1]}. Options: --minutes, --speed, --warmup, --buses, --path, --heap-diff, --save-snapshots DIR, --out FILE.`);
+    if (!(name in opts) || value === undefined) throw new UsageError(`Unknown or incomplete option ${argv[i - 1]}. Options: --minutes, --speed, --warmup, --sample, --buses, --path, --heap-diff, --save-snapshots DIR, --out FILE.`);
     if (name === 'path') {
       if (!value.startsWith('/wall')) throw new UsageError('--path must start with /wall');
       opts.path = value;
@@ -248,7 +249,7 @@ async function main() {
     console.log(`after warm-up${firstSnapshot ? ' (the baseline)' : ''}:\n${line(baseline)}`);
     const end = started + opts.minutes * 60_000;
     while (Date.now() < end) {
-      await sleep(Math.min(60_000, end - Date.now()));
+      await sleep(Math.min(opts.sample * 1000, end - Date.now()));
       const s = await measure(cdp, page, workers, stack.appUrl);
       samples.push(s);
       console.log(line(s));
