@@ -60,8 +60,10 @@ describeEachStore('AuthStore', (target) => {
 
   it('throttle: failures counted in one statement each, forgotten after a quiet spell, cleared', async () => {
     const until = (n: number) => later(n * 1000);
-    await Promise.all([1, 2, 3].map(() => store.recordFailure('account:ann', t0, later(-3_600_000), until)));
-    expect(await store.throttle(['account:ann', 'address:x'])).toEqual([{ key: 'account:ann', failures: 3, lastFailureAt: t0, blockedUntil: later(3000) }]);
+    // Concurrent attempts (as on several instances): each counts, and the wait follows the highest count however
+    // their writes interleave.
+    await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map(() => store.recordFailure('account:ann', t0, later(-3_600_000), until)));
+    expect(await store.throttle(['account:ann', 'address:x'])).toEqual([{ key: 'account:ann', failures: 8, lastFailureAt: t0, blockedUntil: later(8000) }]);
     // An hour and more after the last failure, the count starts again.
     const next = await store.recordFailure('account:ann', later(7_200_000), later(3_600_000), until);
     expect(next.failures).toBe(1);

@@ -196,7 +196,12 @@ export class AuthStore {
       })
       .returning();
     const until = blockedUntil(row!.failures);
-    await this.db.update(t).set({ blockedUntil: until }).where(eq(t.key, key));
+    // Only while the count is still this one: a concurrent failure that counted after it sets its own, longer
+    // wait, which this write (possibly landing later) must not shorten.
+    await this.db
+      .update(t)
+      .set({ blockedUntil: until })
+      .where(and(eq(t.key, key), eq(t.failures, row!.failures)));
     return { ...(row as ThrottleRow), blockedUntil: until };
   }
 
