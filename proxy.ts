@@ -39,6 +39,8 @@ export async function proxy(request: NextRequest) {
     nonce,
     mapOrigins: originsOf([process.env.MAP_STYLE_URL, process.env.MAP_STYLE_URL_DARK]),
     frameAncestors: frameAncestorsFrom(process.env.FRAME_ANCESTORS),
+    // Sign-out goes on to the provider's end-session endpoint (RP-initiated logout), on the issuer's origin.
+    formOrigins: process.env.AUTH_MODE === 'oidc' ? originsOf([process.env.OIDC_ISSUER]) : [],
     dev: process.env.NODE_ENV === 'development',
   });
   // Next.js reads the nonce for its own scripts from the request's CSP header.

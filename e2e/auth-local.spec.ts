@@ -60,7 +60,7 @@ test('an admin signs a user out everywhere; the user’s open page goes to the s
   const adminPage = await adminContext.newPage();
   await signIn(adminPage, admin.name, admin.password, '/admin');
   await expect(adminPage).toHaveURL(/\/admin$/);
-  const signOutTess = adminPage.getByRole('button', { name: 'Sign tess out everywhere' });
+  const signOutTess = adminPage.getByRole('button', { name: 'Sign out everywhere: tess' });
   await expect(signOutTess).toBeEnabled();
   await signOutTess.click();
   await expect(signOutTess).toBeDisabled();

@@ -1,6 +1,7 @@
 // Sign-in through a real OpenID Connect provider started here on 127.0.0.1: authorization code with PKCE, roles
 // from the `groups` claim, a role too low for a page refused, an account with no Fleetmap group refused at
-// sign-in, sign-out. The client secret appears in no page, answer or log line.
+// sign-in, sign-out here and at the provider (its end_session_endpoint). The client secret appears in no page,
+// answer or log line.
 import type { BrowserContext, Page } from '@playwright/test';
 import { test as base, expect } from './support/fixtures';
 import { startAuthStack, type AuthStack } from './support/auth';
@@ -9,7 +10,7 @@ import { freePort } from './support/stack';
 
 const GROUPS = { maria: ['fleet-managers', 'staff'], victor: ['fleet-viewers'], sam: ['sales'] };
 
-type OidcStack = AuthStack & { oidcSecret: string };
+type OidcStack = AuthStack & { oidcSecret: string; oidcIssuer: string };
 
 const test = base.extend<object, { stack: OidcStack }>({
   stack: [
@@ -32,7 +33,7 @@ const test = base.extend<object, { stack: OidcStack }>({
           },
         });
         try {
-          await use(Object.assign(stack, { oidcSecret: provider.clientSecret }));
+          await use(Object.assign(stack, { oidcSecret: provider.clientSecret, oidcIssuer: provider.issuer }));
         } finally {
           await stack.stop();
         }
@@ -78,9 +79,16 @@ test('a manager signs in through the provider, gets the role from the groups cla
   // The admin page is above a manager.
   expect((await page.request.get('/api/admin/audit')).status()).toBe(403);
 
+  // Sign-out ends our session, then the provider's (RP-initiated logout: its end-session page asks to confirm),
+  // and comes back to the signed-out page.
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/signin\?signedOut=1$/);
   expect((await page.request.get('/api/live')).status()).toBe(401);
+  await expect(page).toHaveURL(new RegExp(`^${stack.oidcIssuer}/session/end`));
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await expect(page).toHaveURL(`${stack.appUrl}/signin?signedOut=1`);
+  // The provider's session is over too: signing in again asks for the account, not straight back in as maria.
+  await page.getByRole('link', { name: "Sign in with your organization's account" }).click();
+  await expect(page.locator('input[name="login"]')).toBeVisible();
   await context.close();
 });
 

@@ -3,7 +3,7 @@
 // shows on the timeline, and the key's plan, scopes and limit are those the simulator gave it. A stack of its own:
 // the page must see this fault, not an earlier spec's.
 import type { IntegrationResponse } from '@/lib/model';
-import { expect, test } from './support/fixtures';
+import { expect, screenshotInThemes, test } from './support/fixtures';
 
 test.use({
   stackOptions: {
@@ -74,5 +74,5 @@ test('an injected 5xx fault shows on the status page with its correlation ids, b
     .toMatch(/>ok$/);
   const states = await timeline.locator('[data-transition]').evaluateAll((items) => items.map((i) => i.getAttribute('data-transition')!));
   expect(states.findIndex((t) => t.startsWith('ok>'))).toBeLessThan(states.length - 1);
-  await page.screenshot({ path: 'e2e/artifacts/page-status-after-fault-light.png' });
+  await screenshotInThemes(page, 'page-status-after-fault', () => expect(page.getByRole('table', { name: 'Upstream errors' }).locator('[data-correlation-id]').first()).toBeVisible({ timeout: 60_000 }));
 });

@@ -3,7 +3,7 @@
 // chosen hours away from the agency's, so the two cannot read alike.
 import type { Browser, Page } from '@playwright/test';
 import type { Health } from '@/lib/model';
-import { expect, guardPage, test } from './support/fixtures';
+import { expect, guardPage, screenshotInThemes, test } from './support/fixtures';
 import { holdFleetData } from './support/held-fleet';
 
 /** Formats an instant as the fleet table's GPS time does, in an IANA zone or a `UTC±hh:mm` offset. */
@@ -59,6 +59,7 @@ test('times follow the agency zone by default and the browser zone when switched
     const inBrowser = await expectedIn(page, bus!.lastGpsAt!, null, true);
     expect(inAgency).not.toBe(inBrowser);
     await expect(gpsCell).toHaveText(inAgency);
+    await screenshotInThemes(page, 'time-switch-agency', () => expect(gpsCell).toHaveText(inAgency));
 
     await select.selectOption('browser');
     await expect(gpsCell).toHaveText(inBrowser);
@@ -67,6 +68,7 @@ test('times follow the agency zone by default and the browser zone when switched
     await page.reload();
     await expect(page.getByRole('combobox', { name: 'Times' })).toHaveValue('browser');
     await expect(page.locator(`[role="row"][data-bus-id="${bus!.id}"] [data-col="Last GPS"]`)).toHaveText(inBrowser);
+    await screenshotInThemes(page, 'time-switch-browser', () => expect(gpsCell).toHaveText(inBrowser));
 
     // The wall shows the agency's time whatever the switch says.
     await page.unrouteAll({ behavior: 'ignoreErrors' });

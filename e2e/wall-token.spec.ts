@@ -1,5 +1,8 @@
 // A wall display on a token: an admin creates it, a fresh browser opens the wall with it (the token leaves the
-// address bar for an HttpOnly cookie), the admin revokes it, and the open screen says so.
+// address bar for an HttpOnly cookie), the admin revokes it, and the open screen says so. A token limited to
+// routes gets only their buses and trips, whatever it asks.
+import type { LiveAnswer } from '@/lib/model';
+import { tripMatchesRouteToken } from '@/lib/model';
 import { authTest, expect, REFUSED_LOADS, signIn, type Account } from './support/auth';
 
 const admin: Account = { name: 'root', role: 'admin', password: 'root-password-123' };
@@ -53,4 +56,77 @@ test('create a wall token, open the wall with it in a fresh browser, revoke it: 
   const events = audit.entries.filter((e) => e.subject === 'depot screen 2').map((e) => e.event);
   expect(events).toEqual(expect.arrayContaining(['token.created', 'token.first-use', 'token.revoked']));
   await wallContext.close();
+});
+
+/** Every route an answer of /api/live names, on a bus or an unpositioned trip. */
+function routesOf(a: LiveAnswer): Array<{ routeId: number | null; routeCode: string | null }> {
+  return [...a.vehicles.map((v) => v.trip ?? { routeId: null, routeCode: null }), ...a.unpositionedTrips];
+}
+
+test('a token limited to routes gets only their buses and trips from /api/live, in full and in deltas', async ({ page, browser, stack }) => {
+  await signIn(page, admin.name, admin.password, '/admin');
+  await expect(page).toHaveURL(/\/admin$/);
+  // A route with buses on it now, out of a network with others: what the admin sees is the whole fleet.
+  let everything: LiveAnswer | null = null;
+  await expect
+    .poll(
+      async () => {
+        everything = (await (await page.request.get('/api/live')).json()) as LiveAnswer;
+        return new Set(everything.vehicles.flatMap((v) => (v.trip?.routeCode ? [v.trip.routeCode] : []))).size;
+      },
+      { timeout: 90_000 },
+    )
+    .toBeGreaterThan(1);
+  const code = everything!.vehicles.find((v) => v.trip?.routeCode)!.trip!.routeCode!;
+
+  await page.getByLabel('Display name').fill('route screen');
+  await page.getByLabel('Routes (optional)').fill(code);
+  await page.getByRole('button', { name: 'Create wall token' }).click();
+  const wallUrl = await page.getByLabel('Wall address').inputValue();
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  const wallContext = await browser.newContext();
+  try {
+    const wall = await wallContext.newPage();
+    await wall.goto(wallUrl);
+    await expect(wall).toHaveURL(/\/wall\?routes=/);
+    // The display's cookie reads /api/live: whatever its URL asks, only the token's route comes back.
+    const full = await wall.request.get(`${stack.appUrl}/api/live`);
+    expect(full.status()).toBe(200);
+    const limited = (await full.json()) as LiveAnswer;
+    expect(limited.kind).toBe('full');
+    expect(limited.vehicles.length).toBeGreaterThan(0);
+    for (const r of routesOf(limited)) expect(tripMatchesRouteToken(r, code)).toBe(true);
+    // Its ETag is its own: the full one's is another answer, and its own gets a 304.
+    const etag = full.headers()['etag']!;
+    const adminAtOnce = await page.request.get('/api/live', { headers: { 'If-None-Match': etag } });
+    expect(adminAtOnce.status()).toBe(200);
+    expect(adminAtOnce.headers()['etag']).not.toBe(etag);
+    const same = await wall.request.get(`${stack.appUrl}/api/live`, { headers: { 'If-None-Match': etag } });
+    expect([200, 304]).toContain(same.status());
+    if (same.status() === 200) expect(same.headers()['etag']).not.toBe(etag);
+    // Deltas from the version it holds carry its route alone, even while other routes' buses move.
+    let deltas = 0;
+    await expect
+      .poll(
+        async () => {
+          const d = (await (await wall.request.get(`${stack.appUrl}/api/live?since=${limited.epoch}-${limited.version}`)).json()) as LiveAnswer;
+          for (const r of routesOf(d)) expect(tripMatchesRouteToken(r, code)).toBe(true);
+          if (d.kind === 'delta' && d.version > limited.version) deltas++;
+          return deltas;
+        },
+        { timeout: 60_000 },
+      )
+      .toBeGreaterThan(0);
+    // The page itself carries no other route's bus either (its first snapshot is in the HTML).
+    const html = await (await wall.request.get(`${stack.appUrl}/wall`)).text();
+    const mine = limited.vehicles.flatMap((v) => (v.plateNumber ? [v.plateNumber] : []));
+    const others = everything!.vehicles.flatMap((v) => (v.trip && !tripMatchesRouteToken(v.trip, code) && v.plateNumber && !mine.some((p) => p.includes(v.plateNumber!)) ? [v.plateNumber] : []));
+    expect(others.length).toBeGreaterThan(0);
+    // (Its own route's buses are there, so the check below looks where the snapshot is.)
+    expect(mine.some((p) => html.includes(p))).toBe(true);
+    for (const plate of others) expect(html).not.toContain(plate);
+  } finally {
+    await wallContext.close();
+  }
 });

@@ -1,13 +1,17 @@
-// Builds public/basemap/land-local.geojson: detailed land around the network, for the offline map.
+// Builds public/basemap/land-local.geojson: detailed land around the network, for the offline map. Run by the
+// build (`npm run prepare-assets`, scripts/next-build.mjs) with --if-stale: it rebuilds the file only when its
+// stamp (the source package, the network's extent, this script and the geometry code) no longer matches the one
+// the file carries, so a build on a new network's extent makes its land, and any other build costs a hash.
 //
-// Source: `@geo-maps/countries-coastline-1m@0.6.0`: every country's land cut at OpenStreetMap's coastline, as
-// one 107 MB GeoJSON of 250 MultiPolygons (data © OpenStreetMap contributors, ODbL; credited in the style's
-// attribution). It is NOT a dependency: this script runs `npm pack` on it into a temp dir (a 34 MB tarball),
-// untars it, reads `package/map.geo.json`, and removes the temp dir. Run it again whenever the network's
-// extent changes:
+// Source: the dev dependency `@geo-maps/countries-coastline-1m` (0.6.0): every country's land cut at
+// OpenStreetMap's coastline, as one 107 MB GeoJSON of 250 MultiPolygons (data © OpenStreetMap contributors, ODbL;
+// credited in the style's attribution), read from node_modules: offline, as every build is. Parsing it costs a
+// few seconds of CPU, which is why the stamp is checked first. The result is committed too, so that tests and
+// `npm run dev` have it before a build; a test (scripts/clip-land.test.ts) fails when it is not current.
 //
-//   node scripts/clip-land.mjs                       # downloads the package
-//   node scripts/clip-land.mjs --package-dir <dir>   # an already unpacked `package/` folder
+//   node scripts/clip-land.mjs                       # rebuilds it
+//   node scripts/clip-land.mjs --if-stale            # only when its stamp is not current (the build's way)
+//   node scripts/clip-land.mjs --package-dir <dir>   # from another unpacked copy of the package
 //
 // What the package really holds: its "1 m" is the Douglas–Peucker tolerance applied to OpenStreetMap's
 // *simplified* land polygons, which are already generalised for small scales. Around Manhattan that is about
@@ -19,15 +23,17 @@
 // The box is the network's `bbox` from lib/sim/data/manhattan-network.json when that file exists, else the
 // Manhattan network's [-74.03, 40.68, -73.90, 40.89]; padded by 10 km so the map has land past the last stop (basemap-network.mjs).
 // Output: one feature `kind: "extent"` (the clip box: the style paints it as water over the coarse world land,
-// so the 110m coastline never shows through the rivers) and one `kind: "land"` MultiPolygon.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// so the 110m coastline never shows through the rivers; it carries the stamp) and one `kind: "land"` MultiPolygon.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { countPoints, padBox, preparePolygons, signedArea } from './basemap-geometry.mjs';
 import { basemapExtent, ROOT } from './basemap-network.mjs';
-import { fetchPackage } from './basemap-package.mjs';
 
-const PACKAGE = '@geo-maps/countries-coastline-1m@0.6.0';
-const OUT = join(ROOT, 'public/basemap/land-local.geojson');
+const PACKAGE_NAME = '@geo-maps/countries-coastline-1m';
+export const LAND_LOCAL_FILE = join(ROOT, 'public/basemap/land-local.geojson');
+const OUT = LAND_LOCAL_FILE;
 
 // The land is cut a little wider than the extent: its anti-aliased edge then falls outside the water-painted
 // extent instead of drawing a pale seam along the box.
@@ -42,17 +48,63 @@ const MIN_AREA_M2 = 3000;
 // zooms (blue wedges across New Jersey and Queens in the older land file); only a lake of several km² is kept.
 const MIN_HOLE_AREA_M2 = 5_000_000;
 
-function main() {
-  const extent = basemapExtent();
-  const box = padBox(extent, EDGE_OVERLAP_KM);
-  const { dir, cleanup } = fetchPackage(PACKAGE);
-  let world;
-  try {
-    world = JSON.parse(readFileSync(join(dir, 'map.geo.json'), 'utf8'));
-  } finally {
-    cleanup();
+/** The unpacked package: `--package-dir <dir>`, else the installed dev dependency. */
+function packageDir(argv) {
+  const flag = argv.indexOf('--package-dir');
+  if (flag !== -1) {
+    if (!argv[flag + 1]) throw new Error('--package-dir needs a folder');
+    return argv[flag + 1];
   }
-  if (world?.type !== 'FeatureCollection' || !Array.isArray(world.features)) throw new Error(`${PACKAGE}: map.geo.json is not a FeatureCollection`);
+  return join(ROOT, 'node_modules', PACKAGE_NAME);
+}
+
+/** `name@version` of the package in `dir`; null when it is not there. */
+function packageSpec(dir) {
+  const file = join(dir, 'package.json');
+  if (!existsSync(file)) return null;
+  const { name, version } = JSON.parse(readFileSync(file, 'utf8'));
+  return `${name}@${version}`;
+}
+
+/** The package version package.json pins (what an install brings), for the stamp when the package is absent. */
+function pinnedSpec() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const version = pkg.devDependencies?.[PACKAGE_NAME] ?? pkg.dependencies?.[PACKAGE_NAME];
+  if (!version) throw new Error(`package.json does not list ${PACKAGE_NAME}`);
+  return `${PACKAGE_NAME}@${version}`;
+}
+
+/** What the land file is made from: the source package, the extent and the code that cuts it. */
+export function landStamp(spec = pinnedSpec(), extent = basemapExtent()) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const code = ['clip-land.mjs', 'basemap-geometry.mjs'].map((f) => readFileSync(join(here, f), 'utf8'));
+  return createHash('sha256')
+    .update(JSON.stringify({ spec, extent, code }))
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+/** The stamp the land file carries; null when there is no file or no stamp. */
+export function writtenStamp(file = OUT) {
+  if (!existsSync(file)) return null;
+  const land = JSON.parse(readFileSync(file, 'utf8'));
+  return land?.features?.find((f) => f?.properties?.kind === 'extent')?.properties?.stamp ?? null;
+}
+
+function main(argv = process.argv) {
+  const extent = basemapExtent();
+  const dir = packageDir(argv);
+  const spec = packageSpec(dir);
+  const stamp = landStamp(spec ?? pinnedSpec(), extent);
+  if (argv.includes('--if-stale') && writtenStamp() === stamp) {
+    console.info(`${OUT} is current (stamp ${stamp})`);
+    return;
+  }
+  if (!spec) throw new Error(`${PACKAGE_NAME} is not installed in ${dir}: run npm install (it is a dev dependency; the land file is built from it)`);
+  const started = Date.now();
+  const box = padBox(extent, EDGE_OVERLAP_KM);
+  const world = JSON.parse(readFileSync(join(dir, 'map.geo.json'), 'utf8'));
+  if (world?.type !== 'FeatureCollection' || !Array.isArray(world.features)) throw new Error(`${spec}: map.geo.json is not a FeatureCollection`);
 
   const metresPerDegree = 111_320;
   const xScale = Math.cos((((box[1] + box[3]) / 2) * Math.PI) / 180);
@@ -73,7 +125,7 @@ function main() {
     features: [
       {
         type: 'Feature',
-        properties: { kind: 'extent' },
+        properties: { kind: 'extent', source: spec, stamp },
         geometry: { type: 'Polygon', coordinates: [[[minX, minY], [maxX, minY], [maxX, maxY], [minX, maxY], [minX, minY]]] },
       },
       { type: 'Feature', properties: { kind: 'land' }, geometry: { type: 'MultiPolygon', coordinates: polygons } },
@@ -82,7 +134,7 @@ function main() {
   mkdirSync(dirname(OUT), { recursive: true });
   const text = JSON.stringify(out);
   writeFileSync(OUT, text + '\n');
-  console.info(`wrote ${OUT}: extent ${JSON.stringify(extent)}, ${polygons.length} polygons, ${countPoints(polygons)} points, ${text.length} bytes`);
+  console.info(`wrote ${OUT}: extent ${JSON.stringify(extent)}, ${polygons.length} polygons, ${countPoints(polygons)} points, ${text.length} bytes, in ${Date.now() - started} ms`);
 }
 
-main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -5,6 +5,7 @@ import { WallDisplay } from '@/components/wall/wall-display';
 import { parseWallOptions } from '@/lib/view/wall-options';
 import { appConfig, readAppConfig } from '@/lib/config';
 import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
+import { liveInRoutes } from '@/lib/model';
 
 export const metadata: Metadata = { title: 'Wall · Fleetmap' };
 
@@ -12,14 +13,18 @@ export default async function WallPage({ searchParams }: { searchParams: Promise
   const viewer = (await pageViewer()) ?? undefined;
   const asked = parseWallOptions(await searchParams);
   // A wall token limited to some routes shows those, whatever the URL says.
-  const options = viewer?.kind === 'wall' && viewer.routes ? { ...asked, routes: viewer.routes } : asked;
+  const limitedTo = viewer?.kind === 'wall' ? viewer.routes : null;
+  const options = limitedTo ? { ...asked, routes: limitedTo } : asked;
+  // ... and its page carries only their buses and trips, as /api/live answers it (lib/http/live-scope.ts).
+  const first = firstSnapshot();
+  const live = first && limitedTo ? liveInRoutes(first, limitedTo) : first;
   // Start-up validation already refused a bad configuration; a wall must not fail on it, so it falls back to
   // the defaults (the configuration with nothing set).
   const cfg = readAppConfig();
   const config = cfg.ok ? cfg.config : appConfig({});
   preloadOfflineMap([config.mapStyleUrl, config.mapStyleUrlDark]);
   return (
-    <Providers live={firstSnapshot()} viewer={viewer}>
+    <Providers live={live} viewer={viewer}>
       <WallDisplay
         options={options}
         staleAfterS={config.staleAfterS}

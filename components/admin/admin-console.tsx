@@ -166,7 +166,7 @@ function Users({ mode }: { mode: AuthMode }) {
               <td className={td}>{u.source === 'local' ? 'local' : 'identity provider'}</td>
               <td className={td}>{u.sessions}</td>
               <td className={td}>
-                <button type="button" className={btn} disabled={u.sessions === 0 || signOut.isPending} onClick={() => signOut.mutate(u.name)} aria-label={`Sign ${u.name} out everywhere`}>
+                <button type="button" className={btn} disabled={u.sessions === 0 || signOut.isPending} onClick={() => signOut.mutate(u.name)} aria-label={`Sign out everywhere: ${u.name}`}>
                   Sign out everywhere
                 </button>
               </td>

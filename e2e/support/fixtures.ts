@@ -1,6 +1,8 @@
 // Playwright fixtures: a worker-scoped stack (simulator + app) and a page that fails the test on console
 // errors and on any request that leaves the app's own origin.
+import { mkdirSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
+import { THEME_STORAGE_KEY } from '@/lib/view/theme';
 import { startStack, type Stack, type StackOptions } from './stack';
 
 interface WorkerFixtures {
@@ -72,4 +74,20 @@ export async function liveSnapshot(page: Page) {
   const res = await page.request.get('/api/live');
   expect(res.ok()).toBeTruthy();
   return res.json();
+}
+
+/**
+ * Screenshots of the page as it stands, in light and in dark (e2e/artifacts/NAME-THEME.png, at the configured
+ * 1440×900): the theme is set in the page's storage and the page reloaded for each; `ready` waits until the
+ * reloaded page shows what the screenshot is of.
+ */
+export async function screenshotInThemes(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  mkdirSync('e2e/artifacts', { recursive: true });
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [THEME_STORAGE_KEY, theme] as const);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await ready();
+    await page.screenshot({ path: `e2e/artifacts/${name}-${theme}.png` });
+  }
 }

@@ -1,6 +1,6 @@
 // A real OpenID Connect provider for tests (the oidc-provider package) on 127.0.0.1: one confidential client,
 // PKCE required, its development login form (any name and password; the name is the account), and a `groups`
-// claim per account that Fleetmap maps to roles.
+// claim per account that Fleetmap maps to roles. It advertises an end_session_endpoint (RP-initiated logout).
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import Provider from 'oidc-provider';
@@ -23,6 +23,8 @@ export async function startOidcProvider(o: { redirectUri: string; groups: Record
         client_id: 'fleetmap',
         client_secret: clientSecret,
         redirect_uris: [o.redirectUri],
+        // Where Fleetmap's sign-out comes back to after ending this provider's session (RP-initiated logout).
+        post_logout_redirect_uris: [new URL('/signin?signedOut=1', o.redirectUri).href],
         response_types: ['code'],
         grant_types: ['authorization_code'],
         token_endpoint_auth_method: 'client_secret_basic',

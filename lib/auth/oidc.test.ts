@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { claimValues, roleFromGroups, safeNext } from './oidc';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claimValues, OidcRelyingParty, roleFromGroups, safeNext } from './oidc';
 
 describe('OIDC claims to roles', () => {
   it('reads a claim as a list, through a dotted path, from an array or a space- or comma-separated string', () => {
@@ -35,5 +37,46 @@ describe('safeNext', () => {
   it('keeps paths on this site, refuses anything a browser reads as another origin', () => {
     expect(safeNext('/delays?route=M15')).toBe('/delays?route=M15');
     for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '', null, undefined, '/\nx', '/signin', '/api/live']) expect(safeNext(bad)).toBe('/');
+  });
+});
+
+describe('RP-initiated logout', () => {
+  let server: Server | null = null;
+  afterEach(async () => {
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    server = null;
+  });
+
+  /** A provider that only answers discovery, with or without an end_session_endpoint. */
+  async function provider(endSession: boolean): Promise<URL> {
+    server = createServer((req, res) => {
+      const issuer = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+      if (req.url !== '/.well-known/openid-configuration') return void res.writeHead(404).end();
+      const meta = { issuer, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`, ...(endSession ? { end_session_endpoint: `${issuer}/session/end` } : {}) };
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(meta));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  }
+
+  const rp = (issuer: URL) =>
+    new OidcRelyingParty({ issuer, clientId: 'fleetmap', clientSecret: 'not-sent', rolesClaim: 'groups', roleMap: new Map(), scopes: 'openid' }, new URL('https://fleet.example.org/api/auth/oidc/callback'));
+
+  it("sends the browser to the provider's end_session_endpoint with our client id and where to come back", async () => {
+    const issuer = await provider(true);
+    const url = await rp(issuer).endSessionUrl(new URL('https://fleet.example.org/signin?signedOut=1'));
+    expect(url?.origin + url!.pathname).toBe(`${issuer.origin}/session/end`);
+    expect(Object.fromEntries(url!.searchParams)).toEqual({ client_id: 'fleetmap', post_logout_redirect_uri: 'https://fleet.example.org/signin?signedOut=1' });
+    expect(url!.href).not.toContain('not-sent');
+  });
+
+  it('ends only our session when the provider offers no end_session_endpoint, or cannot be reached', async () => {
+    const plain = await provider(false);
+    expect(await rp(plain).endSessionUrl(new URL('https://fleet.example.org/signin'))).toBeNull();
+    // The same address once nobody listens there.
+    await new Promise((resolve) => server!.close(resolve));
+    server = null;
+    const gone = plain;
+    expect(await rp(gone).endSessionUrl(new URL('https://fleet.example.org/signin'))).toBeNull();
   });
 });

@@ -94,6 +94,23 @@ export class OidcRelyingParty {
     return { url, flow: Buffer.from(JSON.stringify(flow)).toString('base64url') };
   }
 
+  /**
+   * Where to send a browser that signed out here so that the provider ends its session too (RP-initiated
+   * logout), coming back to `after`; null when the provider advertises no end_session_endpoint or cannot be
+   * reached (the sign-out here stands either way). The client id names us (no ID token is kept to hint with):
+   * `after` must be registered with the provider as a post-logout redirect URI.
+   */
+  async endSessionUrl(after: URL): Promise<URL | null> {
+    let config: client.Configuration;
+    try {
+      config = await this.discover();
+    } catch {
+      return null;
+    }
+    if (!config.serverMetadata().end_session_endpoint) return null;
+    return client.buildEndSessionUrl(config, { post_logout_redirect_uri: after.href, client_id: this.cfg.clientId });
+  }
+
   /** Exchanges the code (checking state, nonce and the PKCE verifier) and reads who signed in and their groups. */
   async finish(search: URLSearchParams, flowValue: string | undefined): Promise<{ identity: OidcIdentity; next: string }> {
     const flow = parseFlow(flowValue);

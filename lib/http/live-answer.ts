@@ -1,8 +1,10 @@
 import 'server-only';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type LiveChanges, type LiveDelta } from '@/lib/model';
+import { liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type LiveChanges, type LiveDelta, type LiveSnapshot } from '@/lib/model';
 import type { StoredSnapshot } from '@/lib/fleet';
+import { RECENT_VERSIONS } from '@/lib/fleet/snapshot-store';
 import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER, clientKeyOfAddress } from './client-key';
+import { ScopedViews, scopeKey } from './live-scope';
 import { etagMatches, idSchema } from './responses';
 
 // GET /api/live as bytes: the full snapshot, or the delta since the browser's version, each serialised and
@@ -29,6 +31,11 @@ export interface LiveRequest {
     /** Who the sign-in check found (lib/server/live-guard.ts); the address counts when absent. */
     [CLIENT_PRINCIPAL_HEADER]?: string | string[];
   };
+  /**
+   * The routes this viewer is limited to (a wall-display token made with `?routes=`), set by the sign-in check
+   * (lib/server/live-guard.ts) and never from the request: its answers hold only those routes' buses and trips.
+   */
+  routes?: readonly string[] | null;
 }
 
 export interface RawAnswer {
@@ -106,10 +113,22 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
   return 'identity';
 }
 
-function deltaBody(stored: StoredSnapshot, since: number, steps: LiveChanges[]): string {
-  const s = stored.snapshot;
-  const delta: LiveDelta = { kind: 'delta', epoch: s.epoch, since, version: s.version, generatedAt: s.generatedAt, ...mergeLiveChanges(steps), health: s.health, thresholds: s.thresholds };
+function deltaBody(s: LiveSnapshot, since: number, changes: LiveChanges): string {
+  const delta: LiveDelta = { kind: 'delta', epoch: s.epoch, since, version: s.version, generatedAt: s.generatedAt, ...changes, health: s.health, thresholds: s.thresholds };
   return JSON.stringify(delta);
+}
+
+const scopedViews = new ScopedViews(RECENT_VERSIONS);
+
+/**
+ * The answer bytes for a viewer limited to some routes: their view in full, or the change from the view the
+ * viewer holds (lib/http/live-scope.ts). Cached per version like everyone's, under the scope's key.
+ */
+function scopedEncoded(stored: StoredSnapshot, routes: readonly string[], key: string, since: { epoch: string; version: number } | null): Encoded {
+  const view = scopedViews.view(key, routes, stored.snapshot);
+  const changes = since === null ? null : scopedViews.changesSince(key, since.epoch, since.version, view);
+  if (since !== null && changes !== null) return answers.get(stored, `s${key}:d${since.version}`, () => deltaBody(view, since.version, changes));
+  return answers.get(stored, `s${key}:full`, () => JSON.stringify({ kind: 'full', ...view }));
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
@@ -142,12 +161,22 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   if (sinceRaw !== null && since === null) return errorAnswer(400, 'since must be a version this server sent (<epoch>-<version>, as in the ETag)');
   const stored = source.liveSnapshot();
   const { epoch, version } = stored.snapshot;
-  const etag = `W/"${liveVersionTag(epoch, version)}"`;
+  const routes = req.routes ?? null;
+  const key = routes === null ? null : scopeKey(routes);
+  // A limited view's ETag names its scope too: the same version is another answer for it.
+  const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}"`;
   const headers: Record<string, string> = { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' };
   if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers, body: null };
 
-  const steps = since === null ? null : source.liveChangesSince(since.epoch, since.version);
-  const encoded = since !== null && steps !== null ? answers.get(stored, `d${since.version}`, () => deltaBody(stored, since.version, steps)) : answers.get(stored, 'full', () => stored.body);
+  let encoded: Encoded;
+  if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since);
+  else {
+    const steps = since === null ? null : source.liveChangesSince(since.epoch, since.version);
+    encoded =
+      since !== null && steps !== null
+        ? answers.get(stored, `d${since.version}`, () => deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps)))
+        : answers.get(stored, 'full', () => stored.body);
+  }
   const encoding = chooseEncoding(first(req.headers['accept-encoding']));
   const body = encoded.bytes(encoding);
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;

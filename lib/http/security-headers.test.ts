@@ -30,6 +30,12 @@ describe('content security policy', () => {
     expect(d['script-src']).not.toContain('https://tiles.example.com');
   });
 
+  it("lets forms lead only to this origin, and to the OpenID Connect issuer's when one is given (sign-out goes on there)", () => {
+    expect(directives(contentSecurityPolicy({ nonce: 'abc', mapOrigins: [], frameAncestors: ["'self'"], dev: false }))['form-action']).toEqual(["'self'"]);
+    const d = directives(contentSecurityPolicy({ nonce: 'abc', mapOrigins: [], frameAncestors: ["'self'"], formOrigins: ['https://id.example.org'], dev: false }));
+    expect(d['form-action']).toEqual(["'self'", 'https://id.example.org']);
+  });
+
   it('permits eval only in development', () => {
     expect(contentSecurityPolicy({ nonce: 'n', mapOrigins: [], frameAncestors: [], dev: true })).toContain("'unsafe-eval'");
     expect(contentSecurityPolicy({ nonce: 'n', mapOrigins: [], frameAncestors: [], dev: false })).not.toContain('unsafe-eval');

@@ -7,6 +7,11 @@ export interface CspOptions {
   mapOrigins: string[];
   /** Who may frame the app (a wall display's signage player, say); 'self' by default. */
   frameAncestors: string[];
+  /**
+   * Origins a form may lead to besides this one: the OpenID Connect issuer's, where sign-out sends the browser
+   * on to end the provider's session too (form-action holds for every redirect after a form is sent).
+   */
+  formOrigins?: string[];
   dev: boolean;
 }
 
@@ -52,7 +57,7 @@ export function contentSecurityPolicy(o: CspOptions): string {
     'font-src': "'self'",
     'object-src': "'none'",
     'base-uri': "'self'",
-    'form-action': "'self'",
+    'form-action': ["'self'", ...(o.formOrigins ?? [])].join(' '),
     'frame-ancestors': o.frameAncestors.join(' '),
   };
   return Object.entries(directives)

@@ -7,3 +7,4 @@ export * from './admin';
 export * from './history';
 export * from './integration';
 export * from './live-delta';
+export * from './route-scope';

@@ -6,7 +6,8 @@ import type { LiveHandler, LiveRequest, RawAnswer } from '@/lib/http/live-answer
 
 // /api/live is answered by scripts/server.mjs before Next.js (and so before proxy.ts), so the sign-in check that
 // proxy.ts makes for every other route is made here, with the same guard: a refusal never reaches the feed, and a
-// signed-in caller's per-client limits count by session (the principal header), as on every other route.
+// signed-in caller's per-client limits count by session (the principal header), as on every other route. A wall
+// token limited to some routes is answered with those routes' buses and trips only.
 
 function webHeaders(h: LiveRequest['headers']): Headers {
   const out = new Headers();
@@ -33,6 +34,8 @@ export function guardedLive(answer: LiveHandler): (req: LiveRequest) => Promise<
     // A client's own value of the header never passes; the guard's principal replaces it.
     const { [CLIENT_PRINCIPAL_HEADER]: _client, ...rest } = req.headers as Record<string, string | string[] | undefined>;
     const key = principalKey(outcome.principal);
-    return answer({ ...req, headers: key ? { ...rest, [CLIENT_PRINCIPAL_HEADER]: key } : rest });
+    // A wall token limited to routes gets only their buses and trips (lib/http/live-scope.ts).
+    const routes = outcome.principal.kind === 'wall' ? outcome.principal.routes : null;
+    return answer({ ...req, headers: key ? { ...rest, [CLIENT_PRINCIPAL_HEADER]: key } : rest, routes });
   };
 }

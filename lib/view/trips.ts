@@ -50,10 +50,4 @@ export function routeLabel(trip: Pick<VehicleTrip, 'routeCode' | 'routeName' | '
   return trip.routeCode ?? trip.routeName ?? (trip.routeId !== null ? `Route ${trip.routeId}` : 'No route');
 }
 
-/** Route filter tokens as people type them (`M15`, `m15`, or a numeric id) matched against a trip's route. */
-export function tripMatchesRouteToken(trip: Pick<VehicleTrip, 'routeId' | 'routeCode'>, token: string): boolean {
-  const t = token.trim().toLowerCase();
-  if (!t) return false;
-  if (trip.routeCode && trip.routeCode.toLowerCase() === t) return true;
-  return trip.routeId !== null && /^\d+$/.test(t) && trip.routeId === Number(t);
-}
+export { tripMatchesRouteToken } from '@/lib/model';
