@@ -76,8 +76,8 @@ test('dispatcher and wall through every upstream fault: banner over the last dat
   wall.on('pageerror', (e) => wallErrors.push(`uncaught: ${e.message}`));
   await page.goto('/');
   await wall.goto('/wall');
-  // Any upstream error keeps 'degraded' for two minutes; on a loaded machine a first request may time out at
-  // start-up (4 s here), so wait out that window rather than fail on it.
+  // Any upstream error keeps 'degraded' for two minutes (the 403 case relies on it to show its banner); on a
+  // loaded machine a first request may time out at start-up (4 s here), so wait out that window rather than fail.
   await expect.poll(async () => (await liveSnapshot(page)).health.state, { timeout: 150_000 }).toBe('ok');
   await expect.poll(async () => ((await liveSnapshot(page)) as LiveSnapshot).vehicles.filter((v) => v.lat !== null).length, { timeout: 60_000 }).toBeGreaterThan(30);
   await notBlank(page, wall);

@@ -8,7 +8,9 @@ import { expect, screenshotInThemes, test } from './support/fixtures';
 test.use({
   stackOptions: {
     ownStack: 'status',
-    env: { PARTNER_TIMEOUT_MS: '1500', FEED_TRIPS_INTERVAL_S: '3' },
+    // 'degraded' lingers 20 s after an error here (2 min by default): the test waits for it at the start and for
+    // the recovery at the end. A 4 s timeout keeps a slow simulator on a loaded machine from erring on its own.
+    env: { PARTNER_TIMEOUT_MS: '4000', FEED_TRIPS_INTERVAL_S: '3', FEED_DEGRADED_WINDOW_S: '20' },
   },
 });
 

@@ -11,7 +11,7 @@ describe('readAppConfig', () => {
     expect(r).toEqual({
       ok: true,
       config: {
-        feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 1_800_000, watchTtlMs: 30_000 },
+        feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 1_800_000, watchTtlMs: 30_000, degradedWindowMs: 120_000 },
         delay: { lateMin: 5, earlyMin: 1 },
         staleAfterS: 120,
         mapStyleUrl: null,
@@ -29,6 +29,7 @@ describe('readAppConfig', () => {
       FEED_ROUTES_INTERVAL_S: '900',
       FEED_PARKED_FLOOR_S: '120',
       FEED_WATCH_TTL_S: '45',
+      FEED_DEGRADED_WINDOW_S: '20',
       DELAY_LATE_MIN: '3',
       DELAY_EARLY_MIN: '2',
       STALE_AFTER_S: '90',
@@ -36,7 +37,7 @@ describe('readAppConfig', () => {
       MAP_STYLE_URL_DARK: 'http://127.0.0.1:8080/dark.json',
     });
     expect(r.ok && r.config).toEqual({
-      feed: { budgetShare: 0.5, tripsIntervalMs: 20_000, busesIntervalMs: 60_000, routesIntervalMs: 900_000, parkedFloorMs: 120_000, watchTtlMs: 45_000 },
+      feed: { budgetShare: 0.5, tripsIntervalMs: 20_000, busesIntervalMs: 60_000, routesIntervalMs: 900_000, parkedFloorMs: 120_000, watchTtlMs: 45_000, degradedWindowMs: 20_000 },
       delay: { lateMin: 3, earlyMin: 2 },
       staleAfterS: 90,
       mapStyleUrl: 'https://tiles.example.org/light.json',

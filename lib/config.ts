@@ -56,6 +56,7 @@ const appConfigSchema = z
   FEED_ROUTES_INTERVAL_S: numberVar('FEED_ROUTES_INTERVAL_S', 600, 10, 86_400),
   FEED_PARKED_FLOOR_S: numberVar('FEED_PARKED_FLOOR_S', 1800, 10, 86_400),
   FEED_WATCH_TTL_S: numberVar('FEED_WATCH_TTL_S', 30, 1, 3600),
+  FEED_DEGRADED_WINDOW_S: numberVar('FEED_DEGRADED_WINDOW_S', 120, 5, 3600),
   DELAY_LATE_MIN: numberVar('DELAY_LATE_MIN', 5, 1, 1440, { int: true }),
   DELAY_EARLY_MIN: numberVar('DELAY_EARLY_MIN', 1, 1, 1440, { int: true }),
   STALE_AFTER_S: numberVar('STALE_AFTER_S', 120, 5, 86_400),
@@ -77,6 +78,8 @@ export interface AppConfig {
     /** Longest a bus without an active trip may go without a location refresh. */
     parkedFloorMs: number;
     watchTtlMs: number;
+    /** How long the state stays `degraded` after an upstream error (the health's default when absent). */
+    degradedWindowMs?: number;
   };
   delay: { lateMin: number; earlyMin: number };
   staleAfterS: number;
@@ -106,6 +109,7 @@ export function readAppConfig(env: Env = process.env): AppConfigResult {
         routesIntervalMs: v.FEED_ROUTES_INTERVAL_S * 1000,
         parkedFloorMs: v.FEED_PARKED_FLOOR_S * 1000,
         watchTtlMs: v.FEED_WATCH_TTL_S * 1000,
+        degradedWindowMs: v.FEED_DEGRADED_WINDOW_S * 1000,
       },
       delay: { lateMin: v.DELAY_LATE_MIN, earlyMin: v.DELAY_EARLY_MIN },
       staleAfterS: v.STALE_AFTER_S,

@@ -79,7 +79,7 @@ export class Feed {
     this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal });
     this.timeRuleOf = tz.rule;
     const notes = () => [...this.healthNotes].map((note) => note()).filter((n): n is string => n !== null);
-    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events, notes }));
+    const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events, notes, degradedWindowMs: config.degradedWindowMs }));
     this.lastHour = new UpstreamRecorder(events);
     const store = (this.store = opts.store ?? new MemorySnapshotStore());
     this.snapshots = new SnapshotBuilder({

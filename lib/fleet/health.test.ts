@@ -11,7 +11,7 @@ import { FeedTimezone } from './timezone';
 
 const BUSINESS: PartnerStatus = { plan: 'API Business', level: 'business', scopes: ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'], rateLimitPerMinute: 600 };
 
-function setup() {
+function setup(degradedWindowMs?: number) {
   const clock = new FakeClock();
   const budget = new RateBudget({ clock, share: 0.8 });
   const tz = new FeedTimezone(null);
@@ -34,7 +34,7 @@ function setup() {
     budget.setLimit(status.rateLimitPerMinute);
   };
   const finalTrips = new FinalTrips(() => {});
-  return { clock, budget, state, gateway, connect, events, health: new FeedHealth({ gateway, budget, state, finalTrips, events }) };
+  return { clock, budget, state, gateway, connect, events, health: new FeedHealth({ gateway, budget, state, finalTrips, events, degradedWindowMs }) };
 }
 
 const error = (at: number, over: Partial<UpstreamError> = {}): UpstreamError => ({ at, status: 503, kind: 'http', message: 'Service temporarily unavailable', correlationId: null, ...over });
@@ -71,6 +71,15 @@ describe('FeedHealth', () => {
     });
     expect(health.report(at + 2 * 60_000 - 1).state).toBe('degraded');
     expect(health.report(at + 2 * 60_000)).toMatchObject({ state: 'ok', message: 'Live data is flowing.' });
+  });
+
+  it('stays degraded for the configured window instead when one is set', () => {
+    const { clock, gateway, connect, health } = setup(20_000);
+    connect();
+    gateway.lastError = error(clock.now());
+    const at = clock.now();
+    expect(health.report(at + 20_000 - 1).state).toBe('degraded');
+    expect(health.report(at + 20_000).state).toBe('ok');
   });
 
   it('says what a key without gps:read cannot do, and reports no freshness for it', () => {

@@ -13,8 +13,11 @@ import type { RateBudget } from './rate-budget';
 // the final-trip lookups. A change of state is announced as a 'health' event when it is first seen: at the next
 // upstream answer or the next report, whichever comes first.
 
-/** After an error the state stays degraded this long, so a passing fault is still seen on the status page. */
-const DEGRADED_WINDOW_MS = 2 * 60_000;
+/**
+ * After an error the state stays degraded this long, so a passing fault is still seen on the status page
+ * (FEED_DEGRADED_WINDOW_S sets another).
+ */
+export const DEGRADED_WINDOW_MS = 2 * 60_000;
 
 export interface HealthSources {
   gateway: UpstreamGateway;
@@ -24,6 +27,8 @@ export interface HealthSources {
   events: TypedEmitter<FeedEvents>;
   /** Sentences from rooms beside the feed (Feed.addHealthNote); the feed never knows who writes them. */
   notes?: () => string[];
+  /** DEGRADED_WINDOW_MS unless configured. */
+  degradedWindowMs?: number;
 }
 
 export class FeedHealth {
@@ -81,7 +86,7 @@ export class FeedHealth {
     if (pausedUntil !== null) return 'rate-limited';
     if (g.consecutiveFailures >= UNREACHABLE_AFTER_FAILURES) return 'unreachable';
     if (!g.status) return g.lastError ? 'unreachable' : 'starting';
-    if (g.lastError && now - g.lastError.at < DEGRADED_WINDOW_MS) return 'degraded';
+    if (g.lastError && now - g.lastError.at < (this.s.degradedWindowMs ?? DEGRADED_WINDOW_MS)) return 'degraded';
     return 'ok';
   }
 
