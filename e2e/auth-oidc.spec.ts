@@ -41,7 +41,7 @@ const test = base.extend<object, { stack: OidcStack }>({
         await provider.stop();
       }
     },
-    { scope: 'worker', timeout: 180_000 },
+    { scope: 'worker', timeout: 360_000 },
   ],
 });
 

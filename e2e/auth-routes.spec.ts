@@ -23,7 +23,7 @@ const test = base.extend<object, { upstreamLog: UpstreamLog; stack: AuthStack }>
         await proxy.close();
       }
     },
-    { scope: 'worker', timeout: 180_000 },
+    { scope: 'worker', timeout: 360_000 },
   ],
 });
 test.describe.configure({ timeout: 150_000 });

@@ -63,7 +63,7 @@ export function authTest(o: Parameters<typeof startAuthStack>[0]) {
           await stack.stop();
         }
       },
-      { scope: 'worker', timeout: 180_000 },
+      { scope: 'worker', timeout: 360_000 },
     ],
   });
 }

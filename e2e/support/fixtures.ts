@@ -28,7 +28,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await stack.stop();
       }
     },
-    { scope: 'worker', timeout: 180_000 },
+    { scope: 'worker', timeout: 360_000 },
   ],
   baseURL: async ({ stack }, use) => use(stack.appUrl),
   allowedConsoleErrors: [[], { option: true }],

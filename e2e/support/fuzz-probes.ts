@@ -27,7 +27,7 @@ export const fuzz = test.extend<object, { upstreamLog: UpstreamLog; stack: Stack
         await proxy.close();
       }
     },
-    { scope: 'worker', timeout: 180_000 },
+    { scope: 'worker', timeout: 360_000 },
   ],
 });
 
