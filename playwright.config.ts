@@ -6,8 +6,10 @@ const executablePath: string = findChromium({ install: false });
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
-  // Each worker starts its own simulator and app server; two cores fit one at a time comfortably.
-  workers: 1,
+  // Each worker starts its own simulator and app server (free ports, its own data directory), so specs never
+  // share state across workers. Most of a test's time is spent waiting on the pages' 5 s polls, so two workers
+  // fit two cores; E2E_WORKERS=1 runs them one at a time.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
