@@ -8,7 +8,9 @@ import type { Redis } from './redis';
 // sends), so two instances polling at once for a moment, or followers' lookups, still cannot exceed the limit:
 // partner calls cannot be fenced, this is what bounds them. The poll lane also needs a valid lease.
 
-const WINDOW_MS = 60_000;
+// 60 s and one more: a permit granted at the end of a window may reach the upstream up to a second later (the
+// request is still on its way), and the upstream's window must still see at most the limit.
+const WINDOW_MS = 61_000;
 /** Before any instance knows the key's limit (lib/fleet's RateBudget is as slow). */
 const DEFAULT_LIMIT = 30;
 
