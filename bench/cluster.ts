@@ -4,8 +4,9 @@
 // requests counted by a proxy in front of the simulator:
 //   - upstream requests per minute with one instance (the single process, no Redis) and with three: the ratio
 //     is what a second and third instance add to the key's spend (1.00: nothing);
-//   - /api/live throughput with autocannon spread over the three instances against one instance alone (the
-//     same machine runs all of them, and the load generator: the two cores are the limit);
+//   - /api/live throughput with autocannon spread over the three instances against one of them alone, in turn
+//     (the same machine runs all of them, and the load generator: the two cores are the limit; the single
+//     process's rate is kept in the details);
 //   - failover: kill -9 the leader, until another instance serves a version of a new epoch; five times.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,8 +89,17 @@ async function run(m: Modules, ctx: BenchContext) {
     const threeFrom = Date.now() + warmupMs;
     await sleepUntil(threeFrom + windowMs);
     const threePerMin = perMinute(threeProxies, threeFrom, threeFrom + windowMs);
-    const threeRps = await throughput(three.map((t) => t.inst.url), ctx.quick ? 5 : 15);
-    ctx.log(`  ${threePerMin.toFixed(1)} upstream requests/min, ${threeRps.toFixed(0)} /api/live req/s across three`);
+    // The machine's load drifts (other work shares the two cores): one instance of the three and all three are
+    // measured in turn, twice each, and the medians compared.
+    const oneOfThree: number[] = [];
+    const allThree: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      oneOfThree.push(await throughput([three[i]!.inst.url], ctx.quick ? 5 : 10));
+      allThree.push(await throughput(three.map((t) => t.inst.url), ctx.quick ? 5 : 10));
+    }
+    const threeRps = median(allThree)!;
+    const oneOfThreeRps = median(oneOfThree)!;
+    ctx.log(`  ${threePerMin.toFixed(1)} upstream requests/min; /api/live ${threeRps.toFixed(0)} req/s across three, ${oneOfThreeRps.toFixed(0)} req/s on one of them`);
 
     // Failover, five times: kill -9 the leader, until another instance serves a version of a newer epoch.
     const failovers: number[] = [];
@@ -117,7 +127,7 @@ async function run(m: Modules, ctx: BenchContext) {
       await ready(slots[li]!.inst.url);
     }
     const budgetPeak = m.cluster.maxInAnyMinute(threeProxies.flatMap((p) => p.arrivals));
-    return { onePerMin, threePerMin, oneRps, threeRps, failovers, budgetPeak, rateLimited: sim.stats().rateLimited, windowMs };
+    return { onePerMin, threePerMin, oneRps, threeRps, oneOfThreeRps, failovers, budgetPeak, rateLimited: sim.stats().rateLimited, windowMs };
   } finally {
     await Promise.allSettled(started.map((s) => s.stop()));
     await Promise.allSettled(proxies.map((p) => p.close()));
@@ -138,7 +148,8 @@ export const cluster: Benchmark = {
     const figures: Figure[] = [
       { metric: 'upstream requests/min, 3 instances over 1', unit: '×', fleetmap: Math.round((r.threePerMin / r.onePerMin) * 100) / 100, peer: null, better: 'lower' },
       { metric: 'upstream requests/min, 3 instances', unit: 'req/min', fleetmap: Math.round(r.threePerMin * 10) / 10, peer: null, better: 'lower' },
-      { metric: '/api/live throughput, 3 instances over 1', unit: '×', fleetmap: Math.round((r.threeRps / r.oneRps) * 100) / 100, peer: null, better: 'higher' },
+      { metric: '/api/live throughput, 3 instances over 1 of them', unit: '×', fleetmap: Math.round((r.threeRps / r.oneOfThreeRps) * 100) / 100, peer: null, better: 'higher' },
+      { metric: '/api/live throughput, 3 instances', unit: 'req/s', fleetmap: Math.round(r.threeRps), peer: null, better: 'higher' },
       { metric: 'failover after kill -9, median', unit: 's', fleetmap: Math.round(median(r.failovers)! / 100) / 10, peer: null, better: 'lower', distribution: { fleetmap: dist && { ...dist, min: dist.min / 1000, median: dist.median / 1000, p95: dist.p95 / 1000, max: dist.max / 1000 }, peer: null } },
       { metric: 'failover after kill -9, worst', unit: 's', fleetmap: Math.round(Math.max(...r.failovers) / 100) / 10, peer: null, better: 'lower' },
     ];
@@ -148,7 +159,7 @@ export const cluster: Benchmark = {
         `${BUSES} simulated buses at midday, a ${LIMIT}/min key; upstream requests counted over ${r.windowMs / 1000} s after a warm-up; ` +
         `autocannon (30 connections, gzip) on the same 2 cores as the instances; lease TTL ${LEASE_TTL_S} s; ${r.failovers.length} failovers, each until another instance served a version of a newer epoch`,
       figures,
-      details: { onePerMin: r.onePerMin, threePerMin: r.threePerMin, oneRps: r.oneRps, threeRps: r.threeRps, failoversMs: r.failovers, busiestMinuteThree: r.budgetPeak, limit: LIMIT, simulator429s: r.rateLimited },
+      details: { onePerMin: r.onePerMin, threePerMin: r.threePerMin, singleProcessRps: r.oneRps, threeRps: r.threeRps, oneOfThreeRps: r.oneOfThreeRps, failoversMs: r.failovers, busiestMinuteThree: r.budgetPeak, limit: LIMIT, simulator429s: r.rateLimited },
     };
   },
 };
