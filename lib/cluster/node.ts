@@ -221,10 +221,17 @@ export class ClusterNode {
     // What the last leader served, with its true ages, until this feed's own answers replace it.
     const last = this.store.read();
     if (last) feed.restore({ fixes: fixesOf(last.snapshot.vehicles), trips: [], tripsFetchedAt: null });
+    // The hook (a restore from PostgreSQL) may take longer than the lease: it is renewed meanwhile.
+    const renewing = setInterval(() => {
+      this.lastRenewSentAt = Date.now();
+      void this.lease.renew().catch(() => {});
+    }, this.config.leaseTtlMs / 3);
     try {
       await this.hooks.onLead?.(feed);
     } catch (e) {
       this.log({ msg: 'lead hook failed', error: e instanceof Error ? e.message : String(e) });
+    } finally {
+      clearInterval(renewing);
     }
     if (this.role !== 'leader' || this.lease.validEpoch() !== epoch) return;
     this.forwarder.forgetWrittenLists();
