@@ -262,10 +262,11 @@ export class ClusterNode {
     const wasLeader = this.role === 'leader';
     this.feed?.follow(this.forwarder);
     if (wasLeader) {
-      await this.hooks.onFollow?.().catch(() => {});
+      // Hand over first (another instance takes the lease at once), then let the recorder write its last batch.
       await this.store.flushed();
       await this.lease.release().catch(() => {});
       await this.redis.publish(this.keys.releasedChannel, this.instanceId).catch(() => {});
+      await this.hooks.onFollow?.().catch(() => {});
     }
     this.role = 'candidate';
     await Promise.allSettled([this.sub.quit(), this.redis.quit()]);
