@@ -7,7 +7,8 @@
 //   - /api/live throughput with autocannon spread over the three instances against one of them alone, in turn
 //     (the same machine runs all of them, and the load generator: the two cores are the limit; the single
 //     process's rate is kept in the details);
-//   - failover: kill -9 the leader, until another instance serves a version of a new epoch; five times.
+//   - failover: kill -9 the leader, until another instance serves a version of a new epoch; five times;
+//   - a planned restart: SIGTERM the leader (it releases its lease), until another serves a newer epoch; three times.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,8 +127,33 @@ async function run(m: Modules, ctx: BenchContext) {
       slots[li] = await start(clusterEnv, slots[li]!.proxy);
       await ready(slots[li]!.inst.url);
     }
+    // A planned restart, three times: SIGTERM the leader (it releases its lease), until another serves a newer epoch.
+    const handovers: number[] = [];
+    for (let i = 0; i < (ctx.quick ? 1 : 3); i++) {
+      const views = await Promise.all(slots.map((s) => m.cluster.viewOf(s.inst.url)));
+      const li = views.findIndex((v) => v?.role === 'leader');
+      if (li < 0) throw new Error('no leader to stop');
+      const epoch = views[li]!.epoch;
+      const termAt = Date.now();
+      const stopped = slots[li]!.inst.stop();
+      const others = slots.filter((_, j) => j !== li);
+      await m.cluster.waitUntil(
+        'a new leader after SIGTERM',
+        async () => {
+          const vs = await Promise.all(others.map((s) => m.cluster.viewOf(s.inst.url)));
+          return vs.some((v) => v && v.role === 'leader' && v.epoch > epoch && v.vehicles > 0) ? true : undefined;
+        },
+        120_000,
+        50,
+      );
+      handovers.push(Date.now() - termAt);
+      ctx.log(`  handover ${i + 1} after SIGTERM: ${handovers.at(-1)} ms`);
+      await stopped;
+      slots[li] = await start(clusterEnv, slots[li]!.proxy);
+      await ready(slots[li]!.inst.url);
+    }
     const budgetPeak = m.cluster.maxInAnyMinute(threeProxies.flatMap((p) => p.arrivals));
-    return { onePerMin, threePerMin, oneRps, threeRps, oneOfThreeRps, failovers, budgetPeak, rateLimited: sim.stats().rateLimited, windowMs };
+    return { onePerMin, threePerMin, oneRps, threeRps, oneOfThreeRps, failovers, handovers, budgetPeak, rateLimited: sim.stats().rateLimited, windowMs };
   } finally {
     await Promise.allSettled(started.map((s) => s.stop()));
     await Promise.allSettled(proxies.map((p) => p.close()));
@@ -152,14 +178,15 @@ export const cluster: Benchmark = {
       { metric: '/api/live throughput, 3 instances', unit: 'req/s', fleetmap: Math.round(r.threeRps), peer: null, better: 'higher' },
       { metric: 'failover after kill -9, median', unit: 's', fleetmap: Math.round(median(r.failovers)! / 100) / 10, peer: null, better: 'lower', distribution: { fleetmap: dist && { ...dist, min: dist.min / 1000, median: dist.median / 1000, p95: dist.p95 / 1000, max: dist.max / 1000 }, peer: null } },
       { metric: 'failover after kill -9, worst', unit: 's', fleetmap: Math.round(Math.max(...r.failovers) / 100) / 10, peer: null, better: 'lower' },
+      { metric: 'handover after SIGTERM, median', unit: 's', fleetmap: Math.round(median(r.handovers)! / 100) / 10, peer: null, better: 'lower' },
     ];
     return {
       peer: null,
       conditions:
         `${BUSES} simulated buses at midday, a ${LIMIT}/min key; upstream requests counted over ${r.windowMs / 1000} s after a warm-up; ` +
-        `autocannon (30 connections, gzip) on the same 2 cores as the instances; lease TTL ${LEASE_TTL_S} s; ${r.failovers.length} failovers, each until another instance served a version of a newer epoch`,
+        `autocannon (30 connections, gzip) on the same 2 cores as the instances; lease TTL ${LEASE_TTL_S} s; ${r.failovers.length} failovers and ${r.handovers.length} handovers, each until another instance served a version of a newer epoch`,
       figures,
-      details: { onePerMin: r.onePerMin, threePerMin: r.threePerMin, singleProcessRps: r.oneRps, threeRps: r.threeRps, oneOfThreeRps: r.oneOfThreeRps, failoversMs: r.failovers, busiestMinuteThree: r.budgetPeak, limit: LIMIT, simulator429s: r.rateLimited },
+      details: { onePerMin: r.onePerMin, threePerMin: r.threePerMin, singleProcessRps: r.oneRps, threeRps: r.threeRps, oneOfThreeRps: r.oneOfThreeRps, failoversMs: r.failovers, handoversMs: r.handovers, busiestMinuteThree: r.budgetPeak, limit: LIMIT, simulator429s: r.rateLimited },
     };
   },
 };

@@ -6,7 +6,8 @@ import { REDIS_SKIP_MESSAGE } from './test-redis';
 
 // Three instances on real Redis and PostgreSQL against the simulator, each instance's upstream requests counted
 // by a proxy of its own. The test kills the leader (kill -9) and measures the failover, stops the next leader
-// (SIGSTOP) past its lease and resumes it (it must not poll or write), and restarts Redis (every key lost);
+// (SIGSTOP) past its lease and resumes it (it must not poll or write), restarts Redis (every key lost), and stops
+// the leader (SIGTERM: it hands over);
 // throughout, no 60 s window of upstream requests (all instances together) exceeds the key's limit, the simulator
 // answers no 429, every instance's versions only grow, and the survivors never serve an empty map.
 //
@@ -166,6 +167,19 @@ describe.skipIf(!RUN)(`three instances on Redis (${RUN ? 'real services' : SKIP}
       return v && v.epoch > before.epoch ? v : undefined;
     }, 120_000);
     console.info(`after the Redis restart: epoch ${after.epoch} (was ${before.epoch}), recovered ${Date.now() - downAt} ms after it went down`);
+
+    // 5. A planned stop (SIGTERM): the leader releases its lease and another takes over at once.
+    const stopping = await waitUntil('a leader to stop', () => leaderSlot() ?? undefined, 60_000);
+    const stoppedEpoch = views.get(stopping)!.epoch;
+    const termAt = Date.now();
+    stopping.paused = true;
+    const stopped = stopping.instance.stop();
+    await waitUntil('a new leader after SIGTERM', () => {
+      const s = leaderSlot();
+      return s && views.get(s)!.epoch > stoppedEpoch ? s : undefined;
+    }, 60_000, 100);
+    console.info(`handover after SIGTERM: ${Date.now() - termAt} ms`);
+    await stopped;
 
     // Throughout: the budget, the simulator's own count of 429s, versions only growing, no empty map.
     clearInterval(sampling);
