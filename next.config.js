@@ -15,7 +15,7 @@ const nextConfig = {
   poweredByHeader: false,
   // The stores load WebAssembly and native-looking modules at run time (PGlite's wasm and data files, pg's
   // optional native binding): Node loads them from node_modules instead of the bundle.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'redis'],
   reactStrictMode: true,
   devIndicators: false,
   // `npm test` typechecks the whole tree as its first step; the build does not repeat it (it would also

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiLoad } from './api-load';
 import { basemap } from './basemap';
+import { cluster } from './cluster';
 import { estimation } from './estimation';
 import { firstBus } from './first-bus';
 import { fleetTable } from './fleet-table';
@@ -27,7 +28,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster];
 
 export class UsageError extends Error {
   constructor(

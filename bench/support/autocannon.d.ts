@@ -20,7 +20,8 @@ declare module 'autocannon' {
   }
 
   export interface AutocannonOptions {
-    url: string;
+    /** Several URLs: the connections are spread over them in turn. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     pipelining?: number;

@@ -5,7 +5,7 @@ import { roleAtLeast, type Role } from '@/lib/model/access';
 // access.test.ts fails when a page.tsx or route.ts under app/ has no entry here.
 
 export interface RouteAccess {
-  /** The least role needed, or 'public' (the sign-in pages, which cannot ask for a session). */
+  /** The least role needed, or 'public' (the sign-in pages and the health checks, which cannot ask for a session). */
   role: Role | 'public';
   /** A wall-display token may use it too (the wall page and the data the wall reads). */
   wall?: true;
@@ -47,6 +47,9 @@ export const ROUTE_ACCESS = {
   '/api/history/buses/[id]/track': { role: 'dispatcher' },
   '/api/history/routes': { role: 'manager' },
   '/api/history/fleet': { role: 'manager' },
+  // A load balancer's checks: no session, no data in the answer beyond the snapshot's version
+  '/api/health/live': { role: 'public' },
+  '/api/health/ready': { role: 'public' },
   // The upstream's plan, scopes and error text
   '/api/status': { role: 'admin' },
   '/api/integration': { role: 'admin' },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FixEvent, RequestEvent, TripFinalEvent, TripsEvent } from './events';
+import type { FollowSource } from './feed';
+import { MemorySnapshotStore } from './snapshot-store';
 import { FakeUpstream, fakeTrip } from './fake-upstream';
 import { MINUTE, startTestFeed, stopAll } from './test-feed';
 
@@ -161,6 +163,50 @@ describe('the live snapshot ETag', () => {
     expect(feed.health().freshness.meanAgeS!).toBeGreaterThan(held.snapshot.health.freshness.meanAgeS! + 25);
     await clock.advance(MINUTE);
     expect(tag(feed.liveSnapshot())).not.toBe(tag(held));
+    await stopAll(clock, feed);
+  });
+});
+
+describe('a following feed (another instance leads)', () => {
+  const source = (calls: string[]): FollowSource => ({
+    trip: async (id) => (calls.push(`trip ${id}`), { ok: false, failure: { status: 503, message: 'leader away', correlationId: null } }),
+    routeStops: async (id) => (calls.push(`stops ${id}`), { ok: false, failure: { status: 503, message: 'leader away', correlationId: null } }),
+    watch: (busId) => (calls.push(`watch ${busId}`), true),
+    routesList: () => null,
+    busesList: () => ({ ok: true, value: { buses: [], fetchedAt: 123 } }),
+    networkGeoJson: () => null,
+  });
+
+  it('sends nothing upstream and builds nothing while it follows, serves its store, and polls from the moment it leads', async () => {
+    const calls: string[] = [];
+    const store = new MemorySnapshotStore();
+    const { clock, upstream, feed } = startTestFeed({ buses: 10, onTrip: 6, limit: 600 }, { store, beforeStart: (f) => f.follow(source(calls)) });
+    await clock.advance(30_000);
+    expect(upstream.calls).toHaveLength(0);
+    expect(feed.leading).toBe(false);
+    // Nothing of its own in the store: a version 0 until the leader's arrive.
+    expect(feed.liveSnapshot().snapshot.version).toBe(0);
+    expect(store.read()).toBeNull();
+    // Lookups, watches and lists go to the source; a list it does not know yet is the feed's own.
+    expect(await feed.trip(7, 'c')).toMatchObject({ ok: false });
+    expect(feed.watch(3, 'c')).toBe(true);
+    expect(feed.busesList()).toEqual({ ok: true, value: { buses: [], fetchedAt: 123 } });
+    expect(feed.routesList().ok).toBe(true);
+    expect(calls).toEqual(['trip 7', 'watch 3']);
+    // It may take what the last leader left before it leads.
+    feed.restore({ fixes: [{ busId: 4, gpsAt: clock.now() - 5_000, fetchedAt: clock.now() - 4_000, lat: 1, lon: 2, heading: null, speedKmh: null, accuracy: null, tripId: null }], trips: [], tripsFetchedAt: null });
+    feed.follow(null);
+    await clock.advance(20_000);
+    expect(upstream.calls.length).toBeGreaterThan(0);
+    const led = feed.liveSnapshot();
+    expect(led.snapshot.version).toBeGreaterThanOrEqual(1);
+    expect(store.read()).toBe(led);
+    // Following again: no new request from the next slot on.
+    feed.follow(source(calls));
+    await clock.advance(2_000);
+    const sent = upstream.calls.length;
+    await clock.advance(30_000);
+    expect(upstream.calls.length).toBe(sent);
     await stopAll(clock, feed);
   });
 });

@@ -12,7 +12,7 @@ import { JobPicker } from './job-picker';
 import { Lookups, type ListResult } from './lookups';
 import type { Answer } from './on-demand-cache';
 import { MAX_LOCATIONS_IN_FLIGHT, Poller } from './poller';
-import { RateBudget } from './rate-budget';
+import { RateBudget, type SharedBudget } from './rate-budget';
 import { SnapshotBuilder } from './snapshot-builder';
 import { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
 import { FeedTimezone } from './timezone';
@@ -42,6 +42,22 @@ export interface FeedOptions {
   log?: (line: Record<string, unknown>) => void;
   /** Location requests allowed in flight at once (the pacer still spaces their start). */
   maxInFlight?: number;
+  /** A per-minute counter shared with other instances on the same key: every request also takes a permit there. */
+  sharedBudget?: SharedBudget;
+}
+
+/**
+ * Where a feed that follows another instance (lib/cluster's leader) gets what it would otherwise ask upstream
+ * itself: its snapshot store holds the leader's versions, and these answer the rest. A list not known yet
+ * (null) is answered from this feed's own (empty) state.
+ */
+export interface FollowSource {
+  trip(id: number, client: string): Promise<Answer<Trip>>;
+  routeStops(routeId: number, client: string): Promise<Answer<RouteStops>>;
+  watch(busId: number, client: string): boolean;
+  routesList(): ListResult<RoutesResponse> | null;
+  busesList(): ListResult<BusesResponse> | null;
+  networkGeoJson(): NetworkResponse | null;
 }
 
 export class Feed {
@@ -59,6 +75,7 @@ export class Feed {
   private readonly store: SnapshotStore;
   private started = false;
   private restored = false;
+  private following: FollowSource | null = null;
   private readonly healthNotes = new Set<() => string | null>();
   private readonly timeRuleOf: () => TimeRule;
 
@@ -67,7 +84,7 @@ export class Feed {
     const clock = (this.clock = opts.clock ?? systemClock);
     const log = opts.log ?? ((line) => console.warn(JSON.stringify(line)));
     const signal = this.abort.signal;
-    const budget = (this.budget = new RateBudget({ clock, share: config.budgetShare, random: opts.random, maxBackoffMs: config.tripsIntervalMs }));
+    const budget = (this.budget = new RateBudget({ clock, share: config.budgetShare, random: opts.random, maxBackoffMs: config.tripsIntervalMs, shared: opts.sharedBudget }));
     const tz = new FeedTimezone(opts.timezone);
     const state = (this.state = new FleetState(tz));
     const events = this.events;
@@ -76,7 +93,8 @@ export class Feed {
     const finalTrips = new FinalTrips(log);
     const picker = (this.picker = new JobPicker({ config, gateway, state, budget, finalTrips, stopsFetchedAt: (id) => lookups.stopsFetchedAt(id) }));
     const maxInFlight = opts.maxInFlight ?? MAX_LOCATIONS_IN_FLIGHT;
-    this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal });
+    const active = () => this.following === null;
+    this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal, active });
     this.timeRuleOf = tz.rule;
     const notes = () => [...this.healthNotes].map((note) => note()).filter((n): n is string => n !== null);
     const health = (this.healthReport = new FeedHealth({ gateway, budget, state, finalTrips, events, notes, degradedWindowMs: config.degradedWindowMs }));
@@ -93,12 +111,27 @@ export class Feed {
 
   /**
    * What a restarted server knew before the stop (lib/history keeps it): served at once with its true ages, the
-   * oldest fixes asked first, the trips until the next complete walk replaces them. Once, before start().
+   * oldest fixes asked first, the trips until the next complete walk replaces them. Once, before start(); a
+   * following feed may restore again before it leads (what the leader it replaces left).
    */
   restore(warm: WarmState): void {
-    if (this.started || this.restored) throw new Error('Feed.restore is called once, before start().');
+    if (this.following === null && (this.started || this.restored)) throw new Error('Feed.restore is called once, before start() (or while following).');
     this.restored = true;
     this.state.restore(warm);
+  }
+
+  /**
+   * `source`: another instance polls, and this feed follows it: it sends nothing upstream, builds no snapshot
+   * (its store holds the leader's), and answers lookups, watches and lists through `source`. null: this feed
+   * leads (the default), polling from the next slot on.
+   */
+  follow(source: FollowSource | null): void {
+    this.following = source;
+  }
+
+  /** Whether this feed polls (it is not following another instance). */
+  get leading(): boolean {
+    return this.following === null;
   }
 
   start(): void {
@@ -116,11 +149,16 @@ export class Feed {
    * FEED_WATCH_TTL_S. False for an unknown bus or a watch past the client's or the feed's bound.
    */
   watch(busId: number, client: string): boolean {
+    if (this.following) return this.following.watch(busId, client);
     return this.picker.watch(busId, client, this.clock.now());
   }
 
-  /** The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. */
+  /**
+   * The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. A
+   * following feed serves the store's (the leader's), and before the first one a version 0 of its own.
+   */
   liveSnapshot(): StoredSnapshot {
+    if (this.following) return this.store.read() ?? this.snapshots.unstored(this.clock.now());
     return this.snapshots.live(this.clock.now());
   }
 
@@ -132,7 +170,10 @@ export class Feed {
     return this.store.changesSince(epoch, version);
   }
 
+  /** The upstream's health as this feed sees it; a following feed reports the leader's (its newest snapshot's). */
   health(now = this.clock.now()): Health {
+    const followed = this.following ? this.store.read() : null;
+    if (followed) return followed.snapshot.health;
     return this.healthReport.report(now);
   }
 
@@ -158,22 +199,24 @@ export class Feed {
 
   /** One trip, asked upstream on demand when needed; `client` (lib/http's clientKey) bounds its lookups. */
   trip(id: number, client: string): Promise<Answer<Trip>> {
+    if (this.following) return this.following.trip(id, client);
     return this.lookups.trip(id, client);
   }
 
   routeStops(routeId: number, client: string): Promise<Answer<RouteStops>> {
+    if (this.following) return this.following.routeStops(routeId, client);
     return this.lookups.routeStops(routeId, client);
   }
 
   routesList(): ListResult<RoutesResponse> {
-    return this.lookups.routesList();
+    return this.following?.routesList() ?? this.lookups.routesList();
   }
 
   busesList(): ListResult<BusesResponse> {
-    return this.lookups.busesList();
+    return this.following?.busesList() ?? this.lookups.busesList();
   }
 
   networkGeoJson(): NetworkResponse {
-    return this.lookups.networkGeoJson();
+    return this.following?.networkGeoJson() ?? this.lookups.networkGeoJson();
   }
 }

@@ -2,14 +2,15 @@ import 'server-only';
 import { appConfig, validateConfigAtStartup } from '@/lib/config';
 import { createConfiguredClient, readPartnerConfig } from '@/lib/partner';
 import { Feed } from './feed';
+import type { SharedBudget } from './rate-budget';
 import type { SnapshotStore } from './snapshot-store';
 
-export { Feed, type FeedOptions } from './feed';
+export { Feed, type FeedOptions, type FollowSource } from './feed';
 export { capabilitiesOf } from './gateway';
 export type { ListResult } from './lookups';
-export { RateBudget, BudgetUnavailableError, type Lane, type BudgetStats } from './rate-budget';
+export { RateBudget, BudgetUnavailableError, type Lane, type BudgetStats, type SharedBudget } from './rate-budget';
 export { LocationScheduler, type BusTrack } from './location-scheduler';
-export { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
+export { MemorySnapshotStore, RECENT_VERSIONS, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
 export { TypedEmitter, type FeedEvents, type FixEvent, type TripsEvent, type TripFinalEvent, type RequestEvent, type HealthEvent, type WarmState } from './events';
 export type { Answer } from './on-demand-cache';
 export type { Failure } from './failure';
@@ -28,11 +29,13 @@ type FeedHolder = { [FEED]?: Feed };
 export interface FeedWiring {
   /** A snapshot store shared by several instances, in place of the in-memory one. */
   store?: SnapshotStore;
+  /** A per-minute counter shared by several instances on one key (see SharedBudget). */
+  sharedBudget?: SharedBudget;
   /** Runs on the new feed before it starts: subscribe to `feed.events`, `feed.restore(warm state)`. */
   beforeStart?: (feed: Feed) => void | Promise<void>;
 }
 
-function createFeed(store: SnapshotStore | undefined): Feed {
+function createFeed(store: SnapshotStore | undefined, sharedBudget?: SharedBudget): Feed {
   validateConfigAtStartup();
   const partner = readPartnerConfig();
   const feed = new Feed({
@@ -40,6 +43,7 @@ function createFeed(store: SnapshotStore | undefined): Feed {
     timezone: partner.ok ? partner.config.timezone : null,
     client: (timeRule) => createConfiguredClient({ timeRule }),
     store,
+    sharedBudget,
   });
   Object.defineProperty(globalThis, FEED, { value: feed, enumerable: false, configurable: true, writable: false });
   return feed;
@@ -52,7 +56,7 @@ function createFeed(store: SnapshotStore | undefined): Feed {
 export async function startFeed(wiring: FeedWiring = {}): Promise<Feed> {
   const existing = (globalThis as FeedHolder)[FEED];
   if (existing) return existing;
-  const feed = createFeed(wiring.store);
+  const feed = createFeed(wiring.store, wiring.sharedBudget);
   try {
     await wiring.beforeStart?.(feed);
   } catch (e) {

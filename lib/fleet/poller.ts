@@ -41,6 +41,8 @@ export interface PollerSources {
   log: (line: Record<string, unknown>) => void;
   events: TypedEmitter<FeedEvents>;
   signal: AbortSignal;
+  /** False while another instance polls (this feed follows it): the loop sends nothing and waits. */
+  active?: () => boolean;
 }
 
 export class Poller {
@@ -63,6 +65,10 @@ export class Poller {
     const { clock, budget, picker, signal } = this.s;
     while (!signal.aborted) {
       try {
+        if (this.s.active && !this.s.active()) {
+          await clock.sleep(IDLE_RECHECK_MS, signal);
+          continue;
+        }
         if (this.inflight.size >= this.s.maxInFlight) {
           await Promise.race(this.inflight);
           continue;

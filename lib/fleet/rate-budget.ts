@@ -50,6 +50,25 @@ interface Send {
   lane: Lane;
 }
 
+/**
+ * A per-minute counter shared by several instances spending one key (lib/cluster keeps it in Redis): every
+ * request this budget grants also takes a permit there, so instances that overlap (two leaders for a moment,
+ * followers' lookups) still cannot send more than the key's limit together. The feed never knows where it lives.
+ */
+export interface SharedBudget {
+  /**
+   * A permit for one request in `lane`, or how long to wait before asking again. `limit`: the key's per-minute
+   * limit as this budget knows it, null before /status told it. Throws when the counter cannot be reached: then
+   * nothing is sent.
+   */
+  take(lane: Lane, limit: number | null): Promise<{ ok: true; permit: string } | { ok: false; waitMs: number }>;
+  /** Gives back a permit taken for a request that was not sent after all. */
+  release(permit: string): void;
+}
+
+/** While the shared counter cannot be reached, a caller willing to wait asks again this much later. */
+const SHARED_RETRY_MS = 1_000;
+
 /** Thrown by acquire when a slot is further away than the caller is willing to wait. */
 export class BudgetUnavailableError extends Error {
   constructor(
@@ -83,8 +102,11 @@ export class RateBudget {
   private count429 = 0;
   private upstream: { remaining: number; resetAt: number; sentSince: number } | null = null;
 
-  constructor(opts: { clock: Clock; share: number; random?: () => number; maxBackoffMs?: number }) {
+  private readonly shared: SharedBudget | null;
+
+  constructor(opts: { clock: Clock; share: number; random?: () => number; maxBackoffMs?: number; shared?: SharedBudget }) {
     this.clock = opts.clock;
+    this.shared = opts.shared ?? null;
     this.share = opts.share;
     this.random = opts.random ?? Math.random;
     this.maxBackoffMs = opts.maxBackoffMs ?? MAX_BACKOFF_MS;
@@ -127,6 +149,11 @@ export class RateBudget {
       const now = this.clock.now();
       const ready = this.readyAt(lane, now);
       if (ready <= now) {
+        if (this.shared) {
+          const granted = await this.acquireShared(kind, lane, deadline, opts.signal);
+          if (granted === 'again') continue;
+          return granted;
+        }
         const k = typeof kind === 'function' ? kind() : kind;
         if (k === null) return false;
         this.record(k, lane, now);
@@ -135,6 +162,41 @@ export class RateBudget {
       if (ready > deadline) throw new BudgetUnavailableError(ready, this.pausedUntilMs > now ? 'rate-limited' : 'budget');
       await this.clock.sleep(ready - now, opts.signal);
     }
+  }
+
+  /**
+   * The shared counter's permit, then this budget's slot again (another caller of this process may have taken
+   * it while the permit was on its way): a permit left unused is given back. 'again': wait over, ask anew.
+   */
+  private async acquireShared(kind: string | (() => string | null), lane: Lane, deadline: number, signal: AbortSignal | undefined): Promise<boolean | 'again'> {
+    const shared = this.shared!;
+    let answer: Awaited<ReturnType<SharedBudget['take']>>;
+    try {
+      answer = await shared.take(lane, this.upstreamLimit);
+    } catch {
+      answer = { ok: false, waitMs: SHARED_RETRY_MS };
+    }
+    if (signal?.aborted) {
+      if (answer.ok) shared.release(answer.permit);
+      throw new Error('aborted');
+    }
+    const now = this.clock.now();
+    if (!answer.ok) {
+      if (now + answer.waitMs > deadline) throw new BudgetUnavailableError(now + answer.waitMs, 'budget');
+      await this.clock.sleep(answer.waitMs, signal);
+      return 'again';
+    }
+    if (this.readyAt(lane, now) > now) {
+      shared.release(answer.permit);
+      return 'again';
+    }
+    const k = typeof kind === 'function' ? kind() : kind;
+    if (k === null) {
+      shared.release(answer.permit);
+      return false;
+    }
+    this.record(k, lane, now);
+    return true;
   }
 
   /** Earliest instant the lane may send, given everything known now. */

@@ -54,6 +54,17 @@ export class SnapshotBuilder {
     return next;
   }
 
+  /**
+   * What an instance that does not build (a follower before its first shared version) shows: version 0 of the
+   * store's epoch, built from what this feed holds and kept out of the store.
+   */
+  unstored(now: number): StoredSnapshot {
+    const parts = this.parts(now);
+    const epoch = this.s.store.epoch();
+    const snapshot: LiveSnapshot = { generatedAt: now, epoch, version: 0, ...parts };
+    return { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: null };
+  }
+
   private parts(now: number): Omit<LiveSnapshot, 'generatedAt' | 'epoch' | 'version'> {
     const { state, thresholds } = this.s;
     const vehicles: Vehicle[] = [];

@@ -117,6 +117,16 @@ export interface Health {
    * through Feed.addHealthNote. Optional in the type so that a Health built by hand need not list them.
    */
   notes?: string[];
+  /**
+   * Several instances (lib/cluster): set while this instance cannot reach the coordination service (Redis). It
+   * serves the last data it has, which no instance refreshes until coordination returns. Absent otherwise.
+   */
+  coordination?: {
+    /** When this instance lost coordination. */
+    lostAt: EpochMs;
+    /** When the data served was built (the last version this instance received). */
+    dataAt: EpochMs;
+  };
   timezone: {
     /** IANA zone or a fixed offset such as `UTC-05:00`. */
     zone: string;

@@ -1,7 +1,9 @@
 import 'server-only';
 import { startAuth } from '@/lib/auth';
+import { ClusterNode, readClusterConfig } from '@/lib/cluster';
 import { appConfig, historyConfig, validateConfigAtStartup } from '@/lib/config';
-import { startFeed } from '@/lib/fleet';
+import { startFeed, type Feed } from '@/lib/fleet';
+import type { RecorderStatus } from '@/lib/model';
 import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/history';
 import { lastOnTrip } from '@/lib/history/queries';
 import { startHistory, type HistoryService } from '@/lib/history/service';
@@ -22,6 +24,9 @@ import { provideStatusSources } from './status-sources';
  */
 export async function startServer() {
   validateConfigAtStartup();
+  // Several instances (REDIS_URL) need one PostgreSQL: refused here, before any store opens.
+  const clustered = readClusterConfig();
+  if (!clustered.ok) throw new Error(clustered.message);
   // First the store: a PGlite directory another process holds must stop this one before it starts anything
   // (two processes corrupt it). Next.js logs an instrumentation error and serves on, so the exit is ours. Any
   // other failure (PostgreSQL not reachable yet) lets the live map start; the recorder keeps trying.
@@ -41,10 +46,30 @@ export async function startServer() {
   const history = historyConfig();
   const { delay } = appConfig();
   let recorder: HistoryService | null = null;
+  const recording = async (feed: Feed) => {
+    recorder = await startHistory(feed, { store: processStore, config: history, thresholds: delay });
+    return recorder;
+  };
+  // Among several instances only the leader polls and records: the recorder starts and stops with leadership.
+  const node = clustered.config ? new ClusterNode(clustered.config, appConfig().feed.watchTtlMs, { onLead: async (feed) => void (await recording(feed)), onFollow: async () => void (await recorder?.close(), (recorder = null)) }) : null;
+  await node?.connect();
   const feed = await startFeed({
+    store: node?.store,
+    sharedBudget: node?.budget,
     beforeStart: async (feed) => {
+      if (node) {
+        node.attach(feed);
+        const store = await processStore().catch(() => null);
+        console.info(JSON.stringify({ msg: 'cluster instance', instanceId: node.instanceId, cluster: clustered.config!.name }));
+        provideStatusSources({
+          instance: () => node.status(),
+          recorder: () => (recorder ? recorderStatusOf(recorder.recorder.stats, store?.where ?? null) : followerRecorder(store?.where ?? 'unknown')),
+          lastTrips: async (busIds) => lastOnTrip((await processStore()).db, busIds),
+        });
+        return;
+      }
       // The store opens here (its migrations applied); a data directory another process holds stops the start.
-      recorder = await startHistory(feed, { store: processStore, config: history, thresholds: delay });
+      recorder = await recording(feed);
       const store = await processStore().catch(() => null);
       console.info(JSON.stringify({ msg: 'history recording', where: store?.where ?? 'store not open yet', restored: recorder.restored }));
       const service = recorder;
@@ -56,9 +81,16 @@ export async function startServer() {
   });
   serveLive(guardedLive((req) => liveAnswer(feed, req)));
   onShutdown(async () => {
+    // A leader releases its lease first: another instance takes over while this one writes its last batch.
+    await node?.stop();
     await recorder?.close();
     await closeProcessStore();
   });
+}
+
+/** The recorder's section on an instance that follows: the leader records. */
+function followerRecorder(where: string): RecorderStatus {
+  return { state: 'stopped', store: where, lagMs: null, pending: 0, lastWriteAt: null, message: 'This instance follows another: the leader records history.' };
 }
 
 // scripts/server.mjs awaits this on SIGTERM/SIGINT before the process exits, so the last batch is written.

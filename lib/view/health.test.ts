@@ -5,6 +5,15 @@ import { makeHealth, makeVehicle, T0 } from './test-factories';
 const link: ClientLink = { online: true, fetchFailed: false, fetchErrorMessage: null, sinceLastSnapshotS: 1 };
 
 describe('healthBanners', () => {
+  it('says coordination is lost, with how old the data shown is', () => {
+    const health = makeHealth({ state: 'ok', coordination: { lostAt: T0 - 40_000, dataAt: T0 - 95_000 } });
+    const banner = healthBanners(health, link, T0).find((b) => b.id === 'coordination');
+    expect(banner).toMatchObject({ tone: 'warning', title: 'Coordination lost' });
+    expect(banner!.body).toContain('40 s ago');
+    expect(banner!.body).toContain('built 1 min ago');
+    expect(healthBanners(makeHealth({ state: 'ok' }), link, T0).some((b) => b.id === 'coordination')).toBe(false);
+  });
+
   it('shows each note from beside the feed (the recorder) as a warning', () => {
     const notes = ['history: not recording since 08:12 (connect ECONNREFUSED 127.0.0.1:5432)'];
     expect(healthBanners(makeHealth({ notes }), link, T0)).toEqual([{ id: 'note-0', tone: 'warning', title: 'Note', body: notes[0] }]);

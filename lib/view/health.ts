@@ -99,6 +99,15 @@ export function healthBanners(health: Health | null, link: ClientLink, now: Epoc
     case 'ok':
       break;
   }
+  if (health.coordination) {
+    const { lostAt, dataAt } = health.coordination;
+    banners.push({
+      id: 'coordination',
+      tone: 'warning',
+      title: 'Coordination lost',
+      body: `This server lost its link to the other instances ${formatAgo(Math.max(0, (now - lostAt) / 1000))}; the data shown was built ${formatAgo(Math.max(0, (now - dataAt) / 1000))}, every bus with its true age. Updates resume by themselves when the link returns.`,
+    });
+  }
   // Rooms beside the feed (the recorder) speak for themselves, one banner per sentence; the live map is unaffected.
   (health.notes ?? []).forEach((note, i) => banners.push({ id: `note-${i}`, tone: 'warning', title: 'Note', body: note }));
   return banners;

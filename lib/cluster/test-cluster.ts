@@ -1,0 +1,189 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+
+// Real processes for the cluster's integration test and benchmark: a redis-server of the test's own on a free
+// port (never the machine's shared one: the test stops and restarts it), instances (scripts/instance.ts) and a
+// counting proxy in front of the simulator for each instance, which notes the moment every upstream request of
+// that instance arrives. Every process binds 127.0.0.1 and stops by itself when the test process goes away
+// (scripts/run-with-parent.mjs).
+
+const ROOT = join(__dirname, '..', '..');
+const RUN_WITH_PARENT = join(ROOT, 'scripts', 'run-with-parent.mjs');
+const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Proc {
+  proc: ChildProcess;
+  output(): string;
+  exited: Promise<void>;
+}
+
+function launch(cmd: string, args: string[], env: Record<string, string | undefined> = {}): Proc {
+  let out = '';
+  const proc = spawn(process.execPath, [RUN_WITH_PARENT, cmd, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const append = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    if (out.length > 1_000_000) out = out.slice(-500_000);
+  };
+  proc.stdout?.on('data', append);
+  proc.stderr?.on('data', append);
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return { proc, output: () => out, exited };
+}
+
+/** Waits for `check` to return a value (not undefined), asking every `everyMs`; fails past `timeoutMs` with `what`. */
+export async function waitUntil<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export interface RedisServer {
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/** A redis-server of the test's own, keeping nothing on disk: a restart loses every key, as a real crash may. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  let p: Proc | null = null;
+  const start = async () => {
+    p = launch('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no']);
+    const proc = p;
+    await waitUntil('redis-server answering', () => (proc.output().includes('Ready to accept connections') ? true : proc.proc.exitCode !== null ? Promise.reject(new Error(proc.output())) : undefined), 30_000);
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    async stop() {
+      const proc = p;
+      if (!proc || proc.proc.exitCode !== null) return;
+      proc.proc.kill('SIGTERM');
+      await proc.exited;
+    },
+  };
+}
+
+export interface Instance {
+  url: string;
+  /** The instance process's own pid (not its run-with-parent wrapper's). */
+  pid: number;
+  proc: Proc;
+  stop(): Promise<void>;
+}
+
+/** One instance (scripts/instance.ts) on a free port; resolves once it answers. */
+export async function startInstance(env: Record<string, string>): Promise<Instance> {
+  const p = launch(TSX_CLI, ['--conditions=react-server', join(ROOT, 'scripts', 'instance.ts'), '--port', '0'], { NODE_ENV: 'production', AUTH_MODE: 'none', ...env });
+  // Starting tsx and the server modules takes tens of seconds on a loaded two-core machine.
+  const ready = await waitUntil(
+    'instance started',
+    () => {
+      if (p.proc.exitCode !== null) return Promise.reject(new Error(`instance exited:\n${p.output().slice(-3000)}`));
+      const m = /\{"msg":"instance ready","port":(\d+),"pid":(\d+)\}/.exec(p.output());
+      return m ? { port: Number(m[1]), pid: Number(m[2]) } : undefined;
+    },
+    180_000,
+  );
+  return {
+    url: `http://127.0.0.1:${ready.port}`,
+    pid: ready.pid,
+    proc: p,
+    async stop() {
+      if (p.proc.exitCode !== null) return;
+      try {
+        process.kill(ready.pid, 'SIGCONT');
+      } catch {
+        // Already gone.
+      }
+      p.proc.kill('SIGTERM');
+      await p.exited;
+    },
+  };
+}
+
+export interface CountingProxy {
+  baseUrl: string;
+  /** When each request arrived, ms. */
+  arrivals: number[];
+  close(): Promise<void>;
+}
+
+/** Forwards every request to `target` (an origin) and notes when it arrived. */
+export async function countingProxy(target: string): Promise<CountingProxy> {
+  const t = new URL(target);
+  const arrivals: number[] = [];
+  const server: Server = createHttpServer((req, res) => {
+    arrivals.push(Date.now());
+    const up = httpRequest({ host: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    arrivals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The most requests in any 60 s window of these arrival times. */
+export function maxInAnyMinute(arrivals: readonly number[]): number {
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  let best = 0;
+  let from = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[from]! >= 60_000) from++;
+    best = Math.max(best, i - from + 1);
+  }
+  return best;
+}
+
+export interface InstanceView {
+  role: string | null;
+  epoch: number;
+  version: number;
+  vehicles: number;
+  coordinationLost: boolean;
+}
+
+/** What an instance serves now (a full /api/live) and its role; null when it does not answer within 3 s. */
+export async function viewOf(url: string): Promise<InstanceView | null> {
+  try {
+    const [live, integration] = await Promise.all([
+      fetch(`${url}/api/live`, { signal: AbortSignal.timeout(3_000) }).then((r) => r.json() as Promise<{ epoch: string; version: number; vehicles: unknown[]; health: { coordination?: unknown } }>),
+      fetch(`${url}/api/integration`, { signal: AbortSignal.timeout(3_000) }).then((r) => r.json() as Promise<{ instance: { role: string } | null }>),
+    ]);
+    return { role: integration.instance?.role ?? null, epoch: Number(live.epoch), version: live.version, vehicles: live.vehicles.length, coordinationLost: live.health.coordination !== undefined };
+  } catch {
+    return null;
+  }
+}
