@@ -31,6 +31,26 @@ describe('service days', () => {
     expect(r1!.hours).toEqual({ '8': [3 + 0, 2], '9': [-2 + 7 + 12, 3] });
     expect(figuresOf([r1!, r2!], T)).toEqual(delayFigures([...day1, ...day2], T));
   });
+
+  it('reads the same figures off a merged histogram as off the trips, for many days of varied delays', () => {
+    // A fixed pseudo-random sequence: integer and fractional delays, repeats, unknowns, even and odd counts.
+    let x = 7;
+    const next = () => (x = (x * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const days = Array.from({ length: 30 }, (_, d) =>
+      Array.from({ length: 50 + d }, (_, i) => ({
+        routeId: 1,
+        routeCode: 'M1',
+        routeName: 'One',
+        serviceDate: addDays('2026-02-01', d),
+        plannedDepartureAt: Date.UTC(2026, 1, 1 + d, 12 + (i % 10)),
+        delayMinutes: next() < 0.05 ? null : i % 7 === 0 ? Math.round(next() * 400) / 20 - 4 : Math.round(next() * 30) - 8,
+      })),
+    );
+    const routeDays = days.map((facts) => routeDaysOf(facts, NY)[0]!);
+    expect(figuresOf(routeDays, T)).toEqual(delayFigures(days.flat(), T));
+    expect(figuresOf(routeDays.slice(3, 4), { lateMin: 3, earlyMin: 2 })).toEqual(delayFigures(days[3]!, { lateMin: 3, earlyMin: 2 }));
+    expect(figuresOf([], T)).toEqual(delayFigures([], T));
+  });
 });
 
 const cleanups: (() => Promise<unknown>)[] = [];
