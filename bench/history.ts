@@ -11,6 +11,7 @@
 // A complete fill is kept (bench/.history-cache/<days>d and the PostgreSQL database fleetmap_bench_history_<days>d,
 // with what the fill cost and the machine's load then) and reused by the next run: filling 14 days takes about an
 // hour on a busy 2-core machine. --refill fills again. --quick fills 2 simulated hours in this process instead.
+// BENCH_HISTORY_TARGETS=pglite or =postgres measures one store only.
 import { spawn } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -335,9 +336,14 @@ export const history: Benchmark = {
   needsApp: false,
   async run(ctx) {
     const m = load();
-    const targets: Target[] = ['pglite'];
-    if (postgresBase()) targets.push('postgres');
+    const only = process.env.BENCH_HISTORY_TARGETS?.split(',').map((t) => t.trim());
+    if (only?.some((t) => t !== 'pglite' && t !== 'postgres')) throw new Error('BENCH_HISTORY_TARGETS lists pglite and/or postgres');
+    const targets: Target[] = [];
+    if (!only || only.includes('pglite')) targets.push('pglite');
+    if (only && !only.includes('postgres')) ctx.log('  postgres: not asked for (BENCH_HISTORY_TARGETS)');
+    else if (postgresBase()) targets.push('postgres');
     else ctx.log('  postgres: skipped (BENCH_DATABASE_URL and TEST_DATABASE_URL unset)');
+    if (targets.length === 0) throw new Error('no store to measure');
     const days = ctx.days ?? Number(process.env.BENCH_HISTORY_DAYS || 14);
     if (!Number.isInteger(days) || days < 1) throw new Error('BENCH_HISTORY_DAYS must be a whole number of days');
     const fill = ctx.quick ? await quickStores(m, targets, ctx) : await filledStores(m, targets, days, ctx);
@@ -366,14 +372,14 @@ export const history: Benchmark = {
     } finally {
       await fill.dispose();
     }
-    const f = fill.stats.pglite!;
-    const lag = (details.pglite as { lag: { walkTrips: number } }).lag;
+    const first = targets[0]!;
+    const lag = (details[first] as { lag: { walkTrips: number } }).lag;
+    const fillText = targets.map((t) => `${t === 'pglite' ? 'PGlite' : 'PostgreSQL'} filled in ${Math.round(fill.stats[t]!.fillSeconds)} s at load ${fill.stats[t]!.loadAtStart.toFixed(1)}–${fill.stats[t]!.loadAtEnd.toFixed(1)}`).join(', ');
     return {
       peer: null,
       conditions:
         `${ctx.quick ? '2 simulated hours' : `${days} simulated days`} ending 2026-03-04 at 855 buses, made by the simulator's clock and written through the recorder ` +
-        `(225 location answers and one walk of /trips/active per simulated minute; PGlite filled in ${Math.round(f.fillSeconds)} s at load ${f.loadAtStart.toFixed(1)}–${f.loadAtEnd.toFixed(1)}` +
-        `${fill.stats.postgres ? `, PostgreSQL in ${Math.round(fill.stats.postgres.fillSeconds)} s` : ''}${fill.reused ? ', a kept fill' : ''}); storage is the database's size less an empty one's; ` +
+        `(225 location answers and one walk of /trips/active per simulated minute; ${fillText}${fill.reused ? ', a kept fill' : ''}); storage is the database's size less an empty one's; ` +
         `reads after the days are closed; recorder lag over ${ctx.quick ? 20 : 60} s of real-time events with ${lag.walkTrips} trips per walk, on an empty store (machine load in details)`,
       figures,
       details,

@@ -112,8 +112,8 @@ export async function busTrack(db: HistoryDb, busId: number, from: number, to: n
 }
 
 /**
- * Every bus as Fleetmap knew it at `at`: one statement, so one round trip. The buses come from a loose index
- * scan of the fixes, each bus's last fix before `at` (within FLEET_LOOKBACK_MS) is one probe of the (bus, fetched)
+ * Every bus as Fleetmap knew it at `at`: one statement, so one round trip. The buses come from the bus list
+ * (history_buses), each bus's last fix before `at` (within FLEET_LOOKBACK_MS) is one probe of the (bus, fetched)
  * index, its trip one probe of the trips' key and the trip's delay then one probe of the delay changes' key.
  */
 export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
@@ -138,7 +138,7 @@ export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly numb
     db,
     sql`SELECT f.bus_id, f.gps_at, f.fetched_at, f.lat, f.lon, f.heading, f.speed_kmh, f.accuracy, f.trip_id,
                t.trip_id AS known_trip, t.route_id, t.route_code, t.route_name, t.direction, t.status, d.delay_minutes AS delay_then
-          FROM (${busIdsScan()}) b
+          FROM (${busIdsScan(at, at - FLEET_LOOKBACK_MS)}) b
           CROSS JOIN LATERAL (
             SELECT * FROM history_bus_fixes f
              WHERE f.bus_id = b.bus_id AND f.fetched_at <= ${at} AND f.fetched_at > ${at - FLEET_LOOKBACK_MS}

@@ -46,10 +46,10 @@ export async function pruneHistory(db: HistoryDb, opts: RetentionOptions): Promi
   const count = async (q: ReturnType<typeof sql>) => (await rows<{ n: number | string }>(db, q)).length;
   const fixes = await inBatches(
     () =>
-      // Each bus's oldest fixes through the (bus, fetched) index, the buses walked by a loose index scan.
+      // Each bus's oldest fixes through the (bus, fetched) index, for the buses whose first fix is that old.
       count(
         sql`DELETE FROM history_bus_fixes WHERE ctid = ANY(ARRAY(
-              SELECT f.ctid FROM (${busIdsScan()}) b
+              SELECT f.ctid FROM (${busIdsScan(positionsCut, -1)}) b
                CROSS JOIN LATERAL (SELECT ctid FROM history_bus_fixes f WHERE f.bus_id = b.bus_id AND f.fetched_at < ${positionsCut} LIMIT ${BATCH}) f
                LIMIT ${BATCH}))
             RETURNING 1 AS n`,

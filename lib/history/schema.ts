@@ -32,6 +32,16 @@ export const busFixes = pgTable(
   ],
 );
 
+/**
+ * Every bus the fixes hold, with its first and last fetched time: "which buses" is one small read instead of a
+ * walk of the fixes' index (a loose index scan costs a probe per bus, slow on PGlite). Kept by each batch.
+ */
+export const buses = pgTable('history_buses', {
+  busId: integer('bus_id').primaryKey(),
+  firstFetchedAt: epochMs('first_fetched_at').notNull(),
+  lastFetchedAt: epochMs('last_fetched_at').notNull(),
+});
+
 /** Every trip seen on /trips/active, as last seen, with how it ended when /trips/{id} told. */
 export const trips = pgTable(
   'history_trips',

@@ -23,24 +23,20 @@ interface FixRowRaw {
 
 const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
-/** Every bus id the fixes hold, one index probe each (a loose index scan): milliseconds however many fixes. */
-export function busIdsScan() {
-  return sql`WITH RECURSIVE b AS (
-               (SELECT bus_id FROM history_bus_fixes ORDER BY bus_id LIMIT 1)
-               UNION ALL
-               SELECT (SELECT f.bus_id FROM history_bus_fixes f WHERE f.bus_id > b.bus_id ORDER BY f.bus_id LIMIT 1) FROM b WHERE b.bus_id IS NOT NULL
-             ) SELECT bus_id FROM b WHERE bus_id IS NOT NULL`;
+/** The buses with a fix fetched in (since, at]: a read of the small bus list the recorder keeps. */
+export function busIdsScan(at: number, since: number) {
+  return sql`SELECT bus_id FROM history_buses WHERE first_fetched_at <= ${at} AND last_fetched_at > ${since}`;
 }
 
 /**
- * The newest fix of every bus fetched at or before `at` and after `since`. The bus ids are walked through the
- * (bus, fetched) index one by one (a loose index scan), then each bus's newest fix is one index probe: a few
- * milliseconds per thousand buses however many days the store holds.
+ * The newest fix of every bus fetched at or before `at` and after `since`. The bus ids come from the bus list,
+ * then each bus's newest fix is one probe of the (bus, fetched) index: a few milliseconds per thousand buses
+ * however many days the store holds.
  */
 export async function fixesAt(db: HistoryDb, at: number, since: number, busIds?: readonly number[]): Promise<FixEvent[]> {
   const buses = busIds
     ? sql`SELECT unnest(ARRAY[${sql.join(busIds.map((b) => sql`${b}`), sql`, `)}]::int[]) AS bus_id`
-    : busIdsScan();
+    : busIdsScan(at, since);
   if (busIds && busIds.length === 0) return [];
   const got = await rows<FixRowRaw>(
     db,

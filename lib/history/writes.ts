@@ -112,6 +112,13 @@ export async function writeBatch(db: HistoryDb, b: Batch): Promise<void> {
           ['trip_id', 'bigint', fixes.map((f) => f.tripId ?? null)],
         ]),
       );
+      await tx.execute(
+        sql`INSERT INTO history_buses (bus_id, first_fetched_at, last_fetched_at)
+            SELECT bus_id, min(fetched_at), max(fetched_at) FROM unnest(${sql.param(fixes.map((f) => f.busId))}::int[], ${sql.param(fixes.map((f) => f.fetchedAt))}::bigint[]) AS x(bus_id, fetched_at)
+             GROUP BY bus_id
+            ON CONFLICT (bus_id) DO UPDATE SET first_fetched_at = LEAST(history_buses.first_fetched_at, excluded.first_fetched_at),
+                                               last_fetched_at = GREATEST(history_buses.last_fetched_at, excluded.last_fetched_at)`,
+      );
     }
     // A trip on /trips/active has not ended: a final answer it had was premature (it was missing from one walk,
     // the lookup found it still running), and is forgotten.
