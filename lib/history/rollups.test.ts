@@ -1,7 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { delayFigures } from '@/lib/view/delays';
+import { Batch } from './batch';
 import { tripRow } from './recorder';
+import { writeBatch } from './writes';
 import { pruneHistory, DAY_MS } from './retention';
 import { addDays } from '@/lib/view/calendar';
 import { closeServiceDays, figuresOf, localDate, routeDaysOf, storedRouteDays } from './rollups';
@@ -95,7 +97,10 @@ describeEachStore('closing service days and retention', (target) => {
     const now = Date.UTC(2026, 2, 20, 12);
     const fixes = Array.from({ length: 4_500 }, (_, i) => ({ busId: 1 + (i % 9), fixAt: now - 20 * DAY_MS + i, gpsAt: now - 20 * DAY_MS + i, fetchedAt: now - 20 * DAY_MS + i, lat: 1, lon: 2 }));
     fixes.push({ busId: 1, fixAt: now - DAY_MS, gpsAt: now - DAY_MS, fetchedAt: now - DAY_MS, lat: 1, lon: 2 });
-    for (let i = 0; i < fixes.length; i += 1_000) await store.db.insert(busFixes).values(fixes.slice(i, i + 1_000));
+    // Written as the recorder writes them (the bus list, history_buses, comes with them).
+    const batch = new Batch();
+    for (const f of fixes) batch.addFix(f);
+    await writeBatch(store.db, batch);
     await store.db.insert(trips).values([tripRow(trip({ id: 1, tripDate: '2026-03-04' }), now - 16 * DAY_MS), tripRow(trip({ id: 2, tripDate: '2026-03-19' }), now - DAY_MS)]);
     await store.db.insert(tripDelayChanges).values([
       { tripId: 1, at: now - 16 * DAY_MS, delayMinutes: 1 },
