@@ -216,9 +216,11 @@ async function onFilled(m: Modules, target: Target, fill: Fill, emptyBytes: numb
   const store = await fill.open[target]();
   try {
     const rule = { kind: 'zone', zone: ZONE } as const;
-    const now = LAST_DAY + DAY_MS + 6 * 3_600_000;
-    // As the app's maintenance does: the service days over are closed; statistics are fresh (PGlite: the
-    // maintenance's ANALYZE; PostgreSQL: autovacuum).
+    // Read as of 6 March, 06:00: every day of the period is closed (the fill stops at midnight, when trips of the
+    // last day still run; the day before yesterday is closed whatever its trips). As the app's maintenance does:
+    // the service days over are closed and statistics are fresh (PGlite: the maintenance's ANALYZE; PostgreSQL:
+    // autovacuum).
+    const now = LAST_DAY + 2 * DAY_MS + 6 * 3_600_000;
     await m.rollups.closeServiceDays(store.db, { now, rule, thresholds: THRESHOLDS, backfill: true });
     await m.store.analyzeStore(store.db);
     if (target === 'pglite') await store.db.execute(m.store.sqlCheckpoint());
@@ -380,7 +382,7 @@ export const history: Benchmark = {
       conditions:
         `${ctx.quick ? '2 simulated hours' : `${days} simulated days`} ending 2026-03-04 at 855 buses, made by the simulator's clock and written through the recorder ` +
         `(225 location answers and one walk of /trips/active per simulated minute; ${fillText}${fill.reused ? ', a kept fill' : ''}); storage is the database's size less an empty one's; ` +
-        `reads after the days are closed; recorder lag over ${ctx.quick ? 20 : 60} s of real-time events with ${lag.walkTrips} trips per walk, on an empty store (machine load in details)`,
+        `reads as of 6 March with every day closed; recorder lag over ${ctx.quick ? 20 : 60} s of real-time events with ${lag.walkTrips} trips per walk, on an empty store (machine load in details)`,
       figures,
       details,
     };
