@@ -44,15 +44,26 @@ export class UsageError extends Error {
 export interface RunOptions {
   only: string[] | null;
   quick: boolean;
+  /** Simulated days the history benchmark fills its stores with (default 14). */
+  days: number | null;
+  /** The history benchmark fills its stores again instead of reusing a complete fill. */
+  refill: boolean;
 }
 
-const USAGE = `usage: npm run bench [-- --only <name>[,<name>...]] [--quick]\nbenchmarks: ${BENCHMARKS.map((b) => b.name).join(', ')}`;
+const USAGE = `usage: npm run bench [-- --only <name>[,<name>...]] [--quick] [--days N] [--refill]\nbenchmarks: ${BENCHMARKS.map((b) => b.name).join(', ')}\n--days N: simulated days of the history benchmark's fill (default 14); --refill: fill them again`;
 
 export function parseArgs(argv: readonly string[]): RunOptions {
-  const opts: RunOptions = { only: null, quick: false };
+  const opts: RunOptions = { only: null, quick: false, days: null, refill: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') opts.quick = true;
+    else if (arg === '--refill') opts.refill = true;
+    else if (arg === '--days' || arg.startsWith('--days=')) {
+      const value = arg === '--days' ? argv[++i] : arg.slice('--days='.length);
+      const days = Number(value);
+      if (!value || !Number.isInteger(days) || days < 1 || days > 60) throw new UsageError(`--days needs a whole number of days from 1 to 60, got ${value ?? 'nothing'}.\n${USAGE}`);
+      opts.days = days;
+    }
     else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
       if (!value) throw new UsageError(`--only needs a benchmark name.\n${USAGE}`);
@@ -91,7 +102,7 @@ export async function main(argv: readonly string[], deps: RunDeps): Promise<numb
     const run = { date: new Date(t0).toISOString(), command, machine: describeMachine(ROOT) };
     console.log(`\n[${b.name}] ${b.title} (load ${run.machine.loadAverageAtStart})`);
     try {
-      const r = await b.run({ quick: opts.quick, log: (line) => console.log(line) });
+      const r = await b.run({ quick: opts.quick, days: opts.days, refill: opts.refill, log: (line) => console.log(line) });
       const seconds = Math.round((Date.now() - t0) / 1000);
       const loadAverageAtEnd = Math.round(loadavg()[0]! * 100) / 100;
       results.push({ name: b.name, title: b.title, seconds, ...r, run: { ...run, loadAverageAtEnd } });

@@ -2,8 +2,12 @@
 // was written and, with --date, the per-route figures of that service date recomputed from the stored trips by
 // plain SQL (the e2e test compares the delay board with them).
 //
-//   node --conditions=react-server --import tsx scripts/history-fill.ts --dir <FLEETMAP_DATA_DIR> --from <ISO> --to <ISO> [--buses N] [--date YYYY-MM-DD]
+//   node --conditions=react-server --import tsx scripts/history-fill.ts --dir <FLEETMAP_DATA_DIR> --from <ISO> --to <ISO> [--buses N] [--date YYYY-MM-DD] [--stats FILE]
 //   (DATABASE_URL set: PostgreSQL instead of --dir)
+// Each simulated day filled is logged on stderr. --stats writes what was filled, how long it took and the
+// machine's load before and after into FILE once the fill is complete (the history benchmark keeps its fills so).
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { fillFromSimulator } from '@/lib/history/fill';
 import { openStore, rows } from '@/lib/history/store';
@@ -26,7 +30,15 @@ async function main() {
   const thresholds = { lateMin: Number(arg('late') ?? 5), earlyMin: Number(arg('early') ?? 1) };
   const store = await openStore({ databaseUrl: process.env.DATABASE_URL || null, dataDir: arg('dir') ?? null });
   const t0 = Date.now();
-  const written = await fillFromSimulator(store, { from, to, buses: arg('buses') ? Number(arg('buses')) : undefined, timezone: zone });
+  const loadAtStart = loadavg()[0]!;
+  const written = await fillFromSimulator(store, {
+    from,
+    to,
+    buses: arg('buses') ? Number(arg('buses')) : undefined,
+    timezone: zone,
+    onDay: (d) => console.error(`${store.target}: simulated day ${d.day} filled after ${Math.round((Date.now() - t0) / 1000)} s (load ${loadavg()[0]!.toFixed(1)})`),
+  });
+  const fillSeconds = (Date.now() - t0) / 1000;
   await closeServiceDays(store.db, { now: to, rule: { kind: 'zone', zone }, thresholds, backfill: true });
   const date = arg('date');
   let routes: unknown = null;
@@ -37,6 +49,8 @@ async function main() {
     routes = [...byRoute.entries()].map(([routeId, g]) => ({ routeId, routeCode: g.code, ...delayFigures(g.trips, thresholds) }));
   }
   await store.close();
+  const stats = arg('stats');
+  if (stats) writeFileSync(stats, JSON.stringify({ ...written, from, to, fillSeconds, loadAtStart, loadAtEnd: loadavg()[0]!, madeAt: new Date().toISOString() }, null, 1));
   console.log(JSON.stringify({ ...written, seconds: (Date.now() - t0) / 1000, routes }));
 }
 

@@ -37,6 +37,10 @@ export interface BenchResult {
 
 export interface BenchContext {
   quick: boolean;
+  /** --days N (the history benchmark's fill), else null. */
+  days?: number | null;
+  /** --refill: the history benchmark fills again rather than reuse its last complete fill. */
+  refill?: boolean;
   log(line: string): void;
 }
 

@@ -160,7 +160,7 @@ export class JobPicker {
   }
 
   private finalTripDue(now: number): boolean {
-    return this.s.finalTrips.size > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now);
+    return this.s.finalTrips.ready > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now);
   }
 
   /** A bus a viewer just opened, unless the last slot already went to a watched bus. */

@@ -204,8 +204,11 @@ export class Poller {
       trip = shift ? shiftTripTimes(data, shift) : data;
     } catch (e) {
       if (!(e instanceof PartnerError)) throw e;
-      // Any other failure was booked by the gateway; the trip is not asked again.
-      if (e.status !== 404) return;
+      // Any other failure was booked by the gateway; the trip waits for another turn (a few at most).
+      if (e.status !== 404) {
+        finalTrips.failed(tripId);
+        return;
+      }
       trip = null;
     }
     events.emit('trip-final', { fetchedAt: clock.now(), tripId, trip });

@@ -1,12 +1,12 @@
 import 'server-only';
-import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { BusTrackResponse, DelayThresholds, FleetMomentResponse, FleetMomentVehicle, HistoryFix, HistoryRoutesResponse, HistoryTripResponse } from '@/lib/model';
 import type { TimeRule } from '@/lib/partner';
 import { addDays } from '@/lib/view/calendar';
 import { figuresOf, localDate, routeDaysFromTrips, storedRouteDays, type RouteDay } from './rollups';
 import { budgetMinutes, busFixes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
 import { rows, type HistoryDb } from './store';
-import { fixesAt, tripFromRow } from './warm';
+import { busIdsScan, tripFromRow } from './warm';
 
 // The reads behind the history API and the ops pages. Each is bounded by what the API validated (a period of at
 // most 400 days, a track of at most 24 h, one moment) and answers through an index.
@@ -111,29 +111,61 @@ export async function busTrack(db: HistoryDb, busId: number, from: number, to: n
   return { busId, from, to, fixes };
 }
 
+/**
+ * Every bus as Fleetmap knew it at `at`: one statement, so one round trip. The buses come from the bus list
+ * (history_buses), each bus's last fix before `at` (within FLEET_LOOKBACK_MS) is one probe of the (bus, fetched)
+ * index, its trip one probe of the trips' key and the trip's delay then one probe of the delay changes' key.
+ */
 export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
-  const fixes = await fixesAt(db, at, at - FLEET_LOOKBACK_MS);
-  const tripIds = [...new Set(fixes.map((f) => f.tripId).filter((t): t is number => t !== null))];
-  const tripRows = tripIds.length ? await db.select().from(trips).where(inArray(trips.tripId, tripIds)) : [];
-  const delays = tripIds.length
-    ? await rows<{ trip_id: string | number; delay_minutes: number | null }>(
-        db,
-        sql`SELECT DISTINCT ON (trip_id) trip_id, delay_minutes FROM history_trip_delay_changes
-             WHERE trip_id IN (${sql.join(tripIds.map((t) => sql`${t}`), sql`, `)}) AND at <= ${at}
-             ORDER BY trip_id, at DESC`,
-      )
-    : [];
-  const delayThen = new Map(delays.map((d) => [Number(d.trip_id), d.delay_minutes]));
-  const byId = new Map(tripRows.map((t) => [t.tripId, t]));
+  const got = await rows<{
+    bus_id: number;
+    gps_at: string | number | null;
+    fetched_at: string | number;
+    lat: number;
+    lon: number;
+    heading: number | null;
+    speed_kmh: number | null;
+    accuracy: number | null;
+    trip_id: string | number | null;
+    known_trip: string | number | null;
+    route_id: number | null;
+    route_code: string | null;
+    route_name: string | null;
+    direction: string | null;
+    status: string | null;
+    delay_then: number | null;
+  }>(
+    db,
+    sql`SELECT f.bus_id, f.gps_at, f.fetched_at, f.lat, f.lon, f.heading, f.speed_kmh, f.accuracy, f.trip_id,
+               t.trip_id AS known_trip, t.route_id, t.route_code, t.route_name, t.direction, t.status, d.delay_minutes AS delay_then
+          FROM (${busIdsScan(at, at - FLEET_LOOKBACK_MS)}) b
+          CROSS JOIN LATERAL (
+            SELECT * FROM history_bus_fixes f
+             WHERE f.bus_id = b.bus_id AND f.fetched_at <= ${at} AND f.fetched_at > ${at - FLEET_LOOKBACK_MS}
+             ORDER BY f.fetched_at DESC LIMIT 1) f
+          LEFT JOIN history_trips t ON t.trip_id = f.trip_id
+          LEFT JOIN LATERAL (
+            SELECT c.delay_minutes FROM history_trip_delay_changes c
+             WHERE c.trip_id = f.trip_id AND c.at <= ${at}
+             ORDER BY c.at DESC LIMIT 1) d ON true
+         ORDER BY f.bus_id`,
+  );
+  const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
   const vehicles: FleetMomentVehicle[] = [];
-  for (const f of fixes) {
-    const t = f.tripId === null ? undefined : byId.get(f.tripId);
-    if (routeIds && (!t || t.routeId === null || !routeIds.includes(t.routeId))) continue;
+  for (const r of got) {
+    const tripId = num(r.known_trip);
+    if (routeIds && (tripId === null || r.route_id === null || !routeIds.includes(r.route_id))) continue;
     vehicles.push({
-      ...f,
-      trip: t
-        ? { tripId: t.tripId, routeId: t.routeId, routeCode: t.routeCode, routeName: t.routeName, direction: t.direction, status: t.status, delayMinutes: delayThen.get(t.tripId) ?? null }
-        : null,
+      busId: Number(r.bus_id),
+      gpsAt: num(r.gps_at),
+      fetchedAt: Number(r.fetched_at),
+      lat: Number(r.lat),
+      lon: Number(r.lon),
+      heading: r.heading,
+      speedKmh: r.speed_kmh,
+      accuracy: r.accuracy,
+      tripId: num(r.trip_id),
+      trip: tripId === null ? null : { tripId, routeId: r.route_id, routeCode: r.route_code, routeName: r.route_name, direction: r.direction, status: r.status, delayMinutes: r.delay_then },
     });
   }
   return { at, vehicles };
@@ -141,7 +173,7 @@ export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly numb
 
 // --- For the ops pages (/fleet, /status) -------------------------------------------------------------------
 
-/** Each bus's last recorded trip and when it was last seen on it. */
+/** Each bus's last recorded trip (the one that started last) and when it was last seen on it. */
 export async function lastOnTrip(db: HistoryDb, busIds: readonly number[]): Promise<Map<number, { tripId: number; routeCode: string | null; lastSeenAt: number }>> {
   if (busIds.length === 0) return new Map();
   const got = await rows<{ bus_id: number; trip_id: string | number; route_code: string | null; last_seen_at: string | number }>(
@@ -149,7 +181,7 @@ export async function lastOnTrip(db: HistoryDb, busIds: readonly number[]): Prom
     sql`SELECT b.bus_id, t.trip_id, t.route_code, t.last_seen_at
           FROM unnest(ARRAY[${sql.join(busIds.map((b) => sql`${b}`), sql`, `)}]::int[]) AS b(bus_id)
           CROSS JOIN LATERAL (SELECT trip_id, route_code, last_seen_at FROM history_trips t
-                               WHERE t.bus_id = b.bus_id ORDER BY t.last_seen_at DESC LIMIT 1) t`,
+                               WHERE t.bus_id = b.bus_id ORDER BY t.first_seen_at DESC LIMIT 1) t`,
   );
   return new Map(got.map((r) => [Number(r.bus_id), { tripId: Number(r.trip_id), routeCode: r.route_code, lastSeenAt: Number(r.last_seen_at) }]));
 }

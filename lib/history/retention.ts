@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { rows, type HistoryDb } from './store';
+import { busIdsScan, TRIP_LISTED_AT_MOST_MS } from './warm';
 
 // Retention: positions older than HISTORY_POSITIONS_DAYS, trips (with their changes), health transitions,
 // budget minutes and gaps older than HISTORY_TRIPS_DAYS go, a small batch at a time with a pause between
@@ -45,7 +46,14 @@ export async function pruneHistory(db: HistoryDb, opts: RetentionOptions): Promi
   const count = async (q: ReturnType<typeof sql>) => (await rows<{ n: number | string }>(db, q)).length;
   const fixes = await inBatches(
     () =>
-      count(sql`DELETE FROM history_bus_fixes WHERE ctid IN (SELECT ctid FROM history_bus_fixes WHERE fetched_at < ${positionsCut} LIMIT ${BATCH}) RETURNING 1 AS n`),
+      // Each bus's oldest fixes through the (bus, fetched) index, for the buses whose first fix is that old.
+      count(
+        sql`DELETE FROM history_bus_fixes WHERE ctid = ANY(ARRAY(
+              SELECT f.ctid FROM (${busIdsScan(positionsCut, -1)}) b
+               CROSS JOIN LATERAL (SELECT ctid FROM history_bus_fixes f WHERE f.bus_id = b.bus_id AND f.fetched_at < ${positionsCut} LIMIT ${BATCH}) f
+               LIMIT ${BATCH}))
+            RETURNING 1 AS n`,
+      ),
     opts,
   );
   const trips = await inBatches(async () => {
@@ -53,7 +61,7 @@ export async function pruneHistory(db: HistoryDb, opts: RetentionOptions): Promi
       db,
       sql`DELETE FROM history_trips WHERE trip_id IN (
             SELECT t.trip_id FROM history_trips t
-             WHERE t.last_seen_at < ${tripsCut}
+             WHERE t.first_seen_at < ${tripsCut - TRIP_LISTED_AT_MOST_MS} AND t.last_seen_at < ${tripsCut}
                AND (t.service_date IS NULL OR t.route_id IS NULL
                     OR EXISTS (SELECT 1 FROM history_route_days r WHERE r.service_date = t.service_date AND r.route_id = t.route_id))
              LIMIT ${BATCH})

@@ -1,7 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { delayFigures } from '@/lib/view/delays';
+import { Batch } from './batch';
 import { tripRow } from './recorder';
+import { writeBatch } from './writes';
 import { pruneHistory, DAY_MS } from './retention';
 import { addDays } from '@/lib/view/calendar';
 import { closeServiceDays, figuresOf, localDate, routeDaysOf, storedRouteDays } from './rollups';
@@ -30,6 +32,26 @@ describe('service days', () => {
     // Planned at 13:00 and 14:00 UTC: 08 and 09 local (EST); the trip without a delay is in no hour.
     expect(r1!.hours).toEqual({ '8': [3 + 0, 2], '9': [-2 + 7 + 12, 3] });
     expect(figuresOf([r1!, r2!], T)).toEqual(delayFigures([...day1, ...day2], T));
+  });
+
+  it('reads the same figures off a merged histogram as off the trips, for many days of varied delays', () => {
+    // A fixed pseudo-random sequence: integer and fractional delays, repeats, unknowns, even and odd counts.
+    let x = 7;
+    const next = () => (x = (x * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const days = Array.from({ length: 30 }, (_, d) =>
+      Array.from({ length: 50 + d }, (_, i) => ({
+        routeId: 1,
+        routeCode: 'M1',
+        routeName: 'One',
+        serviceDate: addDays('2026-02-01', d),
+        plannedDepartureAt: Date.UTC(2026, 1, 1 + d, 12 + (i % 10)),
+        delayMinutes: next() < 0.05 ? null : i % 7 === 0 ? Math.round(next() * 400) / 20 - 4 : Math.round(next() * 30) - 8,
+      })),
+    );
+    const routeDays = days.map((facts) => routeDaysOf(facts, NY)[0]!);
+    expect(figuresOf(routeDays, T)).toEqual(delayFigures(days.flat(), T));
+    expect(figuresOf(routeDays.slice(3, 4), { lateMin: 3, earlyMin: 2 })).toEqual(delayFigures(days[3]!, { lateMin: 3, earlyMin: 2 }));
+    expect(figuresOf([], T)).toEqual(delayFigures([], T));
   });
 });
 
@@ -75,7 +97,10 @@ describeEachStore('closing service days and retention', (target) => {
     const now = Date.UTC(2026, 2, 20, 12);
     const fixes = Array.from({ length: 4_500 }, (_, i) => ({ busId: 1 + (i % 9), fixAt: now - 20 * DAY_MS + i, gpsAt: now - 20 * DAY_MS + i, fetchedAt: now - 20 * DAY_MS + i, lat: 1, lon: 2 }));
     fixes.push({ busId: 1, fixAt: now - DAY_MS, gpsAt: now - DAY_MS, fetchedAt: now - DAY_MS, lat: 1, lon: 2 });
-    for (let i = 0; i < fixes.length; i += 1_000) await store.db.insert(busFixes).values(fixes.slice(i, i + 1_000));
+    // Written as the recorder writes them (the bus list, history_buses, comes with them).
+    const batch = new Batch();
+    for (const f of fixes) batch.addFix(f);
+    await writeBatch(store.db, batch);
     await store.db.insert(trips).values([tripRow(trip({ id: 1, tripDate: '2026-03-04' }), now - 16 * DAY_MS), tripRow(trip({ id: 2, tripDate: '2026-03-19' }), now - DAY_MS)]);
     await store.db.insert(tripDelayChanges).values([
       { tripId: 1, at: now - 16 * DAY_MS, delayMinutes: 1 },

@@ -1,9 +1,8 @@
 import 'server-only';
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { DelayFigures, DelayThresholds } from '@/lib/model';
+import { tripDelayClass, type DelayFigures, type DelayThresholds } from '@/lib/model';
 import { formatPartnerTimestamp, type TimeRule } from '@/lib/partner';
 import { addDays } from '@/lib/view/calendar';
-import { delayFigures } from '@/lib/view/delays';
 import { recorderState, routeDays, trips } from './schema';
 import { rows, type HistoryDb } from './store';
 import { WALK_AT_KEY } from './writes';
@@ -42,8 +41,25 @@ export function localDate(ms: number, rule: TimeRule): string {
   return formatPartnerTimestamp(ms, rule).slice(0, 10);
 }
 
+/** Every zone's offset is a whole number of quarter hours: within one UTC quarter hour the local hour is one. */
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+/** The local hour of an instant, formatted once per UTC quarter hour (formatting is the slow part of a day's figures). */
+function localHours(rule: TimeRule): (ms: number) => string {
+  const format = (ms: number) => String(Number(formatPartnerTimestamp(ms, rule).slice(11, 13)));
+  if (rule.kind === 'offset' && rule.minutes % 15 !== 0) return format;
+  const cache = new Map<number, string>();
+  return (ms) => {
+    const q = Math.floor(ms / QUARTER_HOUR_MS);
+    let h = cache.get(q);
+    if (h === undefined) cache.set(q, (h = format(q * QUARTER_HOUR_MS)));
+    return h;
+  };
+}
+
 /** One service date's trips, per route. Trips without a route are not a route's and are left out. */
 export function routeDaysOf(facts: readonly TripFacts[], rule: TimeRule): RouteDay[] {
+  const hourOf = localHours(rule);
   const byRoute = new Map<number, RouteDay>();
   for (const t of facts) {
     if (t.routeId === null || t.serviceDate === null) continue;
@@ -58,7 +74,7 @@ export function routeDaysOf(facts: readonly TripFacts[], rule: TimeRule): RouteD
     const k = String(t.delayMinutes);
     day.histogram[k] = (day.histogram[k] ?? 0) + 1;
     if (t.plannedDepartureAt !== null) {
-      const hour = String(Number(formatPartnerTimestamp(t.plannedDepartureAt, rule).slice(11, 13)));
+      const hour = hourOf(t.plannedDepartureAt);
       const h = (day.hours[hour] ??= [0, 0]);
       h[0] += t.delayMinutes;
       h[1] += 1;
@@ -67,14 +83,62 @@ export function routeDaysOf(facts: readonly TripFacts[], rule: TimeRule): RouteD
   return [...byRoute.values()];
 }
 
-/** The board's figures of several days' histograms together. */
+/**
+ * The board's figures of several days' histograms together: the same figures delayFigures gives for the trips
+ * themselves (the same classes, the same type-7 percentiles, the mean summed in the same ascending order), read
+ * off the merged histogram without making one value per trip (a 30-day table holds a quarter of a million).
+ */
 export function figuresOf(days: readonly DelayHistogram[], thresholds: DelayThresholds): DelayFigures {
-  const delays: { delayMinutes: number | null }[] = [];
+  const merged = new Map<number, number>();
+  let unknown = 0;
   for (const d of days) {
-    for (const [k, n] of Object.entries(d.histogram)) for (let i = 0; i < n; i++) delays.push({ delayMinutes: Number(k) });
-    for (let i = 0; i < d.unknown; i++) delays.push({ delayMinutes: null });
+    unknown += d.unknown;
+    for (const [k, c] of Object.entries(d.histogram)) {
+      const v = Number(k);
+      if (!Number.isFinite(v)) {
+        unknown += c;
+        continue;
+      }
+      merged.set(v, (merged.get(v) ?? 0) + c);
+    }
   }
-  return delayFigures(delays, thresholds);
+  const values = [...merged.keys()].sort((a, b) => a - b);
+  const counts = values.map((v) => merged.get(v)!);
+  let n = 0;
+  let sum = 0;
+  const f = { early: 0, onTime: 0, late: 0 };
+  values.forEach((v, i) => {
+    const c = counts[i]!;
+    n += c;
+    for (let j = 0; j < c; j++) sum += v;
+    const cls = tripDelayClass(v, thresholds);
+    if (cls === 'early') f.early += c;
+    else if (cls === 'late') f.late += c;
+    else f.onTime += c;
+  });
+  /** The i-th smallest delay (0-based). */
+  const at = (i: number): number => {
+    for (let k = 0, seen = 0; k < values.length; k++) if ((seen += counts[k]!) > i) return values[k]!;
+    return values[values.length - 1]!;
+  };
+  const quantile = (p: number): number | null => {
+    if (n === 0) return null;
+    const h = (n - 1) * p;
+    const lo = Math.floor(h);
+    const below = at(lo);
+    return below + (h - lo) * (at(Math.min(lo + 1, n - 1)) - below);
+  };
+  return {
+    activeTrips: n + unknown,
+    knownDelay: n,
+    unknownDelay: unknown,
+    ...f,
+    meanMin: n ? sum / n : null,
+    medianMin: quantile(0.5),
+    p90Min: quantile(0.9),
+    worstMin: n ? values[values.length - 1]! : null,
+    onTimeShare: n ? f.onTime / n : null,
+  };
 }
 
 const TRIP_FACTS = {

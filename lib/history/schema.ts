@@ -25,12 +25,22 @@ export const busFixes = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.busId, t.fixAt] }),
-    // "The fleet as Fleetmap knew it at a moment" reads each bus's last fix fetched before that moment.
+    // "The fleet as Fleetmap knew it at a moment" reads each bus's last fix fetched before that moment; a bus's
+    // track reads a window of it; retention prunes each bus's oldest through it (no index on the age alone: a
+    // third of the table's size for a query that runs in the background).
     index('history_bus_fixes_bus_fetched').on(t.busId, t.fetchedAt),
-    // Retention prunes by age.
-    index('history_bus_fixes_fetched').on(t.fetchedAt),
   ],
 );
+
+/**
+ * Every bus the fixes hold, with its first and last fetched time: "which buses" is one small read instead of a
+ * walk of the fixes' index (a loose index scan costs a probe per bus, slow on PGlite). Kept by each batch.
+ */
+export const buses = pgTable('history_buses', {
+  busId: integer('bus_id').primaryKey(),
+  firstFetchedAt: epochMs('first_fetched_at').notNull(),
+  lastFetchedAt: epochMs('last_fetched_at').notNull(),
+});
 
 /** Every trip seen on /trips/active, as last seen, with how it ended when /trips/{id} told. */
 export const trips = pgTable(
@@ -62,7 +72,11 @@ export const trips = pgTable(
     /** False when that lookup answered 404. */
     finalFound: boolean('final_found'),
   },
-  (t) => [index('history_trips_date_route').on(t.serviceDate, t.routeId), index('history_trips_last_seen').on(t.lastSeenAt), index('history_trips_bus').on(t.busId, t.lastSeenAt)],
+  // No index holds a column a walk of /trips/active changes (last sighting, status, delay, final answer): every
+  // walk updates each trip it lists, and an update that touches no indexed column stays on its page (a HOT
+  // update, with the room the table's fillfactor leaves, see drizzle/0003) instead of writing every index again.
+  // Reads by recency go through first_seen_at: a trip is listed for hours, never days.
+  (t) => [index('history_trips_date_route').on(t.serviceDate, t.routeId), index('history_trips_first_seen').on(t.firstSeenAt), index('history_trips_bus_first_seen').on(t.busId, t.firstSeenAt)],
 );
 
 /** Each change of a trip's raw status, with when it was first seen. */

@@ -6,7 +6,7 @@ import { DataDirInUseError } from './data-dir-lock';
 import { describeStoreError, Recorder } from './recorder';
 import { pruneHistory } from './retention';
 import { closeServiceDays } from './rollups';
-import type { Store } from './store';
+import { analyzeStore, type Store } from './store';
 import { loadWarmState, recentTripStates } from './warm';
 
 // The history's part of server start: restore the feed from the store (a warm restart), attach the recorder to
@@ -39,6 +39,9 @@ export interface HistoryService {
   close(): Promise<void>;
 }
 
+/** How often PGlite's statistics are refreshed (ANALYZE samples each table: well under a second). */
+const ANALYZE_EVERY_MS = 3_600_000;
+
 /** Trips seen within this window are primed into the recorder's change detection after a restart. */
 const PRIME_WINDOW_MS = 6 * 3_600_000;
 
@@ -64,6 +67,7 @@ export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Pro
 
   const abort = new AbortController();
   let first = true;
+  let analyzedAt = -Infinity;
   let running: Promise<void> | null = null;
   const maintain = (): Promise<void> =>
     (running ??= (async () => {
@@ -74,6 +78,11 @@ export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Pro
         first = false;
         if (closed.length) log({ msg: 'service days closed', dates: closed });
         await pruneHistory(store.db, { now: now(), positionsDays: opts.config.positionsDays, tripsDays: opts.config.tripsDays, signal: abort.signal });
+        // PGlite runs no autovacuum: the planner's statistics are refreshed here (PostgreSQL's autovacuum does it).
+        if (store.target === 'pglite' && now() - analyzedAt >= ANALYZE_EVERY_MS) {
+          await analyzeStore(store.db);
+          analyzedAt = now();
+        }
       } catch (e) {
         log({ msg: 'history maintenance failed', reason: describeStoreError(e) });
       }

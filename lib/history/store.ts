@@ -129,6 +129,10 @@ export async function rows<T>(db: HistoryDb, query: ReturnType<typeof sql>): Pro
 
 // Statements the benchmark needs on both targets.
 export const sqlCheckpoint = () => sql`CHECKPOINT`;
+/** Refreshes the planner's statistics of every table (what autovacuum does on PostgreSQL). */
+export async function analyzeStore(db: HistoryDb): Promise<void> {
+  await db.execute(sql`ANALYZE`);
+}
 export const sqlDatabaseSize = () => sql`SELECT pg_database_size(current_database())::text AS n`;
 export const sqlTruncateHistory = () =>
   sql`TRUNCATE history_bus_fixes, history_trips, history_trip_status_changes, history_trip_delay_changes, history_health_transitions, history_budget_minutes, history_recorder_gaps, history_route_days, history_recorder_state`;

@@ -1,5 +1,5 @@
 import { isNotNull } from 'drizzle-orm';
-import { afterAll, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '@/lib/config';
 import { Feed } from '@/lib/fleet';
 import { systemClock, type Clock } from '@/lib/fleet/clock';
@@ -8,21 +8,27 @@ import { createSimulator, DEMO_BUSINESS_KEY } from '@/lib/sim';
 import { delayFigures } from '@/lib/view/delays';
 import { Recorder } from './recorder';
 import { trips } from './schema';
-import { freshPgliteStore } from './test-store';
+import { storeTargets, type TestStore } from './test-store';
 
 // The truth test: the simulator runs 30× faster than real time (40 simulated minutes of a weekday morning in about
 // 80 s), the feed's clock follows the simulator's, and the recorder writes what the feed hears. Afterwards every
 // trip the simulator completed while it was recorded must carry the final delay the simulator gives it, and the
 // per-route on-time shares of those trips must equal a recomputation from the simulator's own delays. A trip that
-// is missed is counted under its reason.
+// is missed is counted under its reason. It runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set (each
+// with a simulator of its own); on a loaded machine the feed falls behind the simulator's clock, so every wait
+// here is on the simulator's clock or on the store, never on a short wall-clock deadline.
 
 const SPEED = 30;
 const ZONE = 'America/New_York';
 // Wednesday 4 March 2026, 07:30 in New York: the morning peak.
 const START = Date.UTC(2026, 2, 4, 12, 30);
 const RECORDED_MS = 40 * 60_000;
-/** After the recorded window, the feed runs on until the final lookups of the window's trips are done (or this). */
-const DRAIN_MS = 10 * 60_000;
+/**
+ * After the recorded window, the feed runs on until the final lookups of the window's trips are done, or this
+ * much simulated time has passed: generous, since a loaded machine slows the feed (not the simulator's clock) and
+ * the lookups wait behind locations, one slot in ten at most.
+ */
+const DRAIN_MS = 30 * 60_000;
 const LIMIT = 120;
 const THRESHOLDS = { lateMin: 5, earlyMin: 1 };
 
@@ -35,23 +41,37 @@ const CONFIG: AppConfig = {
   mapStyleUrlDark: null,
 };
 
-const sim = createSimulator({ seed: 11, buses: 250, speed: SPEED, startAt: START, timezone: ZONE, rateLimit: LIMIT, rateWindowMs: 60_000 / SPEED });
-afterAll(() => sim.close());
-
-/** The simulator's clock for the feed: its sleeps last 1/SPEED of the simulated time in real time. */
-const simClock: Clock = { now: () => sim.now(), sleep: (ms, signal) => systemClock.sleep(ms / SPEED, signal) };
 const realSleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-it('records every completed trip with the simulator’s final delay, and per-route on-time shares equal the truth', async () => {
+for (const target of storeTargets()) {
+  if (target.skip) console.info(`truth test on ${target.name}: ${target.skip}`);
+  describe.skipIf(target.skip !== null)(`the truth test on ${target.name}${target.skip ? ` (${target.skip})` : ''}`, () => {
+    it('records every completed trip with the simulator’s final delay, and per-route on-time shares equal the truth', () => truthTest(target.open), 900_000);
+  });
+}
+
+async function truthTest(openStore: () => Promise<TestStore>): Promise<void> {
+  const sim = createSimulator({ seed: 11, buses: 250, speed: SPEED, startAt: START, timezone: ZONE, rateLimit: LIMIT, rateWindowMs: 60_000 / SPEED });
+  /** The simulator's clock for the feed: its sleeps last 1/SPEED of the simulated time in real time. */
+  const simClock: Clock = { now: () => sim.now(), sleep: (ms, signal) => systemClock.sleep(ms / SPEED, signal) };
   const { baseUrl } = await sim.listen(0, '127.0.0.1');
-  const store = await freshPgliteStore();
+  const store = await openStore();
+  try {
+    await recordAndCheck(sim, simClock, baseUrl, store);
+  } finally {
+    await store.dispose();
+    await sim.close();
+  }
+}
+
+async function recordAndCheck(sim: ReturnType<typeof createSimulator>, simClock: Clock, baseUrl: string, store: TestStore): Promise<void> {
   const feed = new Feed({ config: CONFIG, timezone: ZONE, clock: simClock, client: (timeRule) => createPartnerClient({ baseUrl, apiKey: DEMO_BUSINESS_KEY, timeRule, timeoutMs: 5_000 }), log: () => {} });
   const recorder = new Recorder({ store: async () => store, now: simClock.now, timeRule: () => feed.timeRule(), log: () => {} });
   recorder.attach(feed.events);
   // Recording starts with the feed's first complete walk of /trips/active: a trip that ended before it was never
   // on a list the feed could see.
   const firstWalk = new Promise<void>((resolve) => feed.events.on('trips', () => resolve()));
-  // Final lookups that found the trip still running: the feed looks a trip up once, when it is missing from a walk.
+  // Final lookups that found the trip still running (two walks in a row missed it while it ran).
   const earlyFinals = new Set<number>();
   feed.events.on('trip-final', (e) => {
     if (e.trip && e.trip.status !== 'completed') earlyFinals.add(e.tripId);
@@ -93,7 +113,7 @@ it('records every completed trip with the simulator’s final delay, and per-rou
   for (const [id, delay] of completed) {
     const r = byId.get(id);
     if (!r) misses.neverSeen++;
-    else if (r.finalAt === null && earlyFinals.has(id)) misses.lookedUpWhileRunning++;
+    else if (earlyFinals.has(id) && (r.finalAt === null || r.status !== 'completed')) misses.lookedUpWhileRunning++;
     else if (r.finalAt === null) misses.finalPending++;
     else if (r.finalFound === false) misses.finalNotFound++;
     else if (r.delayMinutes !== delay || r.status !== 'completed') mismatches.push(`trip ${id}: recorded ${r.delayMinutes} (${r.status}), simulator ${delay}`);
@@ -104,18 +124,20 @@ it('records every completed trip with the simulator’s final delay, and per-rou
   );
   expect(mismatches).toEqual([]);
   // The window is long enough for trips to complete, and the drain long enough for their lookups. The one miss
-  // allowed has its reason: the feed missed the trip on one walk of /trips/active while it still ran (the list
-  // shifts between the pages of a walk, 30x faster here than in life), looked it up then, found it running, and
-  // never looks a trip up twice, so its real end was not learned. The recorder keeps such a trip open (its early
-  // answer is dropped when the trip is listed again) instead of storing a running state as its end.
+  // allowed, and only for a few trips, has its reason: two walks of /trips/active in a row missed the trip while it
+  // still ran (the list shifts between the pages of a walk, 30x faster here than in life), so the feed looked it up
+  // and found it running; listed again, it is asked again when it leaves, but a trip that ended before the next
+  // walk listed it keeps the running answer. A trip missed by one walk only is never asked early (final-trips.ts).
   expect(checked).toBeGreaterThan(20);
   expect({ ...misses, lookedUpWhileRunning: 0 }).toEqual({ neverSeen: 0, finalPending: 0, finalNotFound: 0, lookedUpWhileRunning: 0 });
+  expect(misses.lookedUpWhileRunning).toBeLessThanOrEqual(Math.ceil(completed.size * 0.05));
 
   // Per route: on-time shares of the completed trips, from the store (the history's own figures) and from the truth.
   const routes = new Map<number, { recorded: { delayMinutes: number | null }[]; truth: { delayMinutes: number | null }[] }>();
   for (const [id, delay] of completed) {
     const r = byId.get(id);
-    if (!r || r.finalAt === null || !r.finalFound) continue;
+    // The trips counted as misses above are not in the comparison (their end was not learned).
+    if (!r || r.finalAt === null || !r.finalFound || r.status !== 'completed') continue;
     const g = routes.get(r.routeId!) ?? routes.set(r.routeId!, { recorded: [], truth: [] }).get(r.routeId!)!;
     g.recorded.push({ delayMinutes: r.delayMinutes });
     g.truth.push({ delayMinutes: delay });
@@ -123,5 +145,4 @@ it('records every completed trip with the simulator’s final delay, and per-rou
   for (const [routeId, g] of routes) {
     expect({ routeId, share: delayFigures(g.recorded, THRESHOLDS).onTimeShare }).toEqual({ routeId, share: delayFigures(g.truth, THRESHOLDS).onTimeShare });
   }
-  await store.dispose();
-}, 600_000);
+}

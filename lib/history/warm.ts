@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import type { FixEvent, WarmState } from '@/lib/fleet';
 import type { Trip } from '@/lib/model';
 import { recorderState, trips } from './schema';
@@ -23,19 +23,20 @@ interface FixRowRaw {
 
 const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
+/** The buses with a fix fetched in (since, at]: a read of the small bus list the recorder keeps. */
+export function busIdsScan(at: number, since: number) {
+  return sql`SELECT bus_id FROM history_buses WHERE first_fetched_at <= ${at} AND last_fetched_at > ${since}`;
+}
+
 /**
- * The newest fix of every bus fetched at or before `at` and after `since`. The bus ids are walked through the
- * (bus, fetched) index one by one (a loose index scan), then each bus's newest fix is one index probe: a few
- * milliseconds per thousand buses however many days the store holds.
+ * The newest fix of every bus fetched at or before `at` and after `since`. The bus ids come from the bus list,
+ * then each bus's newest fix is one probe of the (bus, fetched) index: a few milliseconds per thousand buses
+ * however many days the store holds.
  */
 export async function fixesAt(db: HistoryDb, at: number, since: number, busIds?: readonly number[]): Promise<FixEvent[]> {
   const buses = busIds
     ? sql`SELECT unnest(ARRAY[${sql.join(busIds.map((b) => sql`${b}`), sql`, `)}]::int[]) AS bus_id`
-    : sql`WITH RECURSIVE b AS (
-            (SELECT bus_id FROM history_bus_fixes ORDER BY bus_id LIMIT 1)
-            UNION ALL
-            SELECT (SELECT f.bus_id FROM history_bus_fixes f WHERE f.bus_id > b.bus_id ORDER BY f.bus_id LIMIT 1) FROM b WHERE b.bus_id IS NOT NULL
-          ) SELECT bus_id FROM b WHERE bus_id IS NOT NULL`;
+    : busIdsScan(at, since);
   if (busIds && busIds.length === 0) return [];
   const got = await rows<FixRowRaw>(
     db,
@@ -57,6 +58,14 @@ export async function fixesAt(db: HistoryDb, at: number, since: number, busIds?:
     accuracy: r.accuracy,
     tripId: num(r.trip_id),
   }));
+}
+
+/** Longer than any trip stays on /trips/active: bounds a read by recency through the index on first sighting. */
+export const TRIP_LISTED_AT_MOST_MS = 2 * 86_400_000;
+
+/** Trips last seen at or after `at` (last_seen_at has no index, so that a walk's updates stay in place). */
+function listedSince(at: number) {
+  return and(gte(trips.firstSeenAt, at - TRIP_LISTED_AT_MOST_MS), gte(trips.lastSeenAt, at));
 }
 
 export function tripFromRow(r: typeof trips.$inferSelect): Trip {
@@ -85,12 +94,12 @@ export async function loadWarmState(db: HistoryDb, now: number, positionsDays: n
   const fixes = await fixesAt(db, now, now - positionsDays * 86_400_000);
   const [walk] = await db.select({ value: recorderState.value }).from(recorderState).where(eq(recorderState.key, WALK_AT_KEY));
   if (!walk) return { fixes, trips: [], tripsFetchedAt: null };
-  const open = await db.select().from(trips).where(gte(trips.lastSeenAt, walk.value));
+  const open = await db.select().from(trips).where(listedSince(walk.value));
   // A trip whose final lookup already answered has left the list, even if the walk that missed it was not stored.
   return { fixes, trips: open.filter((t) => t.finalAt === null).map(tripFromRow), tripsFetchedAt: walk.value };
 }
 
 /** What the trips of the last hours were, for the recorder's change detection after a restart. */
 export async function recentTripStates(db: HistoryDb, since: number) {
-  return db.select({ tripId: trips.tripId, status: trips.status, delayMinutes: trips.delayMinutes, lastSeenAt: trips.lastSeenAt }).from(trips).where(gte(trips.lastSeenAt, since));
+  return db.select({ tripId: trips.tripId, status: trips.status, delayMinutes: trips.delayMinutes, lastSeenAt: trips.lastSeenAt }).from(trips).where(listedSince(since));
 }
