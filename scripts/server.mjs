@@ -139,6 +139,11 @@ const server = createServer((req, res) => {
   if (sendLive(req, res) || sendBrotli(req, res)) return;
   handle(req, res);
 });
+// Idle keep-alive connections stay open longer than the pages' 5 s poll and than a reverse proxy's usual idle
+// timeout (60 s): with Node's 5 s default, a client reusing a connection just as the server closed it got
+// ECONNRESET (seen from a test's poll on a loaded machine), and a proxy in front would see the same race.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 server.listen(port, host, () => {
   const addr = server.address();
   console.info(`Ready on http://${host}:${typeof addr === 'object' && addr ? addr.port : port}`);
