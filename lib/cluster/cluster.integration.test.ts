@@ -189,7 +189,7 @@ describe.skipIf(!RUN)(`three instances on Redis (${RUN ? 'real services' : SKIP}
     expect(busiest).toBeLessThanOrEqual(LIMIT);
     expect(sim.stats().rateLimited).toBe(0);
     expect(problems).toEqual([]);
-    // About 95 s on a quiet machine (a minute of budget before the kill, three failovers); it passed 120 s at a load
+    // About 95 s on a quiet machine (a minute of budget before the kill, three failovers); it ran past the 120 s default at a load
     // of 13. The deadline only stops a hung run: every step inside waits on an event with a deadline of its own.
   }, 600_000);
 });
