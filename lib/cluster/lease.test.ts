@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Lease, parseLeaseValue } from './lease';
-import { REDIS_SKIP_MESSAGE, TEST_REDIS_URL, testRedis, type TestRedis } from './test-redis';
+import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from './test-redis';
 
 // The lease and its fencing epoch against a real Redis (TEST_REDIS_URL). Times are the lease's own: a short TTL
 // lapses in Redis by itself, and the holder's local clock is a variable the test moves.
 
-const opened: TestRedis[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((r) => r.dispose()));
-});
-
-async function fresh() {
-  const r = await testRedis();
-  opened.push(r);
-  return r;
-}
+const fresh = freshRedisPerTest();
 
 describe.skipIf(!TEST_REDIS_URL)(`the leader's lease (${TEST_REDIS_URL ? 'real Redis' : REDIS_SKIP_MESSAGE})`, () => {
   it('is taken by one instance at a time, each new lease with a higher fencing epoch', async () => {

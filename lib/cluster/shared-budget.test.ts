@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RateBudget } from '@/lib/fleet';
 import { systemClock } from '@/lib/fleet/clock';
 import { RedisBudget } from './shared-budget';
-import { REDIS_SKIP_MESSAGE, TEST_REDIS_URL, testRedis, type TestRedis } from './test-redis';
+import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from './test-redis';
 
 // The per-minute counter every instance's upstream requests pass, against a real Redis (TEST_REDIS_URL).
 
-const opened: TestRedis[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((r) => r.dispose()));
-});
-
-async function fresh() {
-  const r = await testRedis();
-  opened.push(r);
-  return r;
-}
+const fresh = freshRedisPerTest();
 
 describe.skipIf(!TEST_REDIS_URL)(`the shared budget (${TEST_REDIS_URL ? 'real Redis' : REDIS_SKIP_MESSAGE})`, () => {
   it('grants at most the limit in 60 s across instances, then says how long to wait', async () => {

@@ -1,24 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StoredSnapshot } from '@/lib/fleet';
 import { liveChanges, type LiveSnapshot } from '@/lib/model';
 import { makeHealth, makeVehicle } from '@/lib/view/test-factories';
 import { Lease } from './lease';
 import { ClusterSnapshotStore } from './snapshot-store';
-import { REDIS_SKIP_MESSAGE, TEST_REDIS_URL, testRedis, type TestRedis } from './test-redis';
+import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from './test-redis';
 
 // Fencing and fan-out of snapshot versions against a real Redis (TEST_REDIS_URL): a leader whose epoch is no
 // longer the newest cannot write, followers receive every version with the steps deltas are made of.
 
-const opened: TestRedis[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((r) => r.dispose()));
-});
-
-async function fresh() {
-  const r = await testRedis();
-  opened.push(r);
-  return r;
-}
+const fresh = freshRedisPerTest();
 
 function version(epoch: number, v: number, prev: StoredSnapshot | null, lat = 40 + v / 1000): StoredSnapshot {
   const snapshot: LiveSnapshot = { generatedAt: 1_700_000_000_000 + v, epoch: String(epoch), version: v, vehicles: [makeVehicle({ busId: 1, lat })], unpositionedTrips: [], health: makeHealth(), thresholds: { lateMin: 5, earlyMin: 1 } };

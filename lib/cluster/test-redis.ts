@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterEach } from 'vitest';
 import { clusterKeys } from './config';
 import { redisClient, type Redis } from './redis';
 
@@ -43,5 +44,21 @@ export async function testRedis(url = TEST_REDIS_URL): Promise<TestRedis> {
       if (left.length) await cleaner.del(left);
       await cleaner.quit();
     },
+  };
+}
+
+/**
+ * For a test file: a function that opens a fresh TestRedis, each disposed of after the test that opened it.
+ * Call it once at the top of the file (it registers the afterEach hook there).
+ */
+export function freshRedisPerTest(): () => Promise<TestRedis> {
+  const opened: TestRedis[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((r) => r.dispose()));
+  });
+  return async () => {
+    const r = await testRedis();
+    opened.push(r);
+    return r;
   };
 }
