@@ -40,29 +40,27 @@ async function shownCounts(page: Page): Promise<Record<string, number>> {
   return page.getByRole('group', { name: 'Fleet counts' }).evaluate((dl) => Object.fromEntries(Array.from(dl.querySelectorAll('[data-count]'), (dd) => [dd.getAttribute('data-count')!, Number(dd.textContent)])));
 }
 
-/** Every row of the virtualized table, scrolled through from top to bottom: cell texts by row index. */
+/**
+ * Every row of the virtualized table, read window by window: scroll the first unread row to the top, wait until
+ * the table has drawn it (the virtualizer draws after the scroll event, later on a busy machine), read what is
+ * drawn, and go on from the first row still unread. A window drawn late is waited for, never skipped.
+ */
 async function allRows(page: Page): Promise<string[][]> {
   const table = page.getByRole('table', { name: 'Fleet' });
   const total = Number(await table.getAttribute('aria-rowcount')) - 1;
   const seen = new Map<number, string[]>();
   const scroller = page.getByTestId('fleet-scroller');
-  await scroller.evaluate((el) => el.scrollTo(0, 0));
-  for (let guard = 0; seen.size < total && guard < 2000; guard++) {
-    const rows = await table.evaluate((t) =>
-      Array.from(t.querySelectorAll('[role="row"][data-bus-id]'), (r) => [Number(r.getAttribute('aria-rowindex')), Array.from(r.querySelectorAll('[role="cell"]'), (c) => c.textContent!.trim())] as const),
-    );
-    for (const [index, cells] of rows) seen.set(index, cells);
-    const atEnd = await scroller.evaluate(async (el) => {
-      const end = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-      el.scrollBy(0, Math.max(1, el.clientHeight - 40));
-      // Two frames: the virtualizer hears the scroll and React draws the new rows.
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      return end;
-    });
-    if (atEnd && seen.size < total) {
-      // The last screen was read before the rows arrived: read it once more.
-      await page.waitForTimeout(100);
-    }
+  let next = 0;
+  while (next < total) {
+    // Data row i has aria-rowindex i + 2 (the header is 1) and sits i row heights below the top.
+    const drawn = await scroller.evaluate(async (el, index) => {
+      const rowPx = el.querySelector<HTMLElement>('[role="row"][data-bus-id]')!.offsetHeight;
+      el.scrollTop = index * rowPx;
+      while (!el.querySelector(`[role="row"][aria-rowindex="${index + 2}"]`)) await new Promise((r) => requestAnimationFrame(r));
+      return Array.from(el.querySelectorAll('[role="row"][data-bus-id]'), (r) => [Number(r.getAttribute('aria-rowindex')) - 2, Array.from(r.querySelectorAll('[role="cell"]'), (c) => c.textContent!.trim())] as const);
+    }, next);
+    for (const [index, cells] of drawn) seen.set(index, cells);
+    while (seen.has(next)) next++;
   }
   expect(seen.size, 'rows read from the virtualized table').toBe(total);
   return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, cells]) => cells);
