@@ -1,28 +1,42 @@
-// `npm test`: every check, in order — typecheck, lint, unit + integration (vitest, the integration suites
-// run the real client against the simulator over HTTP), and end-to-end (Playwright in Chromium).
-// Every step runs even if an earlier one failed, so one run shows everything that is wrong.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every check — typecheck, lint, unit + integration (vitest, the integration suites run the real
+// client against the simulator over HTTP), and end-to-end (Playwright in Chromium). Typecheck and lint are
+// single-threaded and independent, so they run side by side; the rest run in order. Every step runs even if an
+// earlier one failed, so one run shows everything that is wrong.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './next-build.mjs';
 
 const bin = (pkg, file) => join(ROOT, 'node_modules', ...pkg.split('/'), ...file.split('/'));
-const steps = [
-  ['typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
-  ['lint', [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']],
-  ['unit and integration', [bin('vitest', 'vitest.mjs'), 'run']],
-  ['end-to-end', [join(ROOT, 'scripts', 'e2e.mjs')]],
+/** Groups run one after another; the steps of a group run at once (their output is then interleaved). */
+const groups = [
+  [
+    ['typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
+    ['lint', [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']],
+  ],
+  [['unit and integration', [bin('vitest', 'vitest.mjs'), 'run']]],
+  [['end-to-end', [join(ROOT, 'scripts', 'e2e.mjs')]]],
 ];
 
-const results = [];
-for (const [name, args] of steps) {
+function run([name, args]) {
   const started = Date.now();
   console.log(`\n=== ${name} ===`);
-  const res = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  results.push({ name, ok: res.status === 0, seconds: Math.round((Date.now() - started) / 1000) });
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const done = (ok) => resolve({ name, ok, seconds: Math.round((Date.now() - started) / 1000) });
+    child.on('error', (err) => {
+      console.error(`${name}: ${err.message}`);
+      done(false);
+    });
+    child.on('exit', (code) => done(code === 0));
+  });
 }
+
+const started = Date.now();
+const results = [];
+for (const group of groups) results.push(...(await Promise.all(group.map(run))));
 
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.seconds} s)`);
 const failed = results.filter((r) => !r.ok).length;
-console.log(`checks: ${results.length - failed} passed, ${failed} failed`);
+console.log(`checks: ${results.length - failed} passed, ${failed} failed, in ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(failed ? 1 : 0);

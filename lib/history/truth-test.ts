@@ -8,7 +8,7 @@ import { createSimulator, DEMO_BUSINESS_KEY } from '@/lib/sim';
 import { delayFigures } from '@/lib/view/delays';
 import { Recorder } from './recorder';
 import { trips } from './schema';
-import { storeTargets, type TestStore } from './test-store';
+import { storeTargets, type StoreTargetName, type TestStore } from './test-store';
 
 // The truth test: the simulator runs 30× faster than real time (40 simulated minutes of a weekday morning in about
 // 80 s), the feed's clock follows the simulator's, and the recorder writes what the feed hears. Afterwards every
@@ -43,7 +43,12 @@ const CONFIG: AppConfig = {
 
 const realSleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-for (const target of storeTargets()) {
+/**
+ * Registers the truth test on one store target (skipped with its reason when the machine lacks it). One file per
+ * target, so the two runs, each about 80 s of mostly waiting on a simulated clock, go to separate workers.
+ */
+export function describeTruthTest(name: StoreTargetName): void {
+  const target = storeTargets().find((t) => t.name === name)!;
   if (target.skip) console.info(`truth test on ${target.name}: ${target.skip}`);
   describe.skipIf(target.skip !== null)(`the truth test on ${target.name}${target.skip ? ` (${target.skip})` : ''}`, () => {
     it('records every completed trip with the simulator’s final delay, and per-route on-time shares equal the truth', () => truthTest(target.open), 900_000);
