@@ -1,5 +1,6 @@
 // `npm run test:e2e [-- playwright args]`: builds the app into .next-e2e with a random canary key in the
 // environment (the canary test then searches the build for it), and runs Playwright in Debian's Chromium.
+// `--build-only` stops after the build (npm test builds while the unit tests run).
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,8 @@ try {
   console.error(err.message);
   process.exit(1);
 }
+
+if (process.argv.includes('--build-only')) process.exit(0);
 
 const res = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', ...process.argv.slice(2)], {
   cwd: ROOT,

@@ -1,7 +1,8 @@
 // `npm test`: every check — typecheck, lint, unit + integration (vitest, the integration suites run the real
 // client against the simulator over HTTP), and end-to-end (Playwright in Chromium). Typecheck and lint are
-// single-threaded and independent, so they run side by side; the rest run in order. Every step runs even if an
-// earlier one failed, so one run shows everything that is wrong.
+// single-threaded and independent, so they run side by side; the end-to-end build runs beside the unit tests, which
+// mostly wait on simulated clocks; the browser tests run last, alone. Every step runs even if an earlier one
+// failed, so one run shows everything that is wrong.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './next-build.mjs';
@@ -13,7 +14,10 @@ const groups = [
     ['typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
     ['lint', [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']],
   ],
-  [['unit and integration', [bin('vitest', 'vitest.mjs'), 'run']]],
+  [
+    ['unit and integration', [bin('vitest', 'vitest.mjs'), 'run']],
+    ['end-to-end build', [join(ROOT, 'scripts', 'e2e.mjs'), '--build-only']],
+  ],
   [['end-to-end', [join(ROOT, 'scripts', 'e2e.mjs')]]],
 ];
 

@@ -14,6 +14,19 @@ async function call<T>(url: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
+/**
+ * After a change: every admin list read again. A list's first read may still be in flight, begun before the
+ * change (a slow first load); React Query would hand that answer back instead of asking again, so it is
+ * cancelled first and the lists are read anew.
+ */
+function useRefreshAdmin(): () => Promise<void> {
+  const qc = useQueryClient();
+  return async () => {
+    await qc.cancelQueries({ queryKey: ['admin'] });
+    await qc.invalidateQueries({ queryKey: ['admin'] });
+  };
+}
+
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 const th = 'px-2 py-1 text-left font-medium text-slate-500 dark:text-slate-400';
 const td = 'px-2 py-1 align-top';
@@ -39,8 +52,8 @@ export function AdminConsole({ mode }: { mode: AuthMode }) {
 }
 
 function WallTokens() {
-  const qc = useQueryClient();
-  const tokens = useQuery({ queryKey: ['admin', 'tokens'], queryFn: () => call<{ tokens: AdminWallToken[] }>('/api/admin/tokens') });
+  const refresh = useRefreshAdmin();
+  const tokens = useQuery({ queryKey: ['admin', 'tokens'], queryFn: ({ signal }) => call<{ tokens: AdminWallToken[] }>('/api/admin/tokens', { signal }) });
   const [name, setName] = useState('');
   const [routes, setRoutes] = useState('');
   const [created, setCreated] = useState<CreatedWallToken | null>(null);
@@ -50,12 +63,12 @@ function WallTokens() {
       setCreated(r);
       setName('');
       setRoutes('');
-      void qc.invalidateQueries({ queryKey: ['admin'] });
+      void refresh();
     },
   });
   const revoke = useMutation({
     mutationFn: (id: number) => call(`/api/admin/tokens/${id}`, { method: 'DELETE' }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['admin'] }),
+    onSuccess: () => void refresh(),
   });
   const wallUrl = created ? `${window.location.origin}${created.wallPath}` : null;
   return (
@@ -132,11 +145,11 @@ function WallTokens() {
 }
 
 function Users({ mode }: { mode: AuthMode }) {
-  const qc = useQueryClient();
-  const users = useQuery({ queryKey: ['admin', 'users'], queryFn: () => call<{ users: AdminUser[] }>('/api/admin/users') });
+  const refresh = useRefreshAdmin();
+  const users = useQuery({ queryKey: ['admin', 'users'], queryFn: ({ signal }) => call<{ users: AdminUser[] }>('/api/admin/users', { signal }) });
   const signOut = useMutation({
     mutationFn: (name: string) => call(`/api/admin/users/${encodeURIComponent(name)}/sessions`, { method: 'DELETE' }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['admin'] }),
+    onSuccess: () => void refresh(),
   });
   return (
     <section aria-labelledby="users-title" className="space-y-3">
@@ -180,7 +193,7 @@ function Users({ mode }: { mode: AuthMode }) {
 }
 
 function AuditLog() {
-  const log = useQuery({ queryKey: ['admin', 'audit'], queryFn: () => call<{ entries: AdminAuditEntry[] }>('/api/admin/audit'), refetchInterval: 30_000 });
+  const log = useQuery({ queryKey: ['admin', 'audit'], queryFn: ({ signal }) => call<{ entries: AdminAuditEntry[] }>('/api/admin/audit', { signal }), refetchInterval: 30_000 });
   return (
     <section aria-labelledby="audit-title" className="space-y-3">
       <h2 id="audit-title" className="text-lg font-semibold">
