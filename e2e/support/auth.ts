@@ -1,13 +1,13 @@
 // Stacks with sign-in on: an app with AUTH_MODE set and a data directory of its own, local accounts added through
 // `npm run users` before the app starts (the embedded store is one process's at a time), and sign-in helpers.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { Role } from '@/lib/model/access';
 import { test as base, expect } from './fixtures';
-import { ROOT, startStack, type Stack, type StackOptions } from './stack';
+import { ROOT, startStack, startWithin, type Stack, type StackOptions } from './stack';
 
 export interface Account {
   name: string;
@@ -15,28 +15,44 @@ export interface Account {
   password: string;
 }
 
-/** Runs the users CLI against a data directory, the password on stdin; throws with its output on failure. */
-export function usersCli(dataDir: string, args: string[], input = ''): string {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '--conditions=react-server', join(ROOT, 'scripts', 'users.ts'), ...args], {
-    cwd: ROOT,
-    input,
-    env: { ...process.env, FLEETMAP_DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 120_000,
+/** Runs the users CLI against a data directory, the password on stdin; rejects with its output on failure. */
+export function usersCli(dataDir: string, args: string[], input = ''): Promise<string> {
+  const CLI_DEADLINE_MS = 120_000;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '--conditions=react-server', join(ROOT, 'scripts', 'users.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, FLEETMAP_DATA_DIR: dataDir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), CLI_DEADLINE_MS);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`npm run users -- ${args.join(' ')} ${signal ? `was stopped (${signal}) after ${CLI_DEADLINE_MS} ms` : `exited ${code}`}: ${out}`));
+    });
+    child.stdin.end(input);
   });
-  if (r.status !== 0) throw new Error(`npm run users -- ${args.join(' ')} exited ${r.status}: ${r.stderr}${r.stdout}`);
-  return r.stdout;
 }
 
 export interface AuthStack extends Stack {
   dataDir: string;
 }
 
-export async function startAuthStack(o: { mode: 'local' | 'oidc'; accounts?: Account[]; env?: Record<string, string>; stack?: StackOptions }): Promise<AuthStack> {
+export async function startAuthStack(
+  o: { mode: 'local' | 'oidc'; accounts?: Account[]; env?: Record<string, string>; stack?: StackOptions },
+  progress: string[] = [],
+): Promise<AuthStack> {
+  const began = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetmap-e2e-auth-'));
   try {
-    for (const a of o.accounts ?? []) usersCli(dataDir, ['add', a.name, '--role', a.role], `${a.password}\n`);
-    const stack = await startStack({ ...o.stack, env: { AUTH_MODE: o.mode, FLEETMAP_DATA_DIR: dataDir, ...o.stack?.env, ...o.env } });
+    for (const a of o.accounts ?? []) {
+      await usersCli(dataDir, ['add', a.name, '--role', a.role], `${a.password}\n`);
+      progress.push(`account ${a.name} added after ${Date.now() - began} ms`);
+    }
+    const stack = await startStack({ ...o.stack, progress, env: { AUTH_MODE: o.mode, FLEETMAP_DATA_DIR: dataDir, ...o.stack?.env, ...o.env } });
     return {
       ...stack,
       dataDir,
@@ -56,7 +72,7 @@ export function authTest(o: Parameters<typeof startAuthStack>[0]) {
   return base.extend<object, { stack: AuthStack }>({
     stack: [
       async ({}, use) => {
-        const stack = await startAuthStack(o);
+        const stack = await startWithin(330_000, (progress) => startAuthStack(o, progress));
         try {
           await use(stack);
         } finally {

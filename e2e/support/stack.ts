@@ -37,6 +37,8 @@ export interface StackOptions {
    * own stack: Playwright then starts a worker, and so a simulator and an app, for it alone.
    */
   ownStack?: string;
+  /** The start's steps, appended as they finish, so a start that hangs can say where (see startWithin). */
+  progress?: string[];
 }
 
 export interface Stack {
@@ -140,7 +142,27 @@ async function kill(proc: ChildProcess | null) {
   });
 }
 
+/**
+ * Starts a stack within `ms`, or fails naming the step it hung in (a fixture's own timeout says only that it ran
+ * out). The start itself is not stopped: its processes end with the worker (run-with-parent).
+ */
+export async function startWithin<T extends Stack>(ms: number, start: (progress: string[]) => Promise<T>): Promise<T> {
+  const progress: string[] = [];
+  const began = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the stack did not start within ${ms} ms; done so far: ${progress.join('; ') || 'nothing'} (${Date.now() - began} ms in)`)), ms);
+  });
+  try {
+    return await Promise.race([start(progress), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const began = Date.now();
+  const mark = (step: string) => opts.progress?.push(`${step} after ${Date.now() - began} ms`);
   const keys: Record<KeyKind, string> = {
     business: canaryKey(),
     standard: `standard-${randomBytes(6).toString('hex')}`,
@@ -174,6 +196,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await waitFor(`${simAdminUrl}/__admin/clock`, 'The simulator', s.proc, s.output);
   };
   await startSimulator();
+  mark(`simulator answering on ${simPort}`);
 
   const appPort = opts.appPort ?? (await freePort());
   const appUrl = `http://127.0.0.1:${appPort}`;
@@ -189,6 +212,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ...opts.env,
   };
   let app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
+  mark(`app launched on ${appPort}`);
   let earlierLogs = '';
   const startApp = async () => {
     try {
@@ -201,6 +225,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     }
   };
   await startApp();
+  mark('app answering');
 
   const admin = async (path: string, body?: unknown) => {
     const res = await fetch(`${simAdminUrl}/__admin/${path}`, {
