@@ -19,7 +19,9 @@ export interface Account {
 export function usersCli(dataDir: string, args: string[], input = ''): Promise<string> {
   const CLI_DEADLINE_MS = 120_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '--conditions=react-server', join(ROOT, 'scripts', 'users.ts'), ...args], {
+    // tsx as a loader in this one process (its CLI would run the script in a child of its own, which a kill of
+    // the CLI leaves running with the data directory open).
+    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'scripts', 'users.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, FLEETMAP_DATA_DIR: dataDir },
       stdio: ['pipe', 'pipe', 'pipe'],
