@@ -1,6 +1,8 @@
 // The fleet at one moment, held still for a page: the bus list and one snapshot are read from the app once the
 // feed has something to show, then served to the page as they are, with the page's clock fixed at the snapshot's
-// time, so what the page computes can be compared with what a test computes from the same two answers.
+// time, so what the page computes can be compared with what a test computes from the same two answers. The
+// routes and each bus's last recorded trip are held too (read once they answer), so that nothing on the page
+// changes between two readings of it (a CSV and the rows): a history still opening answered "unavailable" first.
 import type { Page } from '@playwright/test';
 import type { BusesResponse, LiveSnapshot } from '@/lib/model';
 import { expect, liveSnapshot } from './fixtures';
@@ -24,6 +26,20 @@ export async function holdFleetData(page: Page): Promise<HeldFleet> {
     .toBe(true);
   const buses = (await (await page.request.get('/api/buses')).json()) as BusesResponse;
   const snapshot = (await liveSnapshot(page)) as LiveSnapshot;
+  for (const path of ['/api/routes', '/api/buses/last-trips']) {
+    let held: unknown = null;
+    await expect
+      .poll(
+        async () => {
+          const res = await page.request.get(path);
+          if (res.ok()) held = await res.json();
+          return res.status();
+        },
+        { timeout: 90_000, message: `${path} answers` },
+      )
+      .toBe(200);
+    await page.route(`**${path}`, (route) => route.fulfill({ json: held }));
+  }
   await page.route('**/api/buses', (route) => route.fulfill({ json: buses }));
   await page.route(/\/api\/live(\?|$)/, (route) => route.fulfill({ json: snapshot }));
   // Date.now() stays at the snapshot's time; timers still run, so the page polls and ticks as usual.
