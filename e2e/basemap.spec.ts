@@ -13,7 +13,7 @@ import type { Browser, Page } from '@playwright/test';
 import { BASEMAP_LABEL_LAYER_IDS, BASEMAP_LAYER_IDS, NETWORK_LAYER_IDS } from '@/lib/map-style/offline-style';
 import { PMTILES_ARCHIVE_PATH, PROTOMAPS_SOURCE_ID } from '@/lib/map-style/protomaps-style';
 import { expect, guardPage, test } from './support/fixtures';
-import { ROOT, startStack, type Stack } from './support/stack';
+import { ROOT, startStack, startWithin, type Stack } from './support/stack';
 
 const ARTIFACTS = 'e2e/artifacts';
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -114,7 +114,7 @@ test.describe('MAP_PMTILES: a self-hosted PMTiles basemap', () => {
     // The writer is an ES module script; run as one (Playwright loads this spec as CommonJS).
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'basemap-pmtiles-fixture.mjs'), file], { stdio: 'inherit' });
     archive = readFileSync(file);
-    stack = await startStack({ env: { MAP_PMTILES: file } });
+    stack = await startWithin(170_000, (progress) => startStack({ env: { MAP_PMTILES: file }, progress }));
   });
   test.afterAll(async () => {
     await stack?.stop();

@@ -144,6 +144,13 @@ const server = createServer((req, res) => {
 // ECONNRESET (seen from a test's poll on a loaded machine), and a proxy in front would see the same race.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
+// Next.js keeps the process alive on an uncaught exception (it only logs it), so a server that cannot listen (the
+// port taken, an address this machine does not have) would sit there serving nothing: say so and exit.
+server.once('error', (err) => {
+  const why = err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine` : err.message;
+  console.error(`Fleetmap cannot listen on http://${host}:${port}: ${why}. Set PORT (or --port) and HOST (or --host).`);
+  process.exit(1);
+});
 server.listen(port, host, () => {
   const addr = server.address();
   console.info(`Ready on http://${host}:${typeof addr === 'object' && addr ? addr.port : port}`);

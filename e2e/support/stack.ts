@@ -96,11 +96,16 @@ export async function freePort(): Promise<number> {
 // machine's two cores shared by a load of 20, that was seen to take over 90 s. The deadline only stops a start that hung.
 const START_DEADLINE_MS = 240_000;
 
-async function waitFor(url: string, what: string, proc: ChildProcess, output: () => string, timeoutMs = START_DEADLINE_MS) {
+/**
+ * Waits until the process has said it listens (its `ready` line) and its address answers. The line matters: the
+ * address alone could be answered by another server that took the port first, while this one failed to listen.
+ */
+async function waitFor(url: string, what: string, proc: ChildProcess, output: () => string, ready: RegExp, timeoutMs = START_DEADLINE_MS) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`${what} exited with code ${proc.exitCode}:\n${output().slice(-3000)}`);
     try {
+      if (!ready.test(output())) throw new Error('not listening yet');
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
       return;
@@ -110,6 +115,9 @@ async function waitFor(url: string, what: string, proc: ChildProcess, output: ()
   }
   throw new Error(`${what} did not answer at ${url} within ${timeoutMs} ms:\n${output().slice(-3000)}`);
 }
+
+/** A port taken between freePort() and the server's listen (by another stack's server): try another. */
+const PORT_TAKEN = /EADDRINUSE|already in use/;
 
 function launch(args: string[], env: Record<string, string | undefined>) {
   let out = '';
@@ -174,10 +182,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     { key: keys.standard, plan: 'standard', scopes: SCOPES.filter((s) => s !== 'gps:read'), limit_per_minute: rateLimit },
     { key: keys.narrow, plan: 'business', scopes: ['routes:read', 'stops:read'], limit_per_minute: rateLimit },
   ];
-  const simPort = await freePort();
-  const simAdminUrl = `http://127.0.0.1:${simPort}`;
-  const simBaseUrl = `${simAdminUrl}/api/v1/partner`;
-  const simEnv = {
+  let simPort = 0;
+  const simUrl = () => `http://127.0.0.1:${simPort}`;
+  const simEnv = () => ({
     SIM_PORT: String(simPort),
     SIM_ADMIN: '1',
     SIM_KEYS: JSON.stringify(simKeys),
@@ -188,18 +195,27 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ...(opts.buses ? { SIM_BUSES: String(opts.buses) } : {}),
     SIM_EXIT_WITH_PARENT: '1',
     ...opts.simEnv,
-  };
+  });
   let sim: ReturnType<typeof launch> | null = null;
   const startSimulator = async () => {
-    sim = launch([TSX_CLI, join(ROOT, 'scripts', 'sim.ts')], simEnv);
+    sim = launch([TSX_CLI, join(ROOT, 'scripts', 'sim.ts')], simEnv());
     const s = sim;
-    await waitFor(`${simAdminUrl}/__admin/clock`, 'The simulator', s.proc, s.output);
+    await waitFor(`${simUrl()}/__admin/clock`, 'The simulator', s.proc, s.output, /simulator listening at/);
   };
-  await startSimulator();
+  for (let attempt = 1; ; attempt++) {
+    simPort = await freePort();
+    try {
+      await startSimulator();
+      break;
+    } catch (err) {
+      if (attempt >= 3 || !PORT_TAKEN.test((err as Error).message)) throw err;
+      mark(`simulator port ${simPort} taken`);
+    }
+  }
+  const simAdminUrl = simUrl();
+  const simBaseUrl = `${simAdminUrl}/api/v1/partner`;
   mark(`simulator answering on ${simPort}`);
 
-  const appPort = opts.appPort ?? (await freePort());
-  const appUrl = `http://127.0.0.1:${appPort}`;
   const apiKey = keys[opts.key ?? 'business'];
   // Every stack records into a store of its own: PGlite allows one process per directory, and specs must not
   // see each other's history.
@@ -211,20 +227,35 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     FLEETMAP_DATA_DIR: dataDir,
     ...opts.env,
   };
-  let app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
-  mark(`app launched on ${appPort}`);
+  let appPort = 0;
+  let app: ReturnType<typeof launch>;
   let earlierLogs = '';
   const startApp = async () => {
     try {
-      await waitFor(`${appUrl}/api/status`, 'The app server', app.proc, app.output);
+      await waitFor(`http://127.0.0.1:${appPort}/api/status`, 'The app server', app.proc, app.output, /Ready on http/);
     } catch (err) {
       await kill(app.proc);
+      throw err;
+    }
+  };
+  for (let attempt = 1; ; attempt++) {
+    appPort = opts.appPort ?? (await freePort());
+    app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
+    mark(`app launched on ${appPort}`);
+    try {
+      await startApp();
+      break;
+    } catch (err) {
+      if (opts.appPort === undefined && attempt < 3 && PORT_TAKEN.test((err as Error).message)) {
+        mark(`app port ${appPort} taken`);
+        continue;
+      }
       await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
       rmSync(dataDir, { recursive: true, force: true });
       throw err;
     }
-  };
-  await startApp();
+  }
+  const appUrl = `http://127.0.0.1:${appPort}`;
   mark('app answering');
 
   const admin = async (path: string, body?: unknown) => {
