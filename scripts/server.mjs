@@ -41,6 +41,9 @@ const app = next({ dev, dir: ROOT, hostname: host, port });
 // The sign-in check at start-up (lib/auth/config.ts) refuses a reachable address without sign-in: it reads HOST.
 process.env.HOST = host;
 const handle = app.getRequestHandler();
+const startup = {};
+startup.promise = new Promise((resolve) => (startup.resolve = resolve));
+globalThis[Symbol.for('fleetmap.startup')] = startup;
 
 try {
   await app.prepare();
@@ -145,8 +148,11 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 // Next.js keeps the process alive on an uncaught exception (it only logs it), so a server that cannot listen (the
-// port taken, an address this machine does not have) would sit there serving nothing: say so and exit.
-server.once('error', (err) => {
+// port taken, an address this machine does not have) would sit there serving nothing: say so and exit. The app's
+// start-up checks (instrumentation, lib/server/start.ts) run meanwhile and may refuse the start with a more useful
+// sentence (a reachable HOST without sign-in): they finish first, and resolve STARTUP when they pass.
+server.once('error', async (err) => {
+  await Promise.race([startup.promise, new Promise((r) => setTimeout(r, 120_000))]);
   const why = err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine` : err.message;
   console.error(`Fleetmap cannot listen on http://${host}:${port}: ${why}. Set PORT (or --port) and HOST (or --host).`);
   process.exit(1);

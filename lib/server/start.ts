@@ -113,4 +113,8 @@ export async function startServerOrExit(): Promise<void> {
     console.error(err instanceof Error ? err.message : String(err));
     process.exit(1);
   }
+  // scripts/server.mjs waits for this before it reports a failure to listen (the checks above speak first).
+  (globalThis as { [STARTUP]?: { resolve?: () => void } })[STARTUP]?.resolve?.();
 }
+
+const STARTUP = Symbol.for('fleetmap.startup');
