@@ -45,9 +45,10 @@ test('times follow the agency zone by default and the browser zone when switched
   const { context, page, guard } = await pageInZone(browser, stack.appUrl, browserZone);
   try {
     const held = await holdFleetData(page);
-    const bus = held.buses.buses.find((b) => b.lastGpsAt !== null && !held.snapshot.vehicles.some((v) => v.busId === b.id && v.gpsAt !== null && v.gpsAt > b.lastGpsAt!));
-    expect(bus, 'a bus whose GPS time is its list time').toBeTruthy();
-    await page.goto(`/fleet?q=%23${bus!.id}`);
+    const bus = held.buses.buses.find((b) => b.plateNumber !== null && b.lastGpsAt !== null && !held.snapshot.vehicles.some((v) => v.busId === b.id && v.gpsAt !== null && v.gpsAt > b.lastGpsAt!));
+    expect(bus, 'a bus with a plate whose GPS time is its list time').toBeTruthy();
+    // Found by its plate: '#id' also matches trip ids by prefix (bus 25 matched every trip numbered 25…).
+    await page.goto(`/fleet?q=${encodeURIComponent(bus!.plateNumber!)}`);
     const row = page.locator(`[role="row"][data-bus-id="${bus!.id}"]`);
     const gpsCell = row.locator('[data-col="Last GPS"]');
     const select = page.getByRole('combobox', { name: 'Times' });
