@@ -119,6 +119,19 @@ async function waitFor(url: string, what: string, proc: ChildProcess, output: ()
 /** A port taken between freePort() and the server's listen (by another stack's server): try another. */
 const PORT_TAKEN = /EADDRINUSE|already in use/;
 
+/** Starts a server on `fixed`, or on a free port, trying up to three when the chosen one was taken meanwhile. */
+async function onFreePort(fixed: number | undefined, what: string, mark: (step: string) => void, start: (port: number) => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const port = fixed ?? (await freePort());
+    try {
+      return await start(port);
+    } catch (err) {
+      if (fixed !== undefined || attempt >= 3 || !PORT_TAKEN.test((err as Error).message)) throw err;
+      mark(`${what} port ${port} taken`);
+    }
+  }
+}
+
 function launch(args: string[], env: Record<string, string | undefined>) {
   let out = '';
   const proc = spawn(process.execPath, [RUN_WITH_PARENT, process.execPath, ...args], {
@@ -202,16 +215,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const s = sim;
     await waitFor(`${simUrl()}/__admin/clock`, 'The simulator', s.proc, s.output, /simulator listening at/);
   };
-  for (let attempt = 1; ; attempt++) {
-    simPort = await freePort();
-    try {
-      await startSimulator();
-      break;
-    } catch (err) {
-      if (attempt >= 3 || !PORT_TAKEN.test((err as Error).message)) throw err;
-      mark(`simulator port ${simPort} taken`);
-    }
-  }
+  await onFreePort(undefined, 'simulator', mark, async (port) => {
+    simPort = port;
+    await startSimulator();
+  });
   const simAdminUrl = simUrl();
   const simBaseUrl = `${simAdminUrl}/api/v1/partner`;
   mark(`simulator answering on ${simPort}`);
@@ -238,22 +245,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       throw err;
     }
   };
-  for (let attempt = 1; ; attempt++) {
-    appPort = opts.appPort ?? (await freePort());
-    app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
-    mark(`app launched on ${appPort}`);
-    try {
+  try {
+    await onFreePort(opts.appPort, 'app', mark, async (port) => {
+      appPort = port;
+      app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
+      mark(`app launched on ${appPort}`);
       await startApp();
-      break;
-    } catch (err) {
-      if (opts.appPort === undefined && attempt < 3 && PORT_TAKEN.test((err as Error).message)) {
-        mark(`app port ${appPort} taken`);
-        continue;
-      }
-      await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
-      rmSync(dataDir, { recursive: true, force: true });
-      throw err;
-    }
+    });
+  } catch (err) {
+    await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   }
   const appUrl = `http://127.0.0.1:${appPort}`;
   mark('app answering');
