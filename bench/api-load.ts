@@ -1,9 +1,10 @@
 // Benchmark 4: /api/live under load with 2,000 buses (autocannon in this process, the app on the same two
 // cores), against a bare node:http server (bench/support/bare-bytes-server.mjs, its own process) that sends the
-// very bytes the app sent, in the same run. Requests carry `Accept-Encoding: gzip` (what browsers send over
-// plain http). Full answers ask /api/live; delta answers ask `?since=` the newest version seen at least one poll
-// interval (5 s) earlier, as browsers polling every 5 s do. Then one viewer polling full snapshots and one
-// polling deltas, side by side for a minute, count the bytes each receives.
+// very bytes and headers the app sent, in the same run, asked the same way (for deltas, a path made per request).
+// Requests carry `Accept-Encoding: gzip` (what browsers send over plain http). Full answers ask /api/live; delta
+// answers ask `?since=` the newest version seen at least one poll interval (5 s) earlier, as browsers polling
+// every 5 s do. Then one viewer polling full snapshots and one polling deltas, side by side for a minute, count
+// the bytes each receives.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -27,8 +28,12 @@ interface Answer {
   status: number;
   etag: string;
   encoding: string | null;
+  /** Every header the app sent, but those node:http writes itself (the bare server sends the rest as they are). */
+  headers: Record<string, string>;
   body: Buffer;
 }
+
+const HTTP_OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** One GET, its body as sent (still compressed). */
 function get(url: string): Promise<Answer> {
@@ -40,7 +45,11 @@ function get(url: string): Promise<Answer> {
         const etag = res.headers.etag;
         const encoding = res.headers['content-encoding'];
         if (res.statusCode !== 200 || typeof etag !== 'string') reject(new Error(`${url} answered ${res.statusCode}${typeof etag === 'string' ? '' : ' without an ETag'}`));
-        else resolve({ status: res.statusCode, etag, encoding: typeof encoding === 'string' ? encoding : null, body: Buffer.concat(chunks) });
+        else {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !HTTP_OWN_HEADERS.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolve({ status: res.statusCode, etag, encoding: typeof encoding === 'string' ? encoding : null, headers, body: Buffer.concat(chunks) });
+        }
       });
       res.on('error', reject);
     });
@@ -159,8 +168,10 @@ export const apiLoad: Benchmark = {
       await sleep(POLL_MS);
       const delta = await get(`${bench.appUrl}/api/live?since=${versionOf(full.etag)}`);
       if (full.encoding !== ENCODING || delta.encoding !== ENCODING) throw new Error(`/api/live answered ${full.encoding}/${delta.encoding}, not ${ENCODING}`);
-      writeFileSync(join(dir, 'full'), full.body);
-      writeFileSync(join(dir, 'delta'), delta.body);
+      for (const [name, a] of [['full', full], ['delta', delta]] as const) {
+        writeFileSync(join(dir, name), a.body);
+        writeFileSync(join(dir, `${name}.headers.json`), JSON.stringify(a.headers));
+      }
       bare = await startBare({ '/full': join(dir, 'full'), '/delta': join(dir, 'delta') });
 
       const rows: Row[] = [];
@@ -169,7 +180,10 @@ export const apiLoad: Benchmark = {
           ctx.log(`  ${connections} conn, ${kind}: Fleetmap, then the bare server, ${durationS} s each`);
           const clock = new VersionClock(versionOf(full.etag));
           const fleetmap = await hammer(bench.appUrl, connections, durationS, kind === 'full' ? '/api/live' : () => `/api/live?since=${clock.since()}`, (etag) => clock.saw(versionOf(etag)));
-          const peer = await hammer(bare.url, connections, durationS, `/${kind}`);
+          // The load generator does the same work for both: for deltas a path made per request and every
+          // answer's ETag read (the bare server ignores the query and always sends the same delta).
+          const peerClock = new VersionClock(versionOf(delta.etag));
+          const peer = await hammer(bare.url, connections, durationS, kind === 'full' ? '/full' : () => `/delta?since=${peerClock.since()}`, (etag) => peerClock.saw(versionOf(etag)));
           rows.push({ connections, kind, fleetmap, bare: peer });
         }
       }
@@ -199,7 +213,7 @@ export const apiLoad: Benchmark = {
         peer: 'bare node:http, same bytes',
         conditions:
           `${BUSES} buses; full answer ${(full.body.length / 1024).toFixed(0)} KiB and a 5 s delta ${(delta.body.length / 1024).toFixed(1)} KiB on the wire (${ENCODING}); ` +
-          `autocannon ${durationS} s per row and contender, keep-alive, one request at a time per connection; load generator, app and bare server on the same 2 cores; ` +
+          `autocannon ${durationS} s per row and contender, keep-alive, one request at a time per connection, the same requests and headers to both; load generator, app and bare server on the same 2 cores; ` +
           `viewers: body bytes over ${viewerWindowS} s, scaled to a minute`,
         figures,
         details: {

@@ -1,9 +1,9 @@
 // The peer of the /api/live load benchmark: a bare node:http server that answers every GET with bytes it read
-// once at start (the same precompressed answers the app sent), with the same headers. No routing, no logic: the
-// ceiling an HTTP answer of that size can reach on this machine.
+// once at start (the same precompressed answers the app sent), with the headers the app sent with them
+// (<file>.headers.json). No routing, no logic: the ceiling an HTTP answer of that size can reach on this machine.
 //
 //   node bench/support/bare-bytes-server.mjs <encoding> /full=<file> /delta=<file> ...     prints {"port":N}
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 const [encoding, ...routes] = process.argv.slice(2);
@@ -11,8 +11,11 @@ const answers = new Map(
   routes.map((r) => {
     const [path, file] = r.split('=');
     const body = readFileSync(file);
-    const headers = { 'Cache-Control': 'no-cache', ETag: 'W/"bare-1"', Vary: 'Accept-Encoding', 'Content-Type': 'application/json', 'Content-Length': String(body.length) };
-    if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+    // The headers the app sent with these bytes (security headers included), when the caller kept them.
+    const kept = existsSync(`${file}.headers.json`) ? JSON.parse(readFileSync(`${file}.headers.json`, 'utf8')) : null;
+    const headers = kept ?? { 'Cache-Control': 'no-cache', ETag: 'W/"bare-1"', Vary: 'Accept-Encoding', 'Content-Type': 'application/json' };
+    headers['content-length'] = String(body.length);
+    if (encoding !== 'identity') headers['content-encoding'] = encoding;
     return [path, { body, headers }];
   }),
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyLiveDelta, mergeLiveChanges } from '@/lib/model';
+import { applyLiveDelta, liveChanges, mergeLiveChanges, type LiveSnapshot } from '@/lib/model';
 import { MemorySnapshotStore } from './snapshot-store';
 import { MINUTE, startTestFeed, stopAll } from './test-feed';
 
@@ -55,5 +55,29 @@ describe('SnapshotBuilder', () => {
     expect(feed.liveChangesSince('aaa', later.snapshot.version)).toBeNull();
     expect(feed.liveChangesSince('bbb', 1)).toEqual([]);
     await stopAll(clock, feed);
+  });
+  it('serialises each item once: every version\'s body is the snapshot\'s JSON and its step change the two versions\' difference', async () => {
+    const { clock, feed } = startTestFeed({ buses: 40, onTrip: 25, limit: 600 });
+    await clock.advance(MINUTE);
+    let prev: LiveSnapshot | null = null;
+    let versions = 0;
+    let moved = 0;
+    for (let i = 0; i < 40; i++) {
+      await clock.advance(1_000);
+      const stored = feed.liveSnapshot();
+      expect(stored.body).toBe(JSON.stringify({ kind: 'full', ...stored.snapshot }));
+      if (prev !== null && stored.snapshot.version !== prev.version) {
+        expect(stored.snapshot.version).toBe(prev.version + 1);
+        expect(stored.changes).toEqual(liveChanges(prev, stored.snapshot));
+        versions++;
+        moved += stored.changes!.vehicles.length;
+      }
+      prev = stored.snapshot;
+    }
+    await stopAll(clock, feed);
+    // The premise: buses moved in many of the 40 rebuilds, a few at a time.
+    expect(versions).toBeGreaterThan(10);
+    expect(moved).toBeGreaterThan(versions);
+    expect(moved).toBeLessThan(versions * 40);
   });
 });

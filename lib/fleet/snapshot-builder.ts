@@ -1,5 +1,5 @@
 import 'server-only';
-import { liveChanges, tripDelayClass, type DelayThresholds, type Health, type LiveSnapshot, type Trip, type UnpositionedTrip, type Vehicle, type VehicleTrip } from '@/lib/model';
+import { liveChanges, tripDelayClass, type DelayThresholds, type Health, type LiveChanges, type LiveSnapshot, type Trip, type UnpositionedTrip, type Vehicle, type VehicleTrip } from '@/lib/model';
 import type { FleetState } from './fleet-state';
 import type { SnapshotStore, StoredSnapshot } from './snapshot-store';
 
@@ -21,15 +21,49 @@ export interface SnapshotSources {
   health: (now: number) => Health;
 }
 
+/** One serialised item per key (bus or trip id), as the last version this builder wrote held them. */
+type Serialised = Map<number, string>;
+
+/** What the builder keeps of the version it wrote last, to diff the next one against without serialising it again. */
+interface Written {
+  stored: StoredSnapshot;
+  vehicles: Serialised;
+  trips: Serialised;
+  /** The health without its clock figures, and the thresholds, as JSON: with the items, what makes a new version. */
+  rest: string;
+}
+
+/** Each item serialised once, with what changed against the previous version's strings (null: no previous). */
+function serialiseItems<T>(items: readonly T[], key: (t: T) => number, prev: Serialised | null): { json: string[]; byKey: Serialised; changed: T[]; removed: number[] } {
+  const json: string[] = new Array(items.length);
+  const byKey: Serialised = new Map();
+  const changed: T[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const k = key(item);
+    const j = JSON.stringify(item);
+    json[i] = j;
+    byKey.set(k, j);
+    if (prev !== null && prev.get(k) !== j) changed.push(item);
+  }
+  const removed: number[] = [];
+  if (prev !== null) for (const k of prev.keys()) if (!byKey.has(k)) removed.push(k);
+  return { json, byKey, changed, removed: removed.sort((a, b) => a - b) };
+}
+
 export class SnapshotBuilder {
   private builtAt = Number.NEGATIVE_INFINITY;
-  private content = '';
+  private written: Written | null = null;
 
   constructor(private readonly s: SnapshotSources) {}
 
   /**
    * The stored snapshot, rebuilt at most once a second and only re-versioned when its content changed. Versions
    * count within the store's epoch; each carries its step change from the previous one, for deltas.
+   *
+   * Each bus and trip is serialised once per rebuild: the strings are the body's parts, and compared with the last
+   * written version's they give the step change (a 2,000-bus fleet where a handful moved serialises 2,000 small
+   * objects, not the whole snapshot four times over).
    */
   live(now: number): StoredSnapshot {
     const { store } = this.s;
@@ -39,18 +73,31 @@ export class SnapshotBuilder {
     const parts = this.parts(now);
     const epoch = store.epoch();
     const sameEpoch = stored !== null && stored.snapshot.epoch === epoch;
-    const content = JSON.stringify({ ...parts, health: withoutClockFigures(parts.health) });
-    if (sameEpoch && content === this.content) return stored;
-    this.content = content;
-    const json = JSON.stringify(parts);
+    // The strings of the version this builder wrote last, in this epoch (a new leader's first build has none).
+    const prev = sameEpoch && this.written !== null && this.written.stored.snapshot.epoch === epoch ? this.written : null;
+    const vehicles = serialiseItems(parts.vehicles, busKey, prev && prev.vehicles);
+    const trips = serialiseItems(parts.unpositionedTrips, tripKey, prev && prev.trips);
+    const thresholds = JSON.stringify(parts.thresholds);
+    const rest = JSON.stringify(withoutClockFigures(parts.health)) + thresholds;
+    const unchanged = prev !== null && rest === prev.rest && vehicles.changed.length + vehicles.removed.length + trips.changed.length + trips.removed.length === 0;
+    if (unchanged) return stored!;
     const version = sameEpoch ? stored.snapshot.version + 1 : 1;
     const snapshot: LiveSnapshot = { generatedAt: now, epoch, version, ...parts };
-    const next: StoredSnapshot = {
-      snapshot,
-      body: `{"kind":"full","generatedAt":${now},"epoch":${JSON.stringify(epoch)},"version":${version},${json.slice(1)}`,
-      changes: sameEpoch ? liveChanges(stored.snapshot, snapshot) : null,
-    };
+    // The step change is against the version in the store: this builder's last one, unless the store moved on
+    // without it (a version of the cluster's own), in which case the two snapshots are compared.
+    const changes: LiveChanges | null = !sameEpoch
+      ? null
+      : prev !== null && prev.stored === stored
+        ? { vehicles: vehicles.changed, removedBusIds: vehicles.removed, unpositionedTrips: trips.changed, removedTripIds: trips.removed }
+        : liveChanges(stored.snapshot, snapshot);
+    // Byte for byte JSON.stringify({ kind: 'full', ...snapshot }): the same keys in the same order.
+    const body =
+      `{"kind":"full","generatedAt":${now},"epoch":${JSON.stringify(epoch)},"version":${version},` +
+      `"vehicles":[${vehicles.json.join(',')}],"unpositionedTrips":[${trips.json.join(',')}],` +
+      `"health":${JSON.stringify(parts.health)},"thresholds":${thresholds}}`;
+    const next: StoredSnapshot = { snapshot, body, changes };
     store.write(next);
+    this.written = { stored: next, vehicles: vehicles.byKey, trips: trips.byKey, rest };
     return next;
   }
 
@@ -112,6 +159,9 @@ function withoutClockFigures(h: Health): unknown {
     timezone: { zone: timezone.zone, source: timezone.source },
   };
 }
+
+const busKey = (v: Vehicle) => v.busId;
+const tripKey = (t: UnpositionedTrip) => t.tripId;
 
 function vehicleTrip(trip: Trip, thresholds: DelayThresholds): VehicleTrip {
   return {

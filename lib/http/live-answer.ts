@@ -148,7 +148,8 @@ export function errorAnswer(status: number, message: string, extra: Record<strin
 export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   if (req.method === 'OPTIONS') return { status: 204, headers: { Allow: 'GET, HEAD, OPTIONS' }, body: null };
   if (req.method !== 'GET' && req.method !== 'HEAD') return errorAnswer(405, `${req.method} is not allowed here; /api/live answers GET.`, { Allow: 'GET, HEAD, OPTIONS' });
-  const params = new URL(req.url, 'http://localhost').searchParams;
+  const q = req.url.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : req.url.slice(q + 1));
   const watch = params.get('watch');
   if (watch !== null) {
     const id = idSchema('watch (a bus id)').safeParse(watch);
