@@ -92,19 +92,24 @@ function sendLive(req, res) {
     sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
     return true;
   }
-  // The handler checks sign-in first (lib/server/live-guard.ts), so it may answer later.
-  Promise.resolve()
-    .then(() => handler({ method: req.method ?? 'GET', url, headers: req.headers }))
-    .then(
-      (answer) => {
-        res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
-        res.end(answer.body ?? undefined);
-      },
-      (err) => {
-        console.error(JSON.stringify({ msg: '/api/live failed', error: err instanceof Error ? err.message : String(err) }));
-        sendJsonError(res, 500, 'The live snapshot could not be served.');
-      },
-    );
+  const send = (answer) => {
+    res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
+    res.end(answer.body ?? undefined);
+  };
+  const fail = (err) => {
+    console.error(JSON.stringify({ msg: '/api/live failed', error: err instanceof Error ? err.message : String(err) }));
+    sendJsonError(res, 500, 'The live snapshot could not be served.');
+  };
+  // With sign-in on, the handler checks it first (lib/server/live-guard.ts) and answers later; with it off, at once.
+  let answer;
+  try {
+    answer = handler({ method: req.method ?? 'GET', url, headers: req.headers });
+  } catch (err) {
+    fail(err);
+    return true;
+  }
+  if (typeof answer?.then === 'function') answer.then(send, fail);
+  else send(answer);
   return true;
 }
 

@@ -96,9 +96,23 @@ class VersionAnswers {
 
 const answers = new VersionAnswers();
 
+/** Accept-Encoding values seen, with their choice: browsers send a handful of distinct ones. */
+const chosen = new Map<string, Encoding>();
+const CHOSEN_MAX = 64;
+
 /** The best encoding the request accepts: br, then gzip, else none (q=0 refuses one). */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return 'identity';
+  let e = chosen.get(acceptEncoding);
+  if (e === undefined) {
+    e = parseAcceptEncoding(acceptEncoding);
+    if (chosen.size >= CHOSEN_MAX) chosen.clear();
+    chosen.set(acceptEncoding, e);
+  }
+  return e;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding {
   const q = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');

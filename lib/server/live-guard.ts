@@ -25,23 +25,29 @@ async function rawOf(res: Response): Promise<RawAnswer> {
   return { status: res.status, headers, body };
 }
 
-export function guardedLive(answer: LiveHandler): (req: LiveRequest) => Promise<RawAnswer> {
-  return async (req) => {
-    // Sign-in off: the guard lets every caller in as "open", with no principal and every route; answered without
-    // building the Web request it would read (this is the path each poll of every viewer takes).
-    if (authService()?.config.mode === 'none') {
-      const { [CLIENT_PRINCIPAL_HEADER]: _client, ...rest } = req.headers as Record<string, string | string[] | undefined>;
-      return answer({ ...req, headers: rest, routes: null });
-    }
-    const headers = webHeaders(req.headers);
-    const url = new URL(req.url, `http://${headers.get('host') ?? 'localhost'}`);
-    const outcome = await guardRequest(authService(), { method: req.method, url, headers });
-    if (outcome.kind === 'respond') return rawOf(outcome.response);
-    // A client's own value of the header never passes; the guard's principal replaces it.
-    const { [CLIENT_PRINCIPAL_HEADER]: _client, ...rest } = req.headers as Record<string, string | string[] | undefined>;
-    const key = principalKey(outcome.principal);
-    // A wall token limited to routes gets only their buses and trips (lib/http/live-scope.ts).
-    const routes = outcome.principal.kind === 'wall' ? outcome.principal.routes : null;
-    return answer({ ...req, headers: key ? { ...rest, [CLIENT_PRINCIPAL_HEADER]: key } : rest, routes });
+/** The request with no principal header a client could have forged, and the routes (or all: null) it may see. */
+function asCaller(req: LiveRequest, principal: string | null, routes: readonly string[] | null): LiveRequest {
+  const forged = req.headers[CLIENT_PRINCIPAL_HEADER] !== undefined;
+  if (!forged && principal === null) return { ...req, routes };
+  const { [CLIENT_PRINCIPAL_HEADER]: _client, ...rest } = req.headers as Record<string, string | string[] | undefined>;
+  return { ...req, headers: principal ? { ...rest, [CLIENT_PRINCIPAL_HEADER]: principal } : rest, routes };
+}
+
+async function checked(answer: LiveHandler, req: LiveRequest): Promise<RawAnswer> {
+  const headers = webHeaders(req.headers);
+  const url = new URL(req.url, `http://${headers.get('host') ?? 'localhost'}`);
+  const outcome = await guardRequest(authService(), { method: req.method, url, headers });
+  if (outcome.kind === 'respond') return rawOf(outcome.response);
+  // A client's own value of the header never passes; the guard's principal replaces it. A wall token limited to
+  // routes gets only their buses and trips (lib/http/live-scope.ts).
+  return answer(asCaller(req, principalKey(outcome.principal), outcome.principal.kind === 'wall' ? outcome.principal.routes : null));
+}
+
+export function guardedLive(answer: LiveHandler): LiveHandler {
+  return (req) => {
+    // Sign-in off: the guard lets every caller in as "open", with no principal and every route. Answered here, at
+    // once, without building the Web request the check reads (this is the path each poll of every viewer takes).
+    if (authService()?.config.mode === 'none') return answer(asCaller(req, null, null));
+    return checked(answer, req);
   };
 }
