@@ -87,15 +87,36 @@ export function renderFindings(file: ResultsFile): string[] {
   }
   const map = file.benchmarks['map-update'];
   if (map) {
-    const ratios = map.figures
-      .filter((f) => /^\d+ buses: main-thread time per update/.test(f.metric) && f.fleetmap !== null && f.peer)
-      .map((f) => f.fleetmap! / f.peer!);
-    if (ratios.length) {
-      out.push(
-        `- **Map update** (\`map-update\`, "main-thread time per update"): Fleetmap's GeoJSON layers take ${Math.min(...ratios).toFixed(1)}–${Math.max(...ratios).toFixed(1)}× the main-thread time of ` +
-          `DOM markers over the fleet sizes measured, on software WebGL.`,
-      );
+    // Per measure, the overlay's time over the markers' at each fleet size: the range, and at how many sizes it is behind.
+    const measures: [string, RegExp][] = [
+      ['an update of every bus', /^\d+ buses: main-thread time per update, every bus moved/],
+      ['an update of 20 buses', /^\d+ buses: main-thread time per update, 20 buses moved/],
+      ['a glide frame', /^\d+ buses: main-thread time per glide frame/],
+      ['an update until drawn', /^\d+ buses: update until drawn/],
+    ];
+    const parts: string[] = [];
+    for (const [label, re] of measures) {
+      const ratios = map.figures.filter((f) => re.test(f.metric) && f.fleetmap !== null && f.peer).map((f) => f.fleetmap! / f.peer!);
+      if (!ratios.length) continue;
+      const behind = ratios.filter((r) => r > 1).length;
+      parts.push(`${label} ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}× (behind at ${behind} of ${ratios.length} sizes)`);
     }
+    if (parts.length) {
+      out.push(`- **Map update** (\`map-update\`, the bus overlay's main-thread time over DOM markers', per fleet size, on software WebGL): ${parts.join('; ')}.`);
+    }
+  }
+  const api = file.benchmarks['api-load'];
+  if (api) {
+    const share = (c: number, kind: string) => api.figures.find((f) => f.metric === `${c} conn, ${kind}: share of the bare rate`)?.fleetmap;
+    const p99 = (c: number, kind: string) => api.figures.find((f) => f.metric === `${c} conn, ${kind}: latency p99`);
+    const rows = [50, 200].flatMap((c) =>
+      ['full', 'delta'].map((k) => {
+        const sh = share(c, k);
+        const p = p99(c, k);
+        return sh === undefined || sh === null || !p || p.fleetmap === null || !p.peer ? null : `${k} at ${c} connections ${formatValue(sh, "%")} of the bare rate, p99 ${(p.fleetmap / p.peer).toFixed(2)}× the bare server's`;
+      }),
+    );
+    if (rows.every((r) => r !== null)) out.push(`- **\`/api/live\` under load** (\`api-load\`): ${rows.join('; ')}.`);
   }
   return out;
 }
