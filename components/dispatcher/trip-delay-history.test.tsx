@@ -6,11 +6,11 @@ import { TripDelayHistory } from './trip-delay-history';
 const T0 = Date.parse('2026-03-04T13:00:00Z');
 const MIN = 60_000;
 
-function history(delays: [number, number | null][], finalAt: number | null): HistoryTripResponse {
+function history(delays: [number, number | null][], finalAt: number | null, lastSeenAt = T0 + 30 * MIN): HistoryTripResponse {
   return {
     trip: {} as HistoryTripResponse['trip'],
     firstSeenAt: T0,
-    lastSeenAt: T0 + 30 * MIN,
+    lastSeenAt,
     finalAt,
     finalFound: finalAt === null ? null : true,
     delayChanges: delays.map(([m, d]) => ({ at: T0 + m * MIN, delayMinutes: d })),
@@ -33,6 +33,13 @@ describe('TripDelayHistory', () => {
     for (const tick of ['0′', '+6′']) expect(html).toContain(`>${tick}</text>`);
     // −1 sits a few pixels under zero: its tick would crowd zero's, so it is left out.
     expect(html).not.toContain('>−1′</text>');
+  });
+
+  it('labels each time once: over a short trip the start, middle and end would read the same', () => {
+    const html = renderToStaticMarkup(<TripDelayHistory history={history([[0, 2]], null, T0 + 30_000)} now={T0 + 40_000} />);
+    const times = [...html.matchAll(/<text [^>]*y="116"[^>]*>([^<]+)<\/text>/g)].map((m) => m[1]);
+    expect(times.length).toBeGreaterThan(0);
+    expect(new Set(times).size).toBe(times.length);
   });
 
   it('says so when nothing was recorded', () => {

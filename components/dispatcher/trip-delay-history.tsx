@@ -45,7 +45,12 @@ export function TripDelayHistory({ history, now }: { history: HistoryTripRespons
   let path = `M${x(start).toFixed(1)},${y(changes[0]!.delay).toFixed(1)}`;
   for (let i = 1; i < changes.length; i++) path += `H${x(changes[i]!.at).toFixed(1)}V${y(changes[i]!.delay).toFixed(1)}`;
   path += `H${x(end).toFixed(1)}`;
-  const timeTicks = [...new Set([start, start + span / 2, end])];
+  // Start, middle and end, each only once on screen: over a minute or two the three would read the same.
+  const timeTicks: { at: number; label: string }[] = [];
+  for (const at of [start, start + span / 2, end]) {
+    const label = formatClock(at);
+    if (!timeTicks.some((t) => t.label === label)) timeTicks.push({ at, label });
+  }
   const summary = `Delay of this trip over time: ${changes.length} recorded values from ${formatDelay(changes[0]!.delay)} to ${formatDelay(last.delay)}, worst ${formatDelay(worst)}.`;
   return (
     <figure>
@@ -59,8 +64,8 @@ export function TripDelayHistory({ history, now }: { history: HistoryTripRespons
           </g>
         ))}
         {timeTicks.map((t, i) => (
-          <text key={t} x={x(t)} y={H - 4} textAnchor={i === 0 ? 'start' : i === timeTicks.length - 1 ? 'end' : 'middle'} fontSize={11} fill="currentColor">
-            {formatClock(t)}
+          <text key={t.at} x={x(t.at)} y={H - 4} textAnchor={i === 0 ? 'start' : t.at === end ? 'end' : 'middle'} fontSize={11} fill="currentColor">
+            {t.label}
           </text>
         ))}
         <path d={path} fill="none" stroke="#b45309" strokeWidth={2} />
