@@ -130,3 +130,24 @@ test('a token limited to routes gets only their buses and trips from /api/live, 
     await wallContext.close();
   }
 });
+
+test('a name typed before the admin page has started is the name the token gets', async ({ page }) => {
+  await signIn(page, admin.name, admin.password, '/admin');
+  await expect(page).toHaveURL(/\/admin$/);
+  // The page again, with its scripts held back until the name is typed: the server's form, not React's yet (a
+  // slow machine, a quick hand). A field mirrored in React state was emptied when the page started, and the
+  // token was asked for with no name.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/**/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/admin', { waitUntil: 'commit' });
+  await page.getByLabel('Display name').fill('early screen');
+  release();
+  // The button waits for the page's scripts (it is disabled until then), so this click is React's.
+  await page.getByRole('button', { name: 'Create wall token' }).click();
+  await expect(page.getByLabel('Wall address')).toHaveValue(/\/wall\?token=/);
+  await expect(page.getByRole('region', { name: 'Wall displays' }).getByRole('cell', { name: 'early screen', exact: true })).toBeVisible();
+});

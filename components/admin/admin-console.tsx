@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AppHeader } from '@/components/app-header';
+import { useHydrated } from '@/lib/client/use-hydrated';
 import type { AdminAuditEntry, AdminUser, AdminWallToken, AuthMode, CreatedWallToken } from '@/lib/model';
 
 // The admin page: who may sign in and their sessions, wall-display tokens, and the audit log. Every change is a
@@ -54,15 +55,18 @@ export function AdminConsole({ mode }: { mode: AuthMode }) {
 function WallTokens() {
   const refresh = useRefreshAdmin();
   const tokens = useQuery({ queryKey: ['admin', 'tokens'], queryFn: ({ signal }) => call<{ tokens: AdminWallToken[] }>('/api/admin/tokens', { signal }) });
-  const [name, setName] = useState('');
-  const [routes, setRoutes] = useState('');
   const [created, setCreated] = useState<CreatedWallToken | null>(null);
+  const hydrated = useHydrated();
+  // The form's own fields are read at submit, not mirrored in state: what was typed before the page hydrated
+  // (a slow machine, a quick hand) is what is sent, where a controlled field would have been reset to empty.
   const create = useMutation({
-    mutationFn: () => call<CreatedWallToken>('/api/admin/tokens', { method: 'POST', body: JSON.stringify({ name, routes }) }),
-    onSuccess: (r) => {
+    mutationFn: (form: HTMLFormElement) => {
+      const fields = new FormData(form);
+      return call<CreatedWallToken>('/api/admin/tokens', { method: 'POST', body: JSON.stringify({ name: String(fields.get('name') ?? ''), routes: String(fields.get('routes') ?? '') }) });
+    },
+    onSuccess: (r, form) => {
       setCreated(r);
-      setName('');
-      setRoutes('');
+      form.reset();
       void refresh();
     },
   });
@@ -80,18 +84,18 @@ function WallTokens() {
         className="flex flex-wrap items-end gap-2"
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate(e.currentTarget);
         }}
       >
         <label className="flex flex-col">
           Display name
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} placeholder="depot screen 2" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600 dark:bg-slate-900" />
+          <input name="name" required maxLength={80} placeholder="depot screen 2" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600 dark:bg-slate-900" />
         </label>
         <label className="flex flex-col">
           Routes (optional)
-          <input value={routes} onChange={(e) => setRoutes(e.target.value)} maxLength={400} placeholder="M15,M101" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600 dark:bg-slate-900" />
+          <input name="routes" maxLength={400} placeholder="M15,M101" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600 dark:bg-slate-900" />
         </label>
-        <button type="submit" disabled={create.isPending} className={btn}>
+        <button type="submit" disabled={!hydrated || create.isPending} className={btn}>
           Create wall token
         </button>
         {create.isError && <span role="alert" className="text-red-700 dark:text-red-400">{create.error.message}</span>}
