@@ -47,7 +47,7 @@ test('the replay draws the fleet at a past moment as the history gives it', asyn
   // A moment a few seconds ago once enough buses have been recorded (4 fixes a second on this stack's key: how
   // many the store holds by now depends on how long the app has run, so the test waits for them).
   let at = 0;
-  let expected: FleetMomentResponse = { at, vehicles: [] };
+  let expected: FleetMomentResponse = { at, vehicles: [], recorded: null };
   await expect
     .poll(
       async () => {
@@ -62,6 +62,21 @@ test('the replay draws the fleet at a past moment as the history gives it', asyn
   await page.goto(`/replay?at=${new Date(at).toISOString()}`);
   await expect(page.getByLabel('Buses shown')).toHaveText(String(expected.vehicles.length), { timeout: 60_000 });
   await expect.poll(async () => drawnBusIds(page), { timeout: 60_000 }).toEqual(expected.vehicles.map((v) => v.busId).sort((a, b) => a - b));
+});
+
+test('a replay opened before the recording began says so, frames the network and offers the first recorded moment', async ({ page, stack }) => {
+  const { recorded } = (await (await fetch(`${stack.appUrl}/api/history/fleet?at=${new Date().toISOString()}`)).json()) as FleetMomentResponse;
+  expect(recorded).not.toBeNull();
+  await page.goto(`/replay?at=${new Date(recorded!.from - 3_600_000).toISOString()}`);
+  const notice = page.getByRole('status').filter({ hasText: 'Nothing was recorded this early.' });
+  await expect(notice).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByLabel('Buses shown')).toHaveText('0');
+  // Not the whole world: the organization's stops and routes.
+  await expect.poll(() => page.evaluate(() => window.__fleetmap?.map?.getZoom() ?? 0), { timeout: 60_000 }).toBeGreaterThan(8);
+  await notice.getByRole('button', { name: /^Show / }).click();
+  await expect.poll(async () => Number(await page.getByLabel('Buses shown').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect(notice).toHaveCount(0);
+  expect(Date.parse(new URL(page.url()).searchParams.get('at')!)).toBeGreaterThanOrEqual(recorded!.from);
 });
 
 test('"yesterday" on the delay board equals a recomputation from the store', async ({ page, stack }) => {

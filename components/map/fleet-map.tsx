@@ -4,10 +4,12 @@
 // the clustered bus layer below it and the route overlay (./layers), the pointer (use-map-pointer) and the camera
 // (use-map-camera). Where each bus is drawn comes from its placement (lib/view/bus-placement), made by the page.
 import 'maplibre-gl/dist/maplibre-gl.css';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { estimateAt } from '@/lib/estimate';
-import { lonLatBounds, type LngLat } from '@/lib/geo/lon-lat';
+import { featurePositions, lonLatBounds, type LngLat } from '@/lib/geo/lon-lat';
+import { networkQuery } from '@/lib/client/queries';
 import type { HistoryFix, Vehicle } from '@/lib/model';
 import { busCollections, busPoints } from '@/lib/view/bus-features';
 import type { BusPlacement } from '@/lib/view/bus-placement';
@@ -44,6 +46,8 @@ export interface FleetMapProps {
   onFollowChange?: (follow: boolean) => void;
   /** Fit to the buses on the first data and every few minutes after (wall displays). */
   fitToVehicles?: boolean;
+  /** With no bus to fit to (a replay's moment before the recording began), frame the network's stops and routes. */
+  frameNetworkWhenEmpty?: boolean;
   initialView?: MapView | null;
   onViewChange?: (view: MapView) => void;
   /** The MapLibre instance once created (null when it goes away), for one-off camera moves. */
@@ -74,6 +78,7 @@ export function FleetMap(props: FleetMapProps) {
     interactive = true,
     follow = false,
     fitToVehicles = false,
+    frameNetworkWhenEmpty = false,
     initialView = null,
     busScale = 1,
     className,
@@ -102,7 +107,11 @@ export function FleetMap(props: FleetMapProps) {
   // Follow mode re-centres on the estimate as the clock ticks (once a second), not every animation frame.
   const followedAt = selected ? estimateAt(selected.estimate, now) : null;
   const followed: LngLat | null = followedAt ? [followedAt.lon, followedAt.lat] : null;
-  const bounds = useMemo(() => lonLatBounds(placements.map((p) => [p.estimate.lon, p.estimate.lat] as const)), [placements]);
+  const busBounds = useMemo(() => lonLatBounds(placements.map((p) => [p.estimate.lon, p.estimate.lat] as const)), [placements]);
+  // The data the network layer shows (the same query, one request).
+  const network = useQuery({ ...networkQuery(), enabled: frameNetworkWhenEmpty }).data;
+  const networkBounds = useMemo(() => (frameNetworkWhenEmpty && network ? lonLatBounds(featurePositions(network.features)) : null), [frameNetworkWhenEmpty, network]);
+  const bounds = busBounds ?? networkBounds;
   useMapCamera(map, { initialView, bounds, fitToVehicles, follow, followed });
 
   const showFollowButton = interactive && props.onFollowChange && selectedBusId !== null && followed !== null && !follow;

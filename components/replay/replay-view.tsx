@@ -12,19 +12,14 @@ import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { useNow } from '@/lib/client/use-now';
 import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useTheme } from '@/lib/client/use-theme';
-import { formatClock } from '@/lib/view/format';
-import { momentVehicles, parseReplayUrl, REPLAY_HALF_WINDOW_MS, REPLAY_SPEEDS, REPLAY_STEP_MS, serializeReplayUrl, snapToStep, type ReplayUrlState } from '@/lib/view/replay';
+import { formatClock, formatDateTime } from '@/lib/view/format';
+import { emptyMoment, momentVehicles, parseReplayUrl, REPLAY_HALF_WINDOW_MS, REPLAY_SPEEDS, REPLAY_STEP_MS, serializeReplayUrl, snapToStep, type EmptyMoment, type ReplayUrlState } from '@/lib/view/replay';
+import { parseZonedInput, zonedInputValue } from '@/lib/view/zoned-input';
 import { routeLabel } from '@/lib/view/trips';
 
 const control = 'rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900';
 const button =
   'rounded border border-slate-300 bg-white px-3 py-1 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 aria-pressed:border-blue-700 aria-pressed:bg-blue-700 aria-pressed:text-white dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800';
-
-/** `YYYY-MM-DDTHH:MM` in this browser's local time, for a datetime-local input. */
-function localInputValue(ms: number): string {
-  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-}
 
 function useReplayUrl(): [ReplayUrlState, (patch: Partial<ReplayUrlState>) => void] {
   const params = useSearchParams();
@@ -55,6 +50,7 @@ export function ReplayView({ staleAfterS, styleUrl, styleUrlDark, thresholds }: 
   // The agency's zone comes with the live snapshot; the replay's times read in it (or the browser's, as switched).
   const agencyZone = agencyZoneOf(useLiveFeed().snapshot?.health);
   const zone = useDisplayZone(agencyZone);
+  const zoneWord = zone.kind === 'agency' ? 'agency time' : 'your time';
   const [theme] = useTheme();
   const [playing, setPlaying] = useState(false);
   // The moment the window is centred on: the linked one, else half an hour ago (chosen once the clock ticks).
@@ -98,7 +94,7 @@ export function ReplayView({ staleAfterS, styleUrl, styleUrlDark, thresholds }: 
           <p aria-label="Moment shown" className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
             {shownAt !== null ? (
               <>
-                <span data-testid="replay-moment">{new Date(shownAt).toLocaleString()}</span> (your time) · <span aria-label="Buses shown">{vehicles.length}</span> buses as Fleetmap knew them then
+                <span data-testid="replay-moment">{formatDateTime(shownAt, zone.zone)}</span> ({zoneWord}) · <span aria-label="Buses shown">{vehicles.length}</span> buses as Fleetmap knew them then
                 {moment.isFetching ? ' · loading' : ''}
               </>
             ) : moment.error ? (
@@ -115,14 +111,15 @@ export function ReplayView({ staleAfterS, styleUrl, styleUrlDark, thresholds }: 
           <input
             type="datetime-local"
             className={control}
-            value={at !== null ? localInputValue(at) : ''}
+            value={at !== null ? zonedInputValue(at, zone.zone) : ''}
             onChange={(e) => {
-              const ms = Date.parse(e.target.value);
-              if (!Number.isFinite(ms)) return;
+              const ms = parseZonedInput(e.target.value, zone.zone);
+              if (ms === null) return;
               setAnchor(ms);
               updateUrl({ at: ms });
             }}
           />
+          <span className="text-xs text-slate-500 dark:text-slate-400">{zoneWord}</span>
         </label>
         <button type="button" className={button} aria-pressed={playing} disabled={at === null} onClick={() => setPlaying(!playing)}>
           {playing ? 'Pause' : 'Play'}
@@ -173,7 +170,20 @@ export function ReplayView({ staleAfterS, styleUrl, styleUrlDark, thresholds }: 
         )}
       </section>
       <main className="relative min-h-0 flex-1">
+        {moment.data && vehicles.length === 0 && (
+          <EmptyMomentNotice
+            empty={emptyMoment(moment.data.at, moment.data.recorded, url.routeId !== null)}
+            recorded={moment.data.recorded}
+            format={(ms) => formatDateTime(ms, zone.zone)}
+            onShow={(ms) => {
+              setPlaying(false);
+              setAnchor(ms);
+              updateUrl({ at: ms });
+            }}
+          />
+        )}
         <FleetMap
+          frameNetworkWhenEmpty
           className="absolute inset-0"
           vehicles={vehicles}
           placements={placements}
@@ -188,6 +198,33 @@ export function ReplayView({ staleAfterS, styleUrl, styleUrlDark, thresholds }: 
           trail={trail}
         />
       </main>
+    </div>
+  );
+}
+
+const EMPTY_TEXT: Record<EmptyMoment['reason'], string> = {
+  'nothing-recorded': 'Nothing is recorded yet: Fleetmap keeps what it hears from the moment it starts, and a replay shows that.',
+  'before-recording': 'Nothing was recorded this early.',
+  'after-recording': 'Nothing was recorded after this moment yet.',
+  'no-bus-on-route': 'No bus of this route was recorded in the day before this moment.',
+  gap: 'No bus was recorded in the day before this moment.',
+};
+
+/** Over the map when a moment has no bus: why, what the recording spans, and a moment inside it. */
+function EmptyMomentNotice({ empty, recorded, format, onShow }: { empty: EmptyMoment; recorded: { from: number; to: number } | null; format: (ms: number) => string; onShow: (ms: number) => void }) {
+  return (
+    <div role="status" className="absolute top-3 left-1/2 z-10 max-w-lg -translate-x-1/2 rounded border border-slate-300 bg-white/95 px-3 py-2 text-sm shadow dark:border-slate-600 dark:bg-slate-900/95">
+      <p>{EMPTY_TEXT[empty.reason]}</p>
+      {recorded && (
+        <p className="text-slate-600 dark:text-slate-300">
+          Recorded: {format(recorded.from)} to {format(recorded.to)}.
+        </p>
+      )}
+      {empty.offer !== null && (
+        <button type="button" className={`${button} mt-1`} onClick={() => onShow(empty.offer!)}>
+          Show {format(empty.offer)}
+        </button>
+      )}
     </div>
   );
 }

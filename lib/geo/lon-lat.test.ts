@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLonLat, lonLatBounds } from './lon-lat';
+import { featurePositions, isLonLat, lonLatBounds } from './lon-lat';
 
 describe('isLonLat', () => {
   it('accepts finite positions within range, edges included', () => {
@@ -25,5 +25,17 @@ describe('lonLatBounds', () => {
       ]),
     ).toEqual([-73.98, 40.75, -73.9, 40.75]);
     expect(lonLatBounds([])).toBeNull();
+  });
+});
+
+describe('featurePositions', () => {
+  it('gives the stops and every vertex of the lines, skipping what cannot be drawn', () => {
+    const features = [
+      { geometry: { type: 'Point' as const, coordinates: [-73.99, 40.7] as const } },
+      { geometry: { type: 'LineString' as const, coordinates: [[-74.01, 40.71], [-73.9, 40.88], [Number.NaN, 40]] as const } },
+      { geometry: { type: 'Point' as const, coordinates: [200, 40] as const } },
+    ];
+    expect([...featurePositions(features)]).toEqual([[-73.99, 40.7], [-74.01, 40.71], [-73.9, 40.88]]);
+    expect(lonLatBounds(featurePositions(features))).toEqual([-74.01, 40.7, -73.9, 40.88]);
   });
 });

@@ -24,3 +24,11 @@ export function lonLatBounds(points: Iterable<LngLat>): LonLatBounds | null {
   }
   return w === Infinity ? null : [w, s, e, n];
 }
+
+/** Every drawable position of a collection's points and lines (a network's stops and route shapes). */
+export function* featurePositions(features: Iterable<{ geometry: { type: 'Point'; coordinates: readonly [number, number] } | { type: 'LineString'; coordinates: readonly (readonly [number, number])[] } }>): Generator<LngLat> {
+  for (const f of features) {
+    const coords = f.geometry.type === 'Point' ? [f.geometry.coordinates] : f.geometry.coordinates;
+    for (const [lon, lat] of coords) if (isLonLat(lon, lat)) yield [lon, lat];
+  }
+}

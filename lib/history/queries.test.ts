@@ -60,7 +60,9 @@ describeEachStore('the history reads', (target) => {
       [8, t0 + 15 * 60_000 + 1_000, 2, -2],
     ]);
     expect((await fleetAt(store.db, t0 + 20 * 60_000, [101])).vehicles.map((v) => v.busId)).toEqual([8]);
-    expect((await fleetAt(store.db, t0 - 1)).vehicles).toEqual([]);
+    expect(moment.recorded).toEqual({ from: t0, to: t0 + 60 * 60_000 + 1_000 });
+    // Before the first fix: no bus, and when the recording begins (what the replay offers instead).
+    expect(await fleetAt(store.db, t0 - 1)).toEqual({ at: t0 - 1, vehicles: [], recorded: { from: t0, to: t0 + 60 * 60_000 + 1_000 } });
 
     expect(await lastOnTrip(store.db, [7, 8, 9])).toEqual(
       new Map([

@@ -168,7 +168,13 @@ export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly numb
       trip: tripId === null ? null : { tripId, routeId: r.route_id, routeCode: r.route_code, routeName: r.route_name, direction: r.direction, status: r.status, delayMinutes: r.delay_then },
     });
   }
-  return { at, vehicles };
+  return { at, vehicles, recorded: await recordedSpan(db) };
+}
+
+/** From the oldest fix the store keeps to the newest; null before the first. One read of the bus list. */
+async function recordedSpan(db: HistoryDb): Promise<FleetMomentResponse['recorded']> {
+  const [span] = await rows<{ from_at: string | number | null; to_at: string | number | null }>(db, sql`SELECT min(first_fetched_at) AS from_at, max(last_fetched_at) AS to_at FROM history_buses`);
+  return span?.from_at == null || span.to_at == null ? null : { from: Number(span.from_at), to: Number(span.to_at) };
 }
 
 // --- For the ops pages (/fleet, /status) -------------------------------------------------------------------

@@ -56,6 +56,12 @@ export async function pruneHistory(db: HistoryDb, opts: RetentionOptions): Promi
       ),
     opts,
   );
+  if (!opts.signal?.aborted) {
+    // The bus list follows: a bus's first fix kept is now no older than the cut, and a bus with none kept leaves
+    // it. The next prune then probes only buses with fixes to prune, and "recorded since" (the replay) is true.
+    await db.execute(sql`DELETE FROM history_buses WHERE last_fetched_at < ${positionsCut}`);
+    await db.execute(sql`UPDATE history_buses SET first_fetched_at = ${positionsCut} WHERE first_fetched_at < ${positionsCut}`);
+  }
   const trips = await inBatches(async () => {
     const gone = await rows<{ trip_id: string | number }>(
       db,

@@ -7,7 +7,7 @@ import { writeBatch } from './writes';
 import { pruneHistory, DAY_MS } from './retention';
 import { addDays } from '@/lib/view/calendar';
 import { closeServiceDays, figuresOf, localDate, routeDaysOf, storedRouteDays } from './rollups';
-import { busFixes, recorderState, routeDays, tripDelayChanges, trips } from './schema';
+import { buses, busFixes, recorderState, routeDays, tripDelayChanges, trips } from './schema';
 import { trip } from './test-factories';
 import { describeEachStore, type TestStore } from './test-store';
 
@@ -114,5 +114,7 @@ describeEachStore('closing service days and retention', (target) => {
     expect(await store.db.select({ id: tripDelayChanges.tripId }).from(tripDelayChanges)).toEqual([{ id: 2 }]);
     expect(await store.db.select({ d: routeDays.serviceDate }).from(routeDays).orderBy(asc(routeDays.serviceDate))).toEqual([{ d: '2026-03-04' }, { d: '2026-03-19' }]);
     expect(await store.db.select({ busId: busFixes.busId }).from(busFixes)).toEqual([{ busId: 1 }]);
+    // The bus list follows the fixes: the buses with none kept leave it, and what is kept starts at the cut.
+    expect(await store.db.select().from(buses)).toEqual([{ busId: 1, firstFetchedAt: now - 14 * DAY_MS, lastFetchedAt: now - DAY_MS }]);
   });
 });

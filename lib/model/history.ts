@@ -84,4 +84,6 @@ export interface FleetMomentVehicle extends HistoryFix {
 export interface FleetMomentResponse {
   at: EpochMs;
   vehicles: FleetMomentVehicle[];
+  /** The fixes the store keeps, oldest to newest fetched (what a replay can show); null before the first. */
+  recorded: { from: EpochMs; to: EpochMs } | null;
 }

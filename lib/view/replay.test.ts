@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { momentVehicles, parseReplayUrl, serializeReplayUrl, snapToStep } from './replay';
+import { emptyMoment, momentVehicles, parseReplayUrl, REPLAY_STEP_MS, serializeReplayUrl, snapToStep } from './replay';
 
 describe('the replay', () => {
   it('keeps the moment, speed, route and bus in the URL', () => {
@@ -17,9 +17,23 @@ describe('the replay', () => {
         vehicles: [
           { busId: 7, gpsAt: 10, fetchedAt: 11, lat: 40.7, lon: -73.9, heading: 90, speedKmh: 10, accuracy: 3, tripId: 5, trip: { tripId: 5, routeId: 15, routeCode: 'M15', routeName: null, direction: null, status: 'started', delayMinutes: 6 } },
         ],
+        recorded: { from: 1, to: 11 },
       },
       { lateMin: 5, earlyMin: 1 },
     );
     expect(v).toMatchObject({ busId: 7, gpsAt: 10, fetchedAt: 11, trip: { tripId: 5, delayClass: 'late' } });
+  });
+
+  it('says why a moment has no bus, and offers one inside the recording', () => {
+    const recorded = { from: 1_000_003_000, to: 1_000_900_000 };
+    expect(emptyMoment(5, null, false)).toEqual({ reason: 'nothing-recorded', offer: null });
+    const before = emptyMoment(recorded.from - 60_000, recorded, false);
+    expect(before.reason).toBe('before-recording');
+    // On the replay's grid, after the first fix (a moment draws fixes fetched at or before it).
+    expect(before.offer! % REPLAY_STEP_MS).toBe(0);
+    expect(before.offer!).toBeGreaterThanOrEqual(recorded.from);
+    expect(emptyMoment(recorded.to + 1, recorded, false)).toEqual({ reason: 'after-recording', offer: recorded.to });
+    expect(emptyMoment(recorded.from + 10_000, recorded, true)).toEqual({ reason: 'no-bus-on-route', offer: null });
+    expect(emptyMoment(recorded.from + 10_000, recorded, false)).toEqual({ reason: 'gap', offer: null });
   });
 });

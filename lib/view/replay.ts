@@ -75,3 +75,22 @@ export function momentVehicles(moment: FleetMomentResponse, thresholds: DelayThr
       : null,
   }));
 }
+
+export interface EmptyMoment {
+  /** Why no bus is drawn. */
+  reason: 'nothing-recorded' | 'before-recording' | 'after-recording' | 'no-bus-on-route' | 'gap';
+  /** A moment with buses to offer instead (within the recording), or null. */
+  offer: number | null;
+}
+
+/**
+ * Why a moment has no bus to draw, and a moment to offer instead: a replay opened half an hour back on a store that
+ * began recording ten minutes ago is not a broken page, and says where the recording starts.
+ */
+export function emptyMoment(at: number, recorded: FleetMomentResponse['recorded'], routeFiltered: boolean): EmptyMoment {
+  if (recorded === null) return { reason: 'nothing-recorded', offer: null };
+  // A step into the recording, so the first fixes are drawn (a moment shows fixes fetched at or before it).
+  if (at < recorded.from) return { reason: 'before-recording', offer: Math.min(snapToStep(recorded.from) + REPLAY_STEP_MS, recorded.to) };
+  if (at > recorded.to) return { reason: 'after-recording', offer: recorded.to };
+  return { reason: routeFiltered ? 'no-bus-on-route' : 'gap', offer: null };
+}
