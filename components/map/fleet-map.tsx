@@ -20,7 +20,7 @@ import { useRouteOverlayLayer } from './layers/route-overlay-layer';
 import { useTrailLayer } from './layers/trail-layer';
 import { useBusOverlay } from './use-bus-overlay';
 import { useMapCamera } from './use-map-camera';
-import { useMapLibre, useNetworkRefresh, type MapView } from './use-maplibre';
+import { useLaterSources, useMapLibre, useNetworkRefresh, type MapView } from './use-maplibre';
 import { useMapPointer } from './use-map-pointer';
 
 export type { MapView };
@@ -85,7 +85,8 @@ export function FleetMap(props: FleetMapProps) {
   } = props;
   if (!(Number.isFinite(busScale) && busScale > 0)) throw new RangeError(`FleetMap busScale must be a positive number, got ${busScale}`);
   const containerRef = useRef<HTMLDivElement>(null);
-  const handle = useMapLibre(containerRef, { theme, styleUrl, styleUrlDark, interactive, initialView, onMapReady: props.onMapReady });
+  const busBounds = useMemo(() => lonLatBounds(placements.map((p) => [p.estimate.lon, p.estimate.lat] as const)), [placements]);
+  const handle = useMapLibre(containerRef, { theme, styleUrl, styleUrlDark, interactive, initialView, initialBounds: busBounds, onMapReady: props.onMapReady });
   const { map } = handle;
 
   const vehicleById = useMemo(() => new Map(vehicles.map((v) => [v.busId, v])), [vehicles]);
@@ -101,13 +102,14 @@ export function FleetMap(props: FleetMapProps) {
   useBusOverlay(overlay, placements, selectedBusId, now, theme, busScale);
   useTrailLayer(handle, theme, props.trail ?? null);
   useNetworkRefresh(handle);
+  // Last: the basemap's held sources queue behind the buses' and the network's data.
+  useLaterSources(handle);
 
   const hover = useMapPointer(map, interactive, overlay, { onSelectBus: props.onSelectBus, follow, onFollowChange: props.onFollowChange, onViewChange: props.onViewChange });
   const selected = selectedBusId !== null ? placementById.get(selectedBusId) : undefined;
   // Follow mode re-centres on the estimate as the clock ticks (once a second), not every animation frame.
   const followedAt = selected ? estimateAt(selected.estimate, now) : null;
   const followed: LngLat | null = followedAt ? [followedAt.lon, followedAt.lat] : null;
-  const busBounds = useMemo(() => lonLatBounds(placements.map((p) => [p.estimate.lon, p.estimate.lat] as const)), [placements]);
   // The data the network layer shows (the same query, one request).
   const network = useQuery({ ...networkQuery(), enabled: frameNetworkWhenEmpty }).data;
   const networkBounds = useMemo(() => (frameNetworkWhenEmpty && network ? lonLatBounds(featurePositions(network.features)) : null), [frameNetworkWhenEmpty, network]);

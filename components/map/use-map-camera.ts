@@ -8,9 +8,9 @@ import type { MapView } from './use-maplibre';
 
 const REFIT_MS = 5 * 60_000;
 /** Street level, where a bus is seen among its neighbours: centring on a bus zooms in at least this far, fitting never further. */
-const STREET_ZOOM = 15;
+export const STREET_ZOOM = 15;
 const FOLLOW_EASE_MS = 500;
-const FIT_PADDING_PX = 48;
+export const FIT_PADDING_PX = 48;
 const REFIT_EASE_MS = 1_500;
 
 /** Centres the map on a bus, zooming in to street level if it is further out. */

@@ -13,6 +13,8 @@ export interface MapHandle {
   buses?: BusOverlay | null;
   /** Bumps on every `style.load`; 0 until the first style is ready. */
   styleGen: number;
+  /** The loaded style's sources held back for the first paint, with their data (useLaterSources gives it). */
+  later?: readonly { sourceId: string; data: string }[];
 }
 
 export function addSourceAndLayers(map: MapLibreMap, sourceId: string, source: SourceSpecification, layers: readonly LayerSpecification[], beforeId?: string) {

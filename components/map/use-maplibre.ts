@@ -6,11 +6,14 @@ import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { GeoJSONSource, Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
 import { networkQuery } from '@/lib/client/queries';
+import type { LonLatBounds } from '@/lib/geo/lon-lat';
+import { firstPaintStyle, type FirstPaintStyle } from '@/lib/map-style/first-paint';
 import { NETWORK_SOURCE_ID } from '@/lib/map-style/offline-style';
 import { prepareBasemap, resolveMapStyle } from '@/lib/map-style/resolve-style';
 import type { Theme } from '@/lib/view/theme';
 import { FLEET_MAP_RENDER_OPTIONS } from './render-options';
 import { BusOverlay } from './bus-overlay';
+import { FIT_PADDING_PX, STREET_ZOOM } from './use-map-camera';
 import type { MapHandle } from './use-map-layers';
 
 declare global {
@@ -40,15 +43,21 @@ export interface MapLibreOptions extends MapStyleChoice {
   initialView: MapView | null;
   /** The instance once created (null when it goes away). */
   onMapReady?: (map: MapLibreMap | null) => void;
+  /** Where the map opens without an initial view (the buses' bounds when the page came with them). */
+  initialBounds?: LonLatBounds | null;
 }
 
 export const WORKER_URL = '/maplibre-gl-worker.mjs';
 const WORLD_VIEW = { center: [0, 20] as [number, number], zoom: 1.5 };
 const MAX_ZOOM = 19;
 
-/** The configured style URL for the theme, or the offline style that ships with the app. */
-function styleFor({ theme, styleUrl, styleUrlDark }: MapStyleChoice): string | StyleSpecification {
-  return resolveMapStyle({ theme, origin: window.location.origin, styleUrl, styleUrlDark });
+/**
+ * The configured style URL for the theme, or the offline style that ships with the app, as the map first loads
+ * it (lib/map-style/first-paint.ts: the land first, the rest once the map is idle).
+ */
+function styleFor({ theme, styleUrl, styleUrlDark }: MapStyleChoice): { style: string | StyleSpecification; later: FirstPaintStyle['later'] } {
+  const style = resolveMapStyle({ theme, origin: window.location.origin, styleUrl, styleUrlDark });
+  return typeof style === 'string' ? { style, later: [] } : firstPaintStyle(style);
 }
 
 function styleKey({ theme, styleUrl, styleUrlDark }: MapStyleChoice) {
@@ -61,7 +70,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
   // Which style finished loading last, and how many loads so far. Layers are added only while the loaded
   // style is the one the props ask for: during a theme switch the old style is going and the new one not
   // ready, and adding to it would throw.
-  const [loaded, setLoaded] = useState({ gen: 0, key: '' });
+  const [loaded, setLoaded] = useState<{ gen: number; key: string; later: FirstPaintStyle['later'] }>({ gen: 0, key: '', later: [] });
   const currentKey = styleKey(options);
   const styleGen = loaded.key === currentKey ? loaded.gen : 0;
 
@@ -71,6 +80,8 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
     latest.current = options;
   });
   const appliedStyle = useRef('');
+  // The held sources of the style last given to the map (styleFor).
+  const later = useRef<FirstPaintStyle['later']>([]);
 
   useEffect(() => {
     let cancelled = false;
@@ -83,11 +94,19 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
       const o = latest.current;
       maplibre.setWorkerUrl(WORKER_URL);
       const view = o.initialView;
+      const first = styleFor(o);
+      later.current = first.later;
+      // Opened where it will look: the URL's view, else the buses the page came with (the camera's first fit),
+      // else the world. A map opened on the world tiles the world's land first, for nothing.
+      const camera = view
+        ? { center: [view.lng, view.lat] as [number, number], zoom: view.zoom }
+        : o.initialBounds
+          ? { bounds: o.initialBounds, fitBoundsOptions: { padding: FIT_PADDING_PX, maxZoom: STREET_ZOOM } }
+          : WORLD_VIEW;
       created = new maplibre.Map({
         container: element,
-        style: styleFor(o),
-        center: view ? [view.lng, view.lat] : WORLD_VIEW.center,
-        zoom: view ? view.zoom : WORLD_VIEW.zoom,
+        style: first.style,
+        ...camera,
         interactive: o.interactive,
         attributionControl: { compact: true },
         dragRotate: false,
@@ -101,7 +120,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
       created.keyboard.disableRotation();
       if (o.interactive) created.addControl(new maplibre.NavigationControl({ showCompass: false }), 'bottom-right');
       appliedStyle.current = styleKey(o);
-      created.on('style.load', () => setLoaded((l) => ({ gen: l.gen + 1, key: appliedStyle.current })));
+      created.on('style.load', () => setLoaded((l) => ({ gen: l.gen + 1, key: appliedStyle.current, later: later.current })));
       overlay = new BusOverlay(created);
       window.__fleetmap = { map: created, buses: overlay };
       setMap(created);
@@ -125,10 +144,32 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
   useEffect(() => {
     if (!map || currentKey === appliedStyle.current) return;
     appliedStyle.current = currentKey;
-    map.setStyle(styleFor({ theme, styleUrl, styleUrlDark }), { diff: false });
+    const next = styleFor({ theme, styleUrl, styleUrlDark });
+    later.current = next.later;
+    map.setStyle(next.style, { diff: false });
   }, [map, currentKey, theme, styleUrl, styleUrlDark]);
 
-  return useMemo(() => ({ map, styleGen, buses }), [map, styleGen, buses]);
+  const laterNow = styleGen === 0 ? undefined : loaded.later;
+  return useMemo(() => ({ map, styleGen, buses, later: laterNow }), [map, styleGen, buses, laterNow]);
+}
+
+/**
+ * Gives the sources the style held back (lib/map-style/first-paint.ts) their data once the map is idle. Call it
+ * after the hooks that add the page's own sources (the buses): their data then stands before these in the
+ * worker's line, and the first idle comes once the buses are drawn.
+ */
+export function useLaterSources({ map, styleGen, later }: MapHandle) {
+  useEffect(() => {
+    if (!map || styleGen === 0 || !later || later.length === 0) return;
+    const fill = () => {
+      for (const { sourceId, data } of later) {
+        const source = map.getSource<GeoJSONSource>(sourceId);
+        if (source?.type === 'geojson') void source.setData(data).catch(() => undefined);
+      }
+    };
+    map.once('idle', fill);
+    return () => void map.off('idle', fill);
+  }, [map, styleGen, later]);
 }
 
 /**
