@@ -129,3 +129,10 @@ test('"yesterday" on the delay board equals a recomputation from the store', asy
     )
     .toEqual(expected);
 });
+
+test('a past period with nothing recorded says so instead of showing bare zeros', async ({ page }) => {
+  await page.goto('/delays?period=custom&from=2020-01-06&to=2020-01-12');
+  await expect(page.getByLabel('Period shown')).toContainText('2020-01-06');
+  await expect(page.getByText('No trip was recorded on these service days.')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByLabel('Trips', { exact: true })).toHaveText('0');
+});

@@ -113,6 +113,12 @@ export function PeriodDelayBoard({ period, periodControl, today, configured, age
             {data.gaps.map((g) => `${new Date(g.fromAt).toISOString().slice(0, 16).replace('T', ' ')}–${formatClock(g.toAt)} UTC (${g.reason}${g.droppedRows ? `, ${g.droppedRows} rows lost` : ''})`).join('; ')}
           </p>
         )}
+        {data && range && totals.trips === 0 && (
+          <p className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900">
+            No trip was recorded on these service days{routeId === null ? '' : ' for this route'}. Fleetmap keeps what it hears while it runs: days before
+            it first ran, or while it was stopped, have no figures.
+          </p>
+        )}
         <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
           <Total label="Trips" value={data ? String(totals.trips) : '…'} />
           <Total label="Early" value={data ? String(totals.early) : '…'} color={DELAY_COLORS.light.early} />
