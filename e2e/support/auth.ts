@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { Role } from '@/lib/model/access';
 import { test as base, expect } from './fixtures';
-import { ROOT, startStack, startWithin, type Stack, type StackOptions } from './stack';
+import { ROOT, StartProgress, startStack, startWithin, type Stack, type StackOptions } from './stack';
 
 export interface Account {
   name: string;
@@ -45,14 +45,14 @@ export interface AuthStack extends Stack {
 
 export async function startAuthStack(
   o: { mode: 'local' | 'oidc'; accounts?: Account[]; env?: Record<string, string>; stack?: StackOptions },
-  progress: string[] = [],
+  progress: StartProgress = new StartProgress(),
 ): Promise<AuthStack> {
   const began = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetmap-e2e-auth-'));
   try {
     for (const a of o.accounts ?? []) {
       await usersCli(dataDir, ['add', a.name, '--role', a.role], `${a.password}\n`);
-      progress.push(`account ${a.name} added after ${Date.now() - began} ms`);
+      progress.steps.push(`account ${a.name} added after ${Date.now() - began} ms`);
     }
     const stack = await startStack({ ...o.stack, progress, env: { AUTH_MODE: o.mode, FLEETMAP_DATA_DIR: dataDir, ...o.stack?.env, ...o.env } });
     return {

@@ -37,8 +37,19 @@ export interface StackOptions {
    * own stack: Playwright then starts a worker, and so a simulator and an app, for it alone.
    */
   ownStack?: string;
-  /** The start's steps, appended as they finish, so a start that hangs can say where (see startWithin). */
-  progress?: string[];
+  /** The start's steps and its processes' output, so a start that hangs can say where and why (startWithin). */
+  progress?: StartProgress;
+}
+
+/** What a start has done so far, and what its processes have printed. */
+export class StartProgress {
+  readonly steps: string[] = [];
+  readonly outputs = new Map<string, () => string>();
+
+  describe(): string {
+    const tails = [...this.outputs].map(([name, out]) => `--- ${name}, last output:\n${out().slice(-2_000) || '(nothing)'}`);
+    return [this.steps.join('; ') || 'nothing', ...tails].join('\n');
+  }
 }
 
 export interface Stack {
@@ -106,14 +117,34 @@ async function waitFor(url: string, what: string, proc: ChildProcess, output: ()
     if (proc.exitCode !== null) throw new Error(`${what} exited with code ${proc.exitCode}:\n${output().slice(-3000)}`);
     try {
       if (!ready.test(output())) throw new Error('not listening yet');
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      await res.arrayBuffer();
+      await answersWithin(url, 2_000);
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 250));
     }
   }
   throw new Error(`${what} did not answer at ${url} within ${timeoutMs} ms:\n${output().slice(-3000)}`);
+}
+
+/**
+ * One GET, body included, within `ms`, or a rejection. Bounded by a timer of its own as well as the abort: a fetch
+ * given only `AbortSignal.timeout()` was seen to outlive it on a loaded machine, and the start loop then waited on
+ * one request until the fixture's own deadline, though the server answered.
+ */
+async function answersWithin(url: string, ms: number): Promise<void> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new Error(`no answer from ${url} within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    await Promise.race([fetch(url, { signal: abort.signal }).then((res) => res.arrayBuffer()), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A port taken between freePort() and the server's listen (by another stack's server): try another. */
@@ -167,12 +198,12 @@ async function kill(proc: ChildProcess | null) {
  * Starts a stack within `ms`, or fails naming the step it hung in (a fixture's own timeout says only that it ran
  * out). The start itself is not stopped: its processes end with the worker (run-with-parent).
  */
-export async function startWithin<T extends Stack>(ms: number, start: (progress: string[]) => Promise<T>): Promise<T> {
-  const progress: string[] = [];
+export async function startWithin<T extends Stack>(ms: number, start: (progress: StartProgress) => Promise<T>): Promise<T> {
+  const progress = new StartProgress();
   const began = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the stack did not start within ${ms} ms; done so far: ${progress.join('; ') || 'nothing'} (${Date.now() - began} ms in)`)), ms);
+    timer = setTimeout(() => reject(new Error(`the stack did not start within ${ms} ms (${Date.now() - began} ms in); done so far: ${progress.describe()}`)), ms);
   });
   try {
     return await Promise.race([start(progress), hung]);
@@ -183,7 +214,7 @@ export async function startWithin<T extends Stack>(ms: number, start: (progress:
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const began = Date.now();
-  const mark = (step: string) => opts.progress?.push(`${step} after ${Date.now() - began} ms`);
+  const mark = (step: string) => opts.progress?.steps.push(`${step} after ${Date.now() - began} ms`);
   const keys: Record<KeyKind, string> = {
     business: canaryKey(),
     standard: `standard-${randomBytes(6).toString('hex')}`,
@@ -212,6 +243,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   let sim: ReturnType<typeof launch> | null = null;
   const startSimulator = async () => {
     sim = launch([TSX_CLI, join(ROOT, 'scripts', 'sim.ts')], simEnv());
+    opts.progress?.outputs.set('simulator', sim.output);
     const s = sim;
     await waitFor(`${simUrl()}/__admin/clock`, 'The simulator', s.proc, s.output, /simulator listening at/);
   };
@@ -249,6 +281,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await onFreePort(opts.appPort, 'app', mark, async (port) => {
       appPort = port;
       app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
+      opts.progress?.outputs.set('app', app.output);
       mark(`app launched on ${appPort}`);
       await startApp();
     });
