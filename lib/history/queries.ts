@@ -117,39 +117,43 @@ export async function busTrack(db: HistoryDb, busId: number, from: number, to: n
  * index, its trip one probe of the trips' key and the trip's delay then one probe of the delay changes' key.
  */
 export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
-  const got = await rows<{
-    bus_id: number;
-    gps_at: string | number | null;
-    fetched_at: string | number;
-    lat: number;
-    lon: number;
-    heading: number | null;
-    speed_kmh: number | null;
-    accuracy: number | null;
-    trip_id: string | number | null;
-    known_trip: string | number | null;
-    route_id: number | null;
-    route_code: string | null;
-    route_name: string | null;
-    direction: string | null;
-    status: string | null;
-    delay_then: number | null;
-  }>(
-    db,
-    sql`SELECT f.bus_id, f.gps_at, f.fetched_at, f.lat, f.lon, f.heading, f.speed_kmh, f.accuracy, f.trip_id,
-               t.trip_id AS known_trip, t.route_id, t.route_code, t.route_name, t.direction, t.status, d.delay_minutes AS delay_then
-          FROM (${busIdsScan(at, at - FLEET_LOOKBACK_MS)}) b
-          CROSS JOIN LATERAL (
-            SELECT * FROM history_bus_fixes f
-             WHERE f.bus_id = b.bus_id AND f.fetched_at <= ${at} AND f.fetched_at > ${at - FLEET_LOOKBACK_MS}
-             ORDER BY f.fetched_at DESC LIMIT 1) f
-          LEFT JOIN history_trips t ON t.trip_id = f.trip_id
-          LEFT JOIN LATERAL (
-            SELECT c.delay_minutes FROM history_trip_delay_changes c
-             WHERE c.trip_id = f.trip_id AND c.at <= ${at}
-             ORDER BY c.at DESC LIMIT 1) d ON true
-         ORDER BY f.bus_id`,
-  );
+  // The span the store keeps is read beside the moment (one round trip on a pool), not after it.
+  const [got, recorded] = await Promise.all([
+    rows<{
+      bus_id: number;
+      gps_at: string | number | null;
+      fetched_at: string | number;
+      lat: number;
+      lon: number;
+      heading: number | null;
+      speed_kmh: number | null;
+      accuracy: number | null;
+      trip_id: string | number | null;
+      known_trip: string | number | null;
+      route_id: number | null;
+      route_code: string | null;
+      route_name: string | null;
+      direction: string | null;
+      status: string | null;
+      delay_then: number | null;
+    }>(
+      db,
+      sql`SELECT f.bus_id, f.gps_at, f.fetched_at, f.lat, f.lon, f.heading, f.speed_kmh, f.accuracy, f.trip_id,
+                 t.trip_id AS known_trip, t.route_id, t.route_code, t.route_name, t.direction, t.status, d.delay_minutes AS delay_then
+            FROM (${busIdsScan(at, at - FLEET_LOOKBACK_MS)}) b
+            CROSS JOIN LATERAL (
+              SELECT * FROM history_bus_fixes f
+               WHERE f.bus_id = b.bus_id AND f.fetched_at <= ${at} AND f.fetched_at > ${at - FLEET_LOOKBACK_MS}
+               ORDER BY f.fetched_at DESC LIMIT 1) f
+            LEFT JOIN history_trips t ON t.trip_id = f.trip_id
+            LEFT JOIN LATERAL (
+              SELECT c.delay_minutes FROM history_trip_delay_changes c
+               WHERE c.trip_id = f.trip_id AND c.at <= ${at}
+               ORDER BY c.at DESC LIMIT 1) d ON true
+           ORDER BY f.bus_id`,
+    ),
+    recordedSpan(db),
+  ]);
   const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
   const vehicles: FleetMomentVehicle[] = [];
   for (const r of got) {
@@ -168,7 +172,7 @@ export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly numb
       trip: tripId === null ? null : { tripId, routeId: r.route_id, routeCode: r.route_code, routeName: r.route_name, direction: r.direction, status: r.status, delayMinutes: r.delay_then },
     });
   }
-  return { at, vehicles, recorded: await recordedSpan(db) };
+  return { at, vehicles, recorded };
 }
 
 /** From the oldest fix the store keeps to the newest; null before the first. One read of the bus list. */

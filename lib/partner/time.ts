@@ -1,4 +1,5 @@
 import 'server-only';
+import { localToUtc, wallClockAsUtc, wallClockInZone, zoneOffsetMs, type WallClock } from '@/lib/time/zone';
 
 // The upstream sends zone-less local wall-clock times (`YYYY-MM-DD HH:MM:SS`); the spec does not say which
 // zone. A TimeRule is how we read them: an IANA zone (DST-aware) or a fixed offset inferred from the data.
@@ -8,16 +9,7 @@ export type TimeRule = { kind: 'zone'; zone: string } | { kind: 'offset'; minute
 
 const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
 
-interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
 
 function isRealDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
@@ -44,58 +36,6 @@ export function isPartnerDate(s: string): boolean {
   return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
-/** Wall-clock fields read as if they were UTC: the zone-less "local epoch". */
-function wallClockAsUtc(w: WallClock): number {
-  // Date.UTC maps years 0..99 to 1900..1999; setUTCFullYear keeps the year as written.
-  const d = new Date(Date.UTC(2000, w.month - 1, w.day, w.hour, w.minute, w.second));
-  d.setUTCFullYear(w.year);
-  return d.getTime();
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function zoneFormatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    // hourCycle h23: with hour12:false some ICU versions print midnight as 24.
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      era: 'short',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
-function wallClockInZone(ms: number, zone: string): WallClock {
-  const parts: Record<string, string> = {};
-  for (const p of zoneFormatter(zone).formatToParts(ms)) parts[p.type] = p.value;
-  const yearOfEra = Number(parts.year);
-  // Years before 1 CE come back as a year of the BC era; turn them into astronomical years.
-  const year = parts.era === 'BC' || parts.era === 'B' ? 1 - yearOfEra : yearOfEra;
-  return {
-    year,
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-  };
-}
-
-/** Offset of the zone at an instant, in ms (local minus UTC). Sub-second parts of the instant are ignored. */
-function zoneOffsetMs(ms: number, zone: string): number {
-  const whole = Math.floor(ms / 1000) * 1000;
-  return wallClockAsUtc(wallClockInZone(whole, zone)) - whole;
-}
-
 /** Offset (local minus UTC) in minutes that the rule gives at an instant. */
 export function offsetMinutesAt(rule: TimeRule, ms: number): number {
   if (rule.kind === 'offset') return rule.minutes;
@@ -107,15 +47,6 @@ export function offsetMinutesAt(rule: TimeRule, ms: number): number {
 const ZONE_PARSE_CACHE_MAX = 20_000;
 const zoneParseCache = new Map<string, number>();
 
-function zoneLocalToUtc(local: number, zone: string): number {
-  // Real zones change offset at most once within a day, so the offsets a day either side bracket the answer.
-  const before = zoneOffsetMs(local - DAY_MS, zone);
-  const after = zoneOffsetMs(local + DAY_MS, zone);
-  if (zoneOffsetMs(local - before, zone) === before) return local - before;
-  if (zoneOffsetMs(local - after, zone) === after) return local - after;
-  // Neither offset yields this wall time: it was skipped by a forward change.
-  return local - before;
-}
 
 /**
  * Epoch ms of a partner timestamp read under the rule. Throws a RangeError for a malformed timestamp or an
@@ -135,7 +66,7 @@ export function parsePartnerTimestamp(s: string, rule: TimeRule): number {
   const key = `${rule.zone}|${s}`;
   let ms = zoneParseCache.get(key);
   if (ms === undefined) {
-    ms = zoneLocalToUtc(local, rule.zone);
+    ms = localToUtc(local, (at) => zoneOffsetMs(at, rule.zone));
     if (zoneParseCache.size >= ZONE_PARSE_CACHE_MAX) zoneParseCache.clear();
     zoneParseCache.set(key, ms);
   }

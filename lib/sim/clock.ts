@@ -1,6 +1,8 @@
 // Time in the simulator: a sim clock running `speed` times real time from `startAt`, and the local wall
 // clock of an IANA zone, which is how the API writes every timestamp (`YYYY-MM-DD HH:MM:SS`, no zone).
 
+import { zoneOffsetMs } from '../time/zone';
+
 export const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -23,22 +25,10 @@ export interface LocalDay {
 }
 
 export class ZoneTime {
-  private readonly formatter: Intl.DateTimeFormat;
   private readonly offsets = new Map<number, number>();
 
   constructor(readonly timeZone: string) {
     if (!isValidTimeZone(timeZone)) throw new Error(`Unknown time zone "${timeZone}" (expected an IANA name such as America/New_York)`);
-    // hourCycle h23: with hour12:false some ICU versions print midnight as 24.
-    this.formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
   }
 
   /** Local time minus UTC, in ms. Cached per UTC hour: zone transitions happen on whole hours. */
@@ -46,10 +36,7 @@ export class ZoneTime {
     const bucket = Math.floor(epochMs / HOUR_MS);
     let offset = this.offsets.get(bucket);
     if (offset === undefined) {
-      const parts: Record<string, number> = {};
-      for (const p of this.formatter.formatToParts(new Date(bucket * HOUR_MS))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-      const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-      offset = asUtc - bucket * HOUR_MS;
+      offset = zoneOffsetMs(bucket * HOUR_MS, this.timeZone);
       if (this.offsets.size > 50_000) this.offsets.clear();
       this.offsets.set(bucket, offset);
     }
