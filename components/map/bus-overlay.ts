@@ -5,7 +5,10 @@
 // moves along its route between two keys (lib/view/bus-keyframes), so a frame costs a uniform and three draw
 // calls; new data writes only the instances whose signature changed. Frames come when the map draws (the
 // canvas follows the camera in the same task) and, while buses move, as often as their motion shows on screen.
-// Labels and the selected bus's last fix go on a 2D canvas above it, at street zoom only.
+// Labels and the selected bus's last fix go on a 2D canvas above it, at street zoom only. Below street zoom the
+// clustered layer draws the fleet, but only once MapLibre's worker has started and tiled it (on a cold visit,
+// half a second after the map's first frame): until the page says it has (showClusters), this canvas draws every
+// bus there too, so the buses come with the map's first frame.
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { estimateAt, type EstimateBasis } from '@/lib/estimate';
 import type { BusPlacement } from '@/lib/view/bus-placement';
@@ -80,6 +83,8 @@ export class BusOverlay {
   /** Main-thread milliseconds of the last frame and the last update, frames drawn, and buses in the last frame. */
   readonly timing = { frameMs: 0, updateMs: 0, frames: 0, lastFrameBuses: 0 };
   private shownCount = 0;
+  /** Whether the clustered layer draws the fleet below street zoom (see showClusters). */
+  private clustersShown = false;
 
   constructor(private readonly map: MapLibreMap) {
     const make = () => {
@@ -143,6 +148,26 @@ export class BusOverlay {
     for (const s of this.slots) if (s) s.signature = '';
     if (this.selected) this.selected.signature = '';
     this.requestFrame();
+  }
+
+  /**
+   * Whether the clustered layer has drawn the fleet (true) or not yet, or not any more (a new style): below street
+   * zoom this overlay draws every bus until it has.
+   */
+  showClusters(shown: boolean) {
+    if (shown === this.clustersShown) return;
+    this.clustersShown = shown;
+    this.requestFrame();
+  }
+
+  /** Whether every bus is drawn here at `zoom` (street zoom, or below it before the clusters come). */
+  private drawsFleetAt(zoom: number) {
+    return zoom >= OVERLAY_MIN_ZOOM || !this.clustersShown;
+  }
+
+  /** Whether every bus is drawn here now, not only the selected one. */
+  get drawsEveryBus() {
+    return this.drawsFleetAt(this.map.getZoom());
   }
 
   /**
@@ -316,7 +341,7 @@ export class BusOverlay {
     this.renewKeys(now);
     const gl = this.gl;
     const cam = this.camera();
-    const streets = cam.zoom >= OVERLAY_MIN_ZOOM;
+    const everyBus = this.drawsFleetAt(cam.zoom);
     const radius = this.busRadius(cam.zoom);
     if (gl && this.program && this.fleet && this.chosen) {
       this.flush();
@@ -338,8 +363,8 @@ export class BusOverlay {
         [this.glCanvas.width, this.glCanvas.height],
       );
       const count = this.slots.length;
-      this.timing.lastFrameBuses = (streets ? this.shownCount : 0) + (this.selected ? 1 : 0);
-      if (streets) {
+      this.timing.lastFrameBuses = (everyBus ? this.shownCount : 0) + (this.selected ? 1 : 0);
+      if (everyBus) {
         if (cam.zoom >= UNCERTAINTY_MIN_ZOOM) this.program.draw(this.fleet, count, 0);
         this.program.draw(this.fleet, count, 2);
       }
@@ -352,7 +377,7 @@ export class BusOverlay {
     this.drawText(now, cam, radius);
     this.timing.frameMs = performance.now() - t0;
     this.timing.frames++;
-    this.scheduleMotion(cam.mPerPx, streets);
+    this.scheduleMotion(cam.mPerPx, everyBus);
   }
 
   private textDrawn = false;
@@ -424,10 +449,10 @@ export class BusOverlay {
     }
   }
 
-  private scheduleMotion(mPerPx: number, streets: boolean) {
+  private scheduleMotion(mPerPx: number, everyBus: boolean) {
     if (this.timer !== null) return;
-    // Below street zoom only the selected bus moves here.
-    const fastest = streets ? this.fastestMps : (this.selected?.key.speedMps ?? 0);
+    // When the clustered layer draws the fleet, only the selected bus moves here.
+    const fastest = everyBus ? this.fastestMps : (this.selected?.key.speedMps ?? 0);
     const interval = frameIntervalMs(fastest, mPerPx);
     const untilRenew = this.nextRenewAt - this.serverNow();
     const wait = Math.min(interval ?? Infinity, untilRenew);
@@ -463,7 +488,7 @@ export class BusOverlay {
       }
     };
     if (this.selected) test(this.chosenData, 0, this.selected.placement.busId);
-    if (best === null && cam.zoom >= OVERLAY_MIN_ZOOM) {
+    if (best === null && this.drawsFleetAt(cam.zoom)) {
       this.slots.forEach((s, i) => {
         if (s) test(this.data, i, s.placement.busId);
       });
@@ -471,7 +496,7 @@ export class BusOverlay {
     return best;
   }
 
-  /** The buses this overlay draws now (at street zoom every bus; below it the selected one), for tests and tools. */
+  /** The buses this overlay draws now (every bus, or the selected one: drawsEveryBus), for tests and tools. */
   drawn(): DrawnBus[] {
     const now = this.serverNow();
     const out: DrawnBus[] = [];
@@ -489,7 +514,7 @@ export class BusOverlay {
         fix: e.basis !== 'fix' && e.fix ? { lon: e.fix.lon, lat: e.fix.lat } : null,
       });
     };
-    if (this.map.getZoom() >= OVERLAY_MIN_ZOOM) for (const s of this.slots) if (s) add(s, false);
+    if (this.drawsEveryBus) for (const s of this.slots) if (s) add(s, false);
     if (this.selected) add(this.selected, true);
     return out;
   }

@@ -22,7 +22,7 @@ declare global {
      * The live MapLibre instance, for tests and tools, and the bus overlay beside it (`buses.drawn()` lists the
      * buses it draws, where and how, at that instant).
      */
-    __fleetmap?: { map: MapLibreMap; buses?: Pick<BusOverlay, 'drawn' | 'pick' | 'timing'> };
+    __fleetmap?: { map: MapLibreMap; buses?: Pick<BusOverlay, 'drawn' | 'pick' | 'timing' | 'drawsEveryBus'> };
   }
 }
 

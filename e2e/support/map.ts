@@ -1,6 +1,7 @@
-// The buses the map draws, read through its test handle (window.__fleetmap): at street zoom the bus overlay
-// lists what it draws (where, and as what: a fix or an estimate); below it the clustered layer's source and its
-// rendered features do. No pixel guessing.
+// The buses the map draws, read through its test handle (window.__fleetmap): at street zoom, and below it until
+// the clustered layer has drawn the fleet (drawsEveryBus), the bus overlay lists what it draws (where, and as
+// what: a fix or an estimate); below it after that the clustered layer's source and its rendered features do. No
+// pixel guessing.
 import type { Page } from '@playwright/test';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID, BUS_LAYER_MAX_ZOOM, BUS_SOURCE_ID } from '@/components/map/layers/bus-layer';
 
@@ -23,7 +24,7 @@ export async function placedBuses(page: Page): Promise<MapBus[]> {
       const handle = window.__fleetmap;
       if (!handle?.buses) return [];
       const overlay = handle.buses.drawn() as MapBus[];
-      if (handle.map.getZoom() >= (streetZoom as number)) return overlay;
+      if (handle.map.getZoom() >= (streetZoom as number) || handle.buses.drawsEveryBus) return overlay;
       const src = handle.map.getSource(source as string) as unknown as { getData(): Promise<GeoJSON.FeatureCollection<GeoJSON.Point>> } | undefined;
       const features = src ? (await src.getData()).features : [];
       const layered = features.map((f) => {
@@ -50,7 +51,7 @@ export async function renderedBuses(page: Page): Promise<{ singles: MapBus[]; cl
         return p.x >= 0 && p.y >= 0 && p.x <= canvas.clientWidth && p.y <= canvas.clientHeight;
       };
       const singles = (handle.buses.drawn() as MapBus[]).filter(onScreen);
-      if (map.getZoom() >= (streetZoom as number) || !map.getLayer(busLayer as string)) return { singles, clustered: 0 };
+      if (map.getZoom() >= (streetZoom as number) || handle.buses.drawsEveryBus || !map.getLayer(busLayer as string)) return { singles, clustered: 0 };
       // A cluster may be rendered twice across tile edges; count each cluster id once.
       const clusters = new Map<number, number>();
       for (const f of map.queryRenderedFeatures({ layers: [busLayer as string, clusterLayer as string] })) {

@@ -3,7 +3,7 @@
 // clusters with a count, and per bus a circle coloured by delay class (arrows come at street zoom). From
 // BUS_LAYER_MAX_ZOOM on, the bus overlay (../bus-overlay.ts) draws every bus moving along its route, and these
 // layers step aside: their source is then not fed at all, so new data costs the map no tiles and no frame.
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, SymbolLayerSpecification } from 'maplibre-gl';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import type { Theme } from '@/lib/view/theme';
@@ -105,4 +105,28 @@ export function useBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCol
   const layers = useMemo(() => (scale === 1 ? BUS_LAYERS[theme] : busLayersFor(theme, scale)), [theme, scale]);
   useSourceAndLayers(handle, BUS_SOURCE_ID, source, layers);
   useGeoJsonData(handle, BUS_SOURCE_ID, data);
+  useClusterHandOver(handle, data !== null && data.features.length > 0);
+}
+
+/**
+ * Tells the bus overlay when these layers have drawn the fleet: the first frame after buses were given to the
+ * source and its tiles for the view are loaded. Until then, and again after a new style (its source starts
+ * empty), the overlay draws every bus below street zoom itself.
+ */
+function useClusterHandOver({ map, styleGen, buses }: MapHandle, fed: boolean) {
+  useEffect(() => {
+    buses?.showClusters(false);
+  }, [buses, styleGen]);
+  useEffect(() => {
+    if (!map || !buses || styleGen === 0 || !fed) return;
+    // In a 'render' event the frame is painted: tiles loaded by then are in it (a tile's load is a task of its own).
+    const onRender = () => {
+      if (!map.getSource(BUS_SOURCE_ID) || !map.isSourceLoaded(BUS_SOURCE_ID)) return;
+      map.off('render', onRender);
+      buses.showClusters(true);
+    };
+    map.on('render', onRender);
+    map.triggerRepaint();
+    return () => void map.off('render', onRender);
+  }, [map, buses, styleGen, fed]);
 }
