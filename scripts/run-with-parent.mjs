@@ -11,11 +11,14 @@ const parent = process.ppid;
 const maxLifetimeS = Number(process.env.FLEETMAP_MAX_LIFETIME_S || 1800);
 const child = spawn(cmd, args, { stdio: 'inherit', env: process.env });
 
+// The parent gone, so may be the reader of our output: a failed write must not stop us before the child is.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
 function stop(reason) {
   if (child.exitCode === null) {
-    if (reason) console.error(`[run-with-parent] stopping ${cmd}: ${reason}`);
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    if (reason) console.error(`[run-with-parent] stopping ${cmd}: ${reason}`);
   }
 }
 const watch = setInterval(() => {

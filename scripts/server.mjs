@@ -17,6 +17,12 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import nextConfig from '../next.config.js';
 
+// Logs go to stdout and stderr. When what reads them goes away (a closed pipe: a log shipper restarted, a terminal
+// gone), every write fails with EPIPE; unhandled, each failure is an uncaught exception that Next.js logs, to the
+// same closed pipe, and so on: the process spun at a full core and stopped answering. The lines are lost then,
+// which nothing here can help; the service goes on.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
 // lib/http/client-key.ts reads who a request comes from here (the per-client limits on watches and lookups), and
