@@ -89,6 +89,18 @@ function sendJsonError(res, status, message, extra = {}) {
   res.end(body);
 }
 
+// An answer's headers with EVERY_ANSWER's, made once per headers object: the live handler gives every viewer of
+// the same version and question the same (frozen) one.
+const mergedHeaders = new WeakMap();
+function withEveryAnswer(headers) {
+  let merged = mergedHeaders.get(headers);
+  if (!merged) {
+    merged = { ...EVERY_ANSWER, ...headers };
+    if (Object.isFrozen(headers)) mergedHeaders.set(headers, merged);
+  }
+  return merged;
+}
+
 /** Answers /api/live (exactly that path, with any query); false for every other path. */
 function sendLive(req, res) {
   const url = req.url ?? '';
@@ -99,7 +111,7 @@ function sendLive(req, res) {
     return true;
   }
   const send = (answer) => {
-    res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
+    res.writeHead(answer.status, withEveryAnswer(answer.headers));
     res.end(answer.body ?? undefined);
   };
   const fail = (err) => {

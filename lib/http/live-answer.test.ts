@@ -113,6 +113,15 @@ describe('GET /api/live fallbacks, bytes and HTTP', () => {
     const d1 = get(source, `/api/live?since=${epoch}-1`, { 'accept-encoding': 'gzip' });
     expect(get(source, `/api/live?since=${epoch}-1`, { 'accept-encoding': 'gzip' }).body).toBe(d1.body);
     expect(JSON.parse(gunzipSync(d1.body!).toString())).toMatchObject({ kind: 'delta', since: 1, version: v2.version });
+    // The same answer object for the same question (scripts/server.mjs adds its headers once per object), frozen.
+    const again1 = get(source, `/api/live?since=${epoch}-1`, { 'accept-encoding': 'gzip' });
+    expect(again1).toBe(d1);
+    expect(Object.isFrozen(d1.headers)).toBe(true);
+    // A since that gets the full snapshot gets the full answer's very bytes, not a second compression of them.
+    const { source: s2, write: w2, epoch: e2 } = handSource(2);
+    for (let i = 1; i <= 5; i++) w2(41 + i / 100);
+    const fullGz = get(s2, '/api/live', { 'accept-encoding': 'gzip' });
+    for (const stale of [`${e2}-1`, `${e2}-2`, `x${e2}-4`]) expect(get(s2, `/api/live?since=${stale}`, { 'accept-encoding': 'gzip' }).body).toBe(fullGz.body);
     // While nothing changes the ETag holds, and naming it gets a bodiless 304.
     const again = get(source, '/api/live', { 'if-none-match': `W/"${epoch}-2"` });
     expect(again).toMatchObject({ status: 304, body: null, headers: { ETag: `W/"${epoch}-2"` } });

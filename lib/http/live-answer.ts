@@ -40,7 +40,8 @@ export interface LiveRequest {
 
 export interface RawAnswer {
   status: number;
-  headers: Record<string, string>;
+  /** Shared by every viewer given the same answer: never changed after it is made (frozen). */
+  headers: Readonly<Record<string, string>>;
   /** null for HEAD, 204 and 304. */
   body: Buffer | null;
 }
@@ -52,34 +53,46 @@ type Encoding = 'br' | 'gzip' | 'identity';
 const BROTLI_QUALITY = 5;
 const GZIP_LEVEL = 6;
 
-/** The bytes of one answer, each encoding made on first demand. */
+/**
+ * One answer's bytes, each encoding made on first demand, and the whole 200 answer per encoding: every viewer
+ * asking the same gets the same object, headers included (scripts/server.mjs adds its own to them once per object).
+ */
 class Encoded {
-  private readonly byEncoding = new Map<Encoding, Buffer>();
-  constructor(private readonly identity: Buffer) {
-    this.byEncoding.set('identity', identity);
-  }
+  private readonly byEncoding = new Map<Encoding, RawAnswer>();
+  constructor(
+    private readonly identity: Buffer,
+    private readonly etag: string,
+  ) {}
 
-  bytes(encoding: Encoding): Buffer {
-    let b = this.byEncoding.get(encoding);
-    if (b) return b;
-    b =
-      encoding === 'br'
-        ? brotliCompressSync(this.identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: this.identity.length } })
-        : gzipSync(this.identity, { level: GZIP_LEVEL });
-    this.byEncoding.set(encoding, b);
-    return b;
+  answer(encoding: Encoding): RawAnswer {
+    let a = this.byEncoding.get(encoding);
+    if (a) return a;
+    const body =
+      encoding === 'identity'
+        ? this.identity
+        : encoding === 'br'
+          ? brotliCompressSync(this.identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: this.identity.length } })
+          : gzipSync(this.identity, { level: GZIP_LEVEL });
+    const headers: Record<string, string> = { 'Cache-Control': 'no-cache', ETag: this.etag, Vary: 'Accept-Encoding' };
+    if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+    Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
+    a = Object.freeze({ status: 200, headers: Object.freeze(headers), body });
+    this.byEncoding.set(encoding, a);
+    return a;
   }
 }
 
 /**
- * The answers of the newest version: the full one and one delta per `since` asked for. Dropped when the
- * version moves on (answers are always to the newest version).
+ * The answers of the newest version: the full one and one delta per `since` asked for (a `since` that gets the
+ * full snapshot points at the full one). Dropped when the version moves on (answers are always to the newest
+ * version).
  */
 class VersionAnswers {
   private tag = '';
   private answers = new Map<string, Encoded>();
 
-  get(stored: StoredSnapshot, key: string, make: () => string): Encoded {
+  /** The answer under `key`, made by `make` on first demand: a body, or another answer of this version to share. */
+  get(stored: StoredSnapshot, key: string, etag: string, make: () => string | Encoded): Encoded {
     const tag = liveVersionTag(stored.snapshot.epoch, stored.snapshot.version);
     if (tag !== this.tag) {
       this.tag = tag;
@@ -87,7 +100,8 @@ class VersionAnswers {
     }
     let e = this.answers.get(key);
     if (!e) {
-      e = new Encoded(Buffer.from(make()));
+      const made = make();
+      e = typeof made === 'string' ? new Encoded(Buffer.from(made), etag) : made;
       this.answers.set(key, e);
     }
     return e;
@@ -138,11 +152,11 @@ const scopedViews = new ScopedViews(RECENT_VERSIONS);
  * The answer bytes for a viewer limited to some routes: their view in full, or the change from the view the
  * viewer holds (lib/http/live-scope.ts). Cached per version like everyone's, under the scope's key.
  */
-function scopedEncoded(stored: StoredSnapshot, routes: readonly string[], key: string, since: { epoch: string; version: number } | null): Encoded {
+function scopedEncoded(stored: StoredSnapshot, routes: readonly string[], key: string, since: { epoch: string; version: number } | null, etag: string): Encoded {
   const view = scopedViews.view(key, routes, stored.snapshot);
   const changes = since === null ? null : scopedViews.changesSince(key, since.epoch, since.version, view);
-  if (since !== null && changes !== null) return answers.get(stored, `s${key}:d${since.version}`, () => deltaBody(view, since.version, changes));
-  return answers.get(stored, `s${key}:full`, () => JSON.stringify({ kind: 'full', ...view }));
+  if (since !== null && changes !== null) return answers.get(stored, `s${key}:d${since.version}`, etag, () => deltaBody(view, since.version, changes));
+  return answers.get(stored, `s${key}:full`, etag, () => JSON.stringify({ kind: 'full', ...view }));
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
@@ -180,23 +194,21 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   const key = routes === null ? null : scopeKey(routes);
   // A limited view's ETag names its scope too: the same version is another answer for it.
   const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}"`;
-  const headers: Record<string, string> = { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' };
-  if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers, body: null };
+  if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers: { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' }, body: null };
 
   let encoded: Encoded;
-  if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since);
+  if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since, etag);
+  else if (since === null) encoded = answers.get(stored, 'full', etag, () => stored.body);
   else {
-    const steps = since === null ? null : source.liveChangesSince(since.epoch, since.version);
-    encoded =
-      since !== null && steps !== null
-        ? answers.get(stored, `d${since.version}`, () => deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps)))
-        : answers.get(stored, 'full', () => stored.body);
+    // Keyed by the whole version tag: a `since` of another epoch with the same number is another question. The
+    // steps are looked up once per version and `since`, not per request.
+    encoded = answers.get(stored, `d${liveVersionTag(since.epoch, since.version)}`, etag, () => {
+      const steps = source.liveChangesSince(since.epoch, since.version);
+      return steps === null ? answers.get(stored, 'full', etag, () => stored.body) : deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps));
+    });
   }
-  const encoding = chooseEncoding(first(req.headers['accept-encoding']));
-  const body = encoded.bytes(encoding);
-  if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
-  Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
-  return { status: 200, headers, body: req.method === 'HEAD' ? null : body };
+  const answer = encoded.answer(chooseEncoding(first(req.headers['accept-encoding'])));
+  return req.method === 'HEAD' ? { ...answer, body: null } : answer;
 }
 
 /** The same answer as a Web Response, for callers that speak fetch's types (the integration tests). */
