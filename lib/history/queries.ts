@@ -6,7 +6,7 @@ import { addDays } from '@/lib/view/calendar';
 import { figuresOf, localDate, routeDaysFromTrips, storedRouteDays, type RouteDay } from './rollups';
 import { budgetMinutes, busFixes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
 import { rows, type HistoryDb } from './store';
-import { busIdsScan, tripFromRow } from './warm';
+import { busIdsScan, num, tripFromRow, type FixRowRaw } from './warm';
 
 // The reads behind the history API and the ops pages. Each is bounded by what the API validated (a period of at
 // most 400 days, a track of at most 24 h, one moment) and answers through an index.
@@ -111,6 +111,17 @@ export async function busTrack(db: HistoryDb, busId: number, from: number, to: n
   return { busId, from, to, fixes };
 }
 
+/** A bus's last fix before the moment, with the trip and delay it had then. */
+type FleetRowRaw = FixRowRaw & {
+  known_trip: string | number | null;
+  route_id: number | null;
+  route_code: string | null;
+  route_name: string | null;
+  direction: string | null;
+  status: string | null;
+  delay_then: number | null;
+};
+
 /**
  * Every bus as Fleetmap knew it at `at`: one statement, so one round trip. The buses come from the bus list
  * (history_buses), each bus's last fix before `at` (within FLEET_LOOKBACK_MS) is one probe of the (bus, fetched)
@@ -119,24 +130,7 @@ export async function busTrack(db: HistoryDb, busId: number, from: number, to: n
 export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
   // The span the store keeps is read beside the moment (one round trip on a pool), not after it.
   const [got, recorded] = await Promise.all([
-    rows<{
-      bus_id: number;
-      gps_at: string | number | null;
-      fetched_at: string | number;
-      lat: number;
-      lon: number;
-      heading: number | null;
-      speed_kmh: number | null;
-      accuracy: number | null;
-      trip_id: string | number | null;
-      known_trip: string | number | null;
-      route_id: number | null;
-      route_code: string | null;
-      route_name: string | null;
-      direction: string | null;
-      status: string | null;
-      delay_then: number | null;
-    }>(
+    rows<FleetRowRaw>(
       db,
       sql`SELECT f.bus_id, f.gps_at, f.fetched_at, f.lat, f.lon, f.heading, f.speed_kmh, f.accuracy, f.trip_id,
                  t.trip_id AS known_trip, t.route_id, t.route_code, t.route_name, t.direction, t.status, d.delay_minutes AS delay_then
@@ -154,7 +148,6 @@ export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly numb
     ),
     recordedSpan(db),
   ]);
-  const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
   const vehicles: FleetMomentVehicle[] = [];
   for (const r of got) {
     const tripId = num(r.known_trip);

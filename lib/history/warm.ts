@@ -9,7 +9,8 @@ import { WALK_AT_KEY } from './writes';
 // What a restarted server serves before its first upstream answer: each bus's newest fix and the trips of the
 // last complete walk, with their true times (the feed draws them as old as they are).
 
-interface FixRowRaw {
+/** A stored fix as the driver returns it (bigints may come as strings). */
+export interface FixRowRaw {
   bus_id: number;
   gps_at: string | number | null;
   fetched_at: string | number;
@@ -21,7 +22,7 @@ interface FixRowRaw {
   trip_id: string | number | null;
 }
 
-const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
+export const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
 /** The buses with a fix fetched in (since, at]: a read of the small bus list the recorder keeps. */
 export function busIdsScan(at: number, since: number) {

@@ -196,15 +196,16 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}"`;
   if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers: { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' }, body: null };
 
+  const full = () => answers.get(stored, 'full', etag, () => stored.body);
   let encoded: Encoded;
   if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since, etag);
-  else if (since === null) encoded = answers.get(stored, 'full', etag, () => stored.body);
+  else if (since === null) encoded = full();
   else {
     // Keyed by the whole version tag: a `since` of another epoch with the same number is another question. The
     // steps are looked up once per version and `since`, not per request.
     encoded = answers.get(stored, `d${liveVersionTag(since.epoch, since.version)}`, etag, () => {
       const steps = source.liveChangesSince(since.epoch, since.version);
-      return steps === null ? answers.get(stored, 'full', etag, () => stored.body) : deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps));
+      return steps === null ? full() : deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps));
     });
   }
   const answer = encoded.answer(chooseEncoding(first(req.headers['accept-encoding'])));
