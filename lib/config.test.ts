@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
-import { readAppConfig, readHistoryConfig, validateConfigAtStartup } from './config';
+import { readAppConfig, readHistoryConfig, readRegularityConfig, validateConfigAtStartup } from './config';
 
 describe('readAppConfig', () => {
   it('gives the documented defaults for an empty environment (blank counts as unset)', () => {
@@ -130,5 +130,25 @@ describe('readHistoryConfig', () => {
     });
     expect(() => validateConfigAtStartup({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).toThrow(/DATABASE_URL must be/);
     expect(() => validateConfigAtStartup({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).not.toThrow(/hunter2/);
+  });
+});
+
+describe('readRegularityConfig', () => {
+  it('gives the documented defaults and reads every variable', () => {
+    expect(readRegularityConfig({})).toEqual({ ok: true, config: { ghostAfterS: 300, bunchedRatio: 0.5, gappedRatio: 1.5 } });
+    expect(readRegularityConfig({ GHOST_AFTER_S: '120', HEADWAY_BUNCHED_RATIO: '0.4', HEADWAY_GAPPED_RATIO: '2' })).toEqual({
+      ok: true,
+      config: { ghostAfterS: 120, bunchedRatio: 0.4, gappedRatio: 2 },
+    });
+  });
+
+  it('names each bad value, and start-up refuses them', () => {
+    const r = readRegularityConfig({ GHOST_AFTER_S: 'soon', HEADWAY_BUNCHED_RATIO: '1.2', HEADWAY_GAPPED_RATIO: '0.9' });
+    expect(r.ok ? [] : r.problems).toEqual([
+      'GHOST_AFTER_S must be a number',
+      'HEADWAY_BUNCHED_RATIO must be between 0.05 and 0.95',
+      'HEADWAY_GAPPED_RATIO must be between 1.05 and 10',
+    ]);
+    expect(() => validateConfigAtStartup({ GHOST_AFTER_S: '5' })).toThrow(/GHOST_AFTER_S must be between 30 and 86400/);
   });
 });

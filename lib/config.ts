@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { pmtilesFileProblem } from '@/lib/map-style/pmtiles-file';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
 import { readAuthConfig } from '@/lib/auth/config';
+import { DEFAULT_REGULARITY, type RegularityConfig } from '@/lib/model/regularity';
 import { readPartnerConfig } from '@/lib/partner';
 
 // The app's own configuration (the feed's tuning knobs, delay thresholds, map styles). The upstream's
@@ -181,6 +182,30 @@ export function historyConfig(env: Env = process.env): HistoryConfig {
   return r.config;
 }
 
+/** Service regularity (lib/regularity): the ghost rule and the headway classes. Pages and /api/headways read it. */
+const regularityConfigSchema = z
+  .object({
+    GHOST_AFTER_S: numberVar('GHOST_AFTER_S', DEFAULT_REGULARITY.ghostAfterS, 30, 86_400),
+    HEADWAY_BUNCHED_RATIO: numberVar('HEADWAY_BUNCHED_RATIO', DEFAULT_REGULARITY.bunchedRatio, 0.05, 0.95),
+    HEADWAY_GAPPED_RATIO: numberVar('HEADWAY_GAPPED_RATIO', DEFAULT_REGULARITY.gappedRatio, 1.05, 10),
+  });
+
+export type RegularityConfigResult = { ok: true; config: RegularityConfig } | { ok: false; problems: string[] };
+
+export function readRegularityConfig(env: Env = process.env): RegularityConfigResult {
+  const parsed = regularityConfigSchema.safeParse(env);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => i.message) };
+  const v = parsed.data;
+  return { ok: true, config: { ghostAfterS: v.GHOST_AFTER_S, bunchedRatio: v.HEADWAY_BUNCHED_RATIO, gappedRatio: v.HEADWAY_GAPPED_RATIO } };
+}
+
+/** The validated regularity configuration; throws the start-up error when it is invalid. */
+export function regularityConfig(env: Env = process.env): RegularityConfig {
+  const r = readRegularityConfig(env);
+  if (!r.ok) throw configError(r.problems);
+  return r.config;
+}
+
 /** Checks the app's and the upstream's settings together so that one start reports every problem. */
 export function validateConfigAtStartup(env: Env = process.env): void {
   const problems: string[] = [];
@@ -191,6 +216,8 @@ export function validateConfigAtStartup(env: Env = process.env): void {
   if (pmtilesProblem) problems.push(pmtilesProblem);
   const history = readHistoryConfig(env);
   if (!history.ok) problems.push(...history.problems);
+  const regularity = readRegularityConfig(env);
+  if (!regularity.ok) problems.push(...regularity.problems);
   const partner = readPartnerConfig(env);
   if (!partner.ok) problems.push(...partner.problems);
   const auth = readAuthConfig(env);

@@ -8,3 +8,4 @@ export * from './history';
 export * from './integration';
 export * from './live-delta';
 export * from './route-scope';
+export * from './regularity';

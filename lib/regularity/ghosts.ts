@@ -1,0 +1,68 @@
+// Ghost trips: the ONE definition. The ladder, /api/headways, the dispatcher's trip list and the exceptions
+// (lib/exceptions) all ask this module; none keeps a rule of its own. Pure: the browser calls it too.
+//
+// A ghost is an active trip that no bus can be seen running:
+//  - the trip has no bus (`no-bus`); or
+//  - its bus has not been located for GHOST_AFTER_S (default 300 s): the silence is counted from the later of
+//    the bus's last fix (its GPS time) and the trip's departure (actual, else planned), so a bus the feed had
+//    no reason to poll while it was parked is not a ghost the moment its trip starts. A bus with no fix at all
+//    is `never-located`, one whose last fix is too old `not-located`.
+// With a key that cannot read locations (API Standard) no bus is ever located: only `no-bus` applies, and the
+// other buses are placed by their schedule, marked as such.
+import type { EpochMs, GhostReason, GhostTrip, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
+
+export interface GhostCandidate {
+  busId: number | null;
+  /** GPS time of the bus's last fix; null when it has none (or none with a time). */
+  lastLocatedAt: EpochMs | null;
+  /** When the trip left: its actual departure, else its planned one; null when neither is known. */
+  departedAt: EpochMs | null;
+}
+
+export interface GhostRule {
+  ghostAfterS: number;
+  /** Whether the key reads locations at all (health.capabilities.locations). */
+  locations: boolean;
+}
+
+/** Why the trip is a ghost at `now`, or null when it is not one. */
+export function ghostReason(c: GhostCandidate, now: EpochMs, rule: GhostRule): GhostReason | null {
+  if (c.busId === null) return 'no-bus';
+  if (!rule.locations) return null;
+  const since = Math.max(c.lastLocatedAt ?? -Infinity, c.departedAt ?? -Infinity);
+  if (!Number.isFinite(since) || now - since < rule.ghostAfterS * 1000) return null;
+  return c.lastLocatedAt === null ? 'never-located' : 'not-located';
+}
+
+/** The trip's departure as the rule counts it. */
+export function tripDepartedAt(t: Pick<VehicleTrip, 'actualDepartureAt' | 'plannedDepartureAt'>): EpochMs | null {
+  return t.actualDepartureAt ?? t.plannedDepartureAt;
+}
+
+const located = (v: Vehicle): EpochMs | null => (v.lat !== null && v.lon !== null && v.gpsAt !== null && Number.isFinite(v.gpsAt) ? v.gpsAt : null);
+
+/**
+ * Every ghost among a snapshot's active trips, sorted by trip id. A trip appears once even when it is both a
+ * vehicle's trip and listed as unpositioned (a tracked bus with no position yet).
+ */
+export function ghostTrips(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>, now: EpochMs, ghostAfterS: number): GhostTrip[] {
+  const rule: GhostRule = { ghostAfterS, locations: snapshot.health.capabilities.locations };
+  const out: GhostTrip[] = [];
+  const seen = new Set<number>();
+  const consider = (trip: UnpositionedTrip, lastLocatedAt: EpochMs | null) => {
+    if (seen.has(trip.tripId)) return;
+    seen.add(trip.tripId);
+    const reason = ghostReason({ busId: trip.busId, lastLocatedAt, departedAt: tripDepartedAt(trip) }, now, rule);
+    if (reason) out.push({ ...trip, reason, lastLocatedAt });
+  };
+  const byBus = new Map<number, Vehicle>();
+  for (const v of snapshot.vehicles) {
+    byBus.set(v.busId, v);
+    if (v.trip) consider({ ...v.trip, busId: v.busId, plateNumber: v.plateNumber, busName: v.busName }, located(v));
+  }
+  for (const t of snapshot.unpositionedTrips) {
+    const bus = t.busId === null ? undefined : byBus.get(t.busId);
+    consider(t, bus ? located(bus) : null);
+  }
+  return out.sort((a, b) => a.tripId - b.tripId);
+}
