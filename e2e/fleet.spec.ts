@@ -5,7 +5,7 @@
 // lives in the URL, and a row opens the bus on the map.
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { parseCsv } from '@/lib/view/csv';
+import { parseCsv } from '@/lib/csv/csv';
 import { expect, test } from './support/fixtures';
 import { holdFleetData, type HeldFleet as Held } from './support/held-fleet';
 

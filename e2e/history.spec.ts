@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { FleetMomentResponse, HistoryRouteFigures, LiveSnapshot } from '@/lib/model';
-import { addDays } from '@/lib/view/calendar';
+import { addDays } from '@/lib/time/calendar';
 import { DELAY_COLUMNS } from '@/lib/view/delay-table';
 import { historyRouteRows, sortRouteRows } from '@/lib/view/delays';
 import { expect, test } from './support/fixtures';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Providers } from '@/components/providers';
 import { pageViewer } from '@/lib/auth/page';
 import { WallDisplay } from '@/components/wall/wall-display';
-import { parseWallOptions } from '@/lib/view/wall-options';
+import { parseWallOptions } from '@/lib/page-url/wall-options';
 import { appConfig, readAppConfig } from '@/lib/config';
 import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 import { liveInRoutes } from '@/lib/model';

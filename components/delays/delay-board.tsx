@@ -20,7 +20,7 @@ import {
   type RouteSortKey,
   type SortDirection,
 } from '@/lib/view/delays';
-import { dateAtOffset } from '@/lib/view/calendar';
+import { dateAtOffset } from '@/lib/time/calendar';
 import { formatAgo, formatClock } from '@/lib/view/format';
 import { dataAgeS } from '@/lib/view/health';
 import { activeTrips } from '@/lib/view/trips';

@@ -1,6 +1,6 @@
 import type { DelayClass } from '@/lib/model';
 import { DELAY_COLORS, DELAY_LABELS } from '@/lib/view/delay-palette';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { formatDelay } from '@/lib/view/format';
 
 export function DelayDot({ cls, theme, className }: { cls: DelayClass | 'none'; theme: Theme; className?: string }) {

@@ -1,7 +1,7 @@
 'use client';
 import type { Ref } from 'react';
 import type { DelayClass } from '@/lib/model';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { DELAY_CLASSES, type ClassCounts, type RouteOption, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
 import { DelayDot } from './delay-badge';
 

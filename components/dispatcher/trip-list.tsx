@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { isStaleAge } from '@/lib/view/ages';
 import { formatAgo } from '@/lib/view/format';
 import { tripAgeS } from '@/lib/view/trip-list';

@@ -15,7 +15,7 @@ import type { BusPlacement } from '@/lib/view/bus-placement';
 import { BASIS_CODE, BusProgram, FLOATS_PER_BUS, INSTANCE_LAYOUT, type InstanceBuffer } from './bus-overlay-gl';
 import { frameIntervalMs, keyAt, mercator, metresPerPixel, placementSignature, type Key } from '@/lib/view/bus-keyframes';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { BUS_OUTLINE, BUS_RADIUS_STOPS, SELECTION_ACCENT, interpolateStops } from './layers/bus-style';
 import { BUS_ARROW_MIN_ZOOM, BUS_LABEL_MIN_ZOOM, BUS_LAYER_MAX_ZOOM } from './layers/bus-layer';
 

@@ -1,7 +1,7 @@
 'use client';
 import type { Vehicle } from '@/lib/model';
 import { basisPhrase, type BusPlacement } from '@/lib/view/bus-placement';
-import { hasPosition } from '@/lib/view/bus-features';
+import { hasPosition } from '@/lib/view/bus';
 import { DELAY_LABELS } from '@/lib/view/delay-palette';
 import { isStaleAge, locationAgeS } from '@/lib/view/ages';
 import { formatAgo, formatDelay, formatDuration } from '@/lib/view/format';

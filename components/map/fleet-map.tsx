@@ -13,7 +13,7 @@ import { networkQuery } from '@/lib/client/queries';
 import type { HistoryFix, Vehicle } from '@/lib/model';
 import { busCollections, busPoints } from '@/lib/view/bus-features';
 import type { BusPlacement } from '@/lib/view/bus-placement';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { MapTooltip } from './bus-tooltip';
 import { BUS_LAYER_MAX_ZOOM, useBusLayer } from './layers/bus-layer';
 import { useRouteOverlayLayer } from './layers/route-overlay-layer';

@@ -3,7 +3,7 @@
 // buses that changed) and kept in step with the theme.
 import { useEffect, useRef } from 'react';
 import type { BusPlacement } from '@/lib/view/bus-placement';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import type { BusOverlay } from './bus-overlay';
 
 /** `now` is the server's clock now (ticking): read when placements change, never a reason to update. */

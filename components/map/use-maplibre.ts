@@ -10,7 +10,7 @@ import type { LonLatBounds } from '@/lib/geo/lon-lat';
 import { firstPaintStyle, type FirstPaintStyle } from '@/lib/map-style/first-paint';
 import { NETWORK_SOURCE_ID } from '@/lib/map-style/offline-style';
 import { prepareBasemap, resolveMapStyle } from '@/lib/map-style/resolve-style';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { FLEET_MAP_RENDER_OPTIONS } from './render-options';
 import { BusOverlay } from './bus-overlay';
 import { FIT_PADDING_PX, STREET_ZOOM } from './use-map-camera';

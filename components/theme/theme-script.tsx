@@ -1,4 +1,4 @@
-import { THEME_STORAGE_KEY } from '@/lib/view/theme';
+import { THEME_STORAGE_KEY } from '@/lib/theme/theme';
 
 /**
  * Runs before first paint so a dark-theme user never sees a light flash: the stored choice, else the

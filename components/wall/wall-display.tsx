@@ -13,7 +13,7 @@ import { useNow } from '@/lib/client/use-now';
 import { useRedeployReload } from '@/lib/client/use-redeploy-reload';
 import { useDocumentTheme } from '@/lib/client/use-theme';
 import { dataAgeS, healthBanners } from '@/lib/view/health';
-import type { WallOptions } from '@/lib/view/wall-options';
+import type { WallOptions } from '@/lib/page-url/wall-options';
 import { wallView } from '@/lib/view/wall-view';
 import { PanelBoundary } from './panel-boundary';
 import { WallBanner } from './wall-banner';

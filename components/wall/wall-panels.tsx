@@ -4,7 +4,7 @@ import { routeLabel } from '@/lib/view/trips';
 import type { DelayFigures } from '@/lib/view/delays';
 import { formatShare } from '@/lib/view/delay-table';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { formatAgo, formatClock, formatDelay } from '@/lib/view/format';
 import type { WallRoute, WallView } from '@/lib/view/wall-view';
 

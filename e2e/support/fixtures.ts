@@ -2,7 +2,7 @@
 // errors and on any request that leaves the app's own origin.
 import { mkdirSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
-import { THEME_STORAGE_KEY } from '@/lib/view/theme';
+import { THEME_STORAGE_KEY } from '@/lib/theme/theme';
 import { startStack, startWithin, type Stack, type StackOptions } from './stack';
 
 interface WorkerFixtures {

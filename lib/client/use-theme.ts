@@ -2,7 +2,7 @@
 // Light or dark, remembered per browser, applied as data-theme on <html> (Tailwind's `dark:` variant reads
 // it). ThemeScript sets it before first paint; this keeps React in step with it afterwards.
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { isTheme, THEME_STORAGE_KEY, type Theme } from '@/lib/view/theme';
+import { isTheme, THEME_STORAGE_KEY, type Theme } from '@/lib/theme/theme';
 
 function readTheme(): Theme {
   return document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { BusTrackResponse, DelayThresholds, FleetMomentResponse, FleetMomentVehicle, HistoryFix, HistoryRoutesResponse, HistoryTripResponse } from '@/lib/model';
 import type { TimeRule } from '@/lib/partner';
-import { addDays } from '@/lib/view/calendar';
+import { addDays } from '@/lib/time/calendar';
 import { figuresOf, localDate, routeDaysFromTrips, storedRouteDays, type RouteDay } from './rollups';
 import { budgetMinutes, busFixes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
 import { rows, type HistoryDb } from './store';

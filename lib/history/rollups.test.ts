@@ -5,7 +5,7 @@ import { Batch } from './batch';
 import { tripRow } from './recorder';
 import { writeBatch } from './writes';
 import { pruneHistory, DAY_MS } from './retention';
-import { addDays } from '@/lib/view/calendar';
+import { addDays } from '@/lib/time/calendar';
 import { closeServiceDays, figuresOf, localDate, routeDaysOf, storedRouteDays } from './rollups';
 import { buses, busFixes, recorderState, routeDays, tripDelayChanges, trips } from './schema';
 import { trip } from './test-factories';

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { tripDelayClass, type DelayFigures, type DelayThresholds } from '@/lib/model';
 import { formatPartnerTimestamp, type TimeRule } from '@/lib/partner';
-import { addDays } from '@/lib/view/calendar';
+import { addDays } from '@/lib/time/calendar';
 import { recorderState, routeDays, trips } from './schema';
 import { rows, type HistoryDb } from './store';
 import { WALK_AT_KEY } from './writes';

@@ -13,7 +13,7 @@ import type {
   SymbolLayerSpecification,
 } from 'maplibre-gl';
 
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 
 export type MapTheme = Theme;
 

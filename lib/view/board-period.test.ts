@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBoardPeriod, periodRange, serializeBoardPeriod } from './board-period';
-import { addDays, dateAtOffset } from './calendar';
+import { addDays, dateAtOffset } from '@/lib/time/calendar';
 
 describe('the board period', () => {
   it('round-trips through the URL, keeping other parameters', () => {

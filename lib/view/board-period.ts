@@ -1,6 +1,6 @@
 // The delay board's period, kept in the URL (`?period=7d`, `?period=custom&from=2026-03-01&to=2026-03-31`): live
 // (the trips running now, the board's first behaviour) or a span of service dates read from the history.
-import { addDays, isCalendarDate } from './calendar';
+import { addDays, isCalendarDate } from '@/lib/time/calendar';
 
 export const BOARD_PERIODS = [
   { kind: 'live', label: 'Live now' },

@@ -1,10 +1,9 @@
 // GeoJSON for the bus layers, built from the buses' placements. Pure, so it is tested without a map.
 import { estimateAt, type EstimateBasis } from '@/lib/estimate';
-import type { DelayClass, EpochMs, Vehicle } from '@/lib/model';
-import { isLonLat, type LngLat } from '@/lib/geo/lon-lat';
+import type { EpochMs } from '@/lib/model';
+import type { LngLat } from '@/lib/geo/lon-lat';
+import type { BusClass } from './bus';
 import type { BusPlacement } from './bus-placement';
-
-export type BusClass = DelayClass | 'none';
 
 export interface BusProperties {
   busId: number;
@@ -28,15 +27,6 @@ export interface BusPoint {
 
 export type BusFeature = GeoJSON.Feature<GeoJSON.Point, BusProperties> & { id: number };
 export type BusFeatureCollection = GeoJSON.FeatureCollection<GeoJSON.Point, BusProperties>;
-
-/** The one rule for "this bus has a position": every view that draws, lists or counts positions asks it. */
-export function hasPosition(v: Vehicle): v is Vehicle & { lat: number; lon: number } {
-  return isLonLat(v.lon, v.lat);
-}
-
-export function busLabel(v: Pick<Vehicle, 'busName' | 'plateNumber' | 'busId'> & { trip: { routeCode: string | null } | null }): string {
-  return v.trip?.routeCode ?? v.busName ?? v.plateNumber ?? `#${v.busId}`;
-}
 
 /**
  * One point per placed bus (lib/view/bus-placement), where its placement puts it at `at`: the clustered layer at

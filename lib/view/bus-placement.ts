@@ -4,7 +4,7 @@
 import { RECENT_FIXES_NEEDED, estimatePosition, pathForTrip, type Estimate, type EstimateBasis, type RecentFix } from '@/lib/estimate';
 import type { EpochMs, NetworkResponse, RouteStop, Vehicle } from '@/lib/model';
 import { isStaleAge, locationAgeS } from './ages';
-import { busLabel, hasPosition, type BusClass } from './bus-features';
+import { busLabel, hasPosition, type BusClass } from './bus';
 
 /** What the map shows: estimated positions (the default) or the last fixes as received. */
 export type PositionMode = 'estimates' | 'fixes';

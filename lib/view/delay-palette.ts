@@ -1,7 +1,7 @@
 // Colours of the delay classes, from the Okabe–Ito palette (distinguishable with the common colour-vision
 // deficiencies). Colour is never the only cue: the list and the panel say the class in words.
-import type { BusClass } from './bus-features';
-import type { Theme } from './theme';
+import type { BusClass } from './bus';
+import type { Theme } from '@/lib/theme/theme';
 
 export const DELAY_COLORS: Record<Theme, Record<BusClass, string>> = {
   light: { early: '#0072B2', 'on-time': '#009E73', late: '#D55E00', unknown: '#CC79A7', none: '#7B8290' },

@@ -1,7 +1,7 @@
 // The delay table's columns: one formatting function per column, used by the rendered table AND the CSV, so the
 // file always says exactly what the screen says.
 import type { DelayThresholds } from '@/lib/model';
-import { toCsv } from './csv';
+import { toCsv } from '@/lib/csv/csv';
 import type { RouteDelayRow, RouteSortKey, SortDirection } from './delays';
 
 /** Shown for a figure that has no value (no known delay on that route), on screen and in the CSV alike. */

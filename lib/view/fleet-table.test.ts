@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bus, Route } from '@/lib/model';
-import { parseCsv } from './csv';
+import { parseCsv } from '@/lib/csv/csv';
 import {
   filterFleet,
   fleetCells,

@@ -4,8 +4,8 @@
 // Each column formats its cell once, for the screen and the file alike.
 import type { Bus, BusLastTrip, EpochMs, LastTripsResponse, LiveSnapshot, Route, VehicleTrip } from '@/lib/model';
 import { locationAgeS } from './ages';
-import { hasPosition } from './bus-features';
-import { toCsv } from './csv';
+import { hasPosition } from './bus';
+import { toCsv } from '@/lib/csv/csv';
 import { formatAgo, formatDateTime, type DisplayZone } from './format';
 
 /**

@@ -3,7 +3,7 @@
 import type { LiveSnapshot, Vehicle } from '@/lib/model';
 import { activeTrips, routeKey, routeLabel, tripMatchesRouteToken, type ActiveTrip } from './trips';
 import { delayFigures, mostDelayedTrips, type DelayFigures } from './delays';
-import { rotationIndex } from './wall-options';
+import { rotationIndex } from '@/lib/page-url/wall-options';
 
 export const WALL_WORST_COUNT = 3;
 

@@ -6,7 +6,7 @@
 import { useEffect, useMemo } from 'react';
 import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, SymbolLayerSpecification } from 'maplibre-gl';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import type { BusFeatureCollection } from '@/lib/view/bus-features';
 import { LABEL_FONT } from '@/lib/map-style/offline-style';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';

@@ -2,7 +2,7 @@
 // so the two never drift.
 import type { CircleLayerSpecification, ExpressionSpecification } from 'maplibre-gl';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 
 /** Outline that separates a bus from the basemap in each theme. */
 export const BUS_OUTLINE: Record<Theme, string> = { light: '#ffffff', dark: '#0b1220' };

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { CircleLayerSpecification, GeoJSONSourceSpecification, LayerSpecification, LineLayerSpecification } from 'maplibre-gl';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { routeStopsQuery } from '@/lib/client/queries';
 import { useViewer } from '@/lib/client/use-viewer';
 import { roleAtLeast } from '@/lib/model/access';

@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import type { CircleLayerSpecification, GeoJSONSourceSpecification, LayerSpecification, LineLayerSpecification } from 'maplibre-gl';
 import type { HistoryFix } from '@/lib/model';
-import type { Theme } from '@/lib/view/theme';
+import type { Theme } from '@/lib/theme/theme';
 import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
 import { BUS_CLUSTER_LAYER_ID } from './bus-layer';
 import { SELECTION_ACCENT } from './bus-style';

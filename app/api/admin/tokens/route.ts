@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authRequest, jsonError } from '@/lib/auth/handlers';
-import { parseWallOptions } from '@/lib/view/wall-options';
+import { parseWallOptions } from '@/lib/page-url/wall-options';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
