@@ -18,6 +18,18 @@ const config = [
     rules: { 'no-console': 'off' },
   },
   {
+    // Test doubles (fake upstream and clock, test stores, factories, fixtures) live in lib/testing, and no production
+    // module may reach them: only tests, the end-to-end and benchmark harnesses and lib/testing itself import them.
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js', '**/*.cjs'],
+    ignores: ['lib/testing/**', '**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'bench/**', 'scripts/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@/lib/testing', '@/lib/testing/*', '**/lib/testing', '**/lib/testing/*', '../testing', '../testing/*'], message: 'Test doubles (lib/testing) are for tests only.' }] },
+      ],
+    },
+  },
+  {
     // CommonJS on purpose (loaded by Playwright's config and by ESM scripts alike).
     files: ['**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

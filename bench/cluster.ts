@@ -26,14 +26,14 @@ function load() {
   /* eslint-disable @typescript-eslint/no-require-imports -- must load after the server-only marker is in the cache */
   return {
     sim: require('../lib/sim') as typeof import('../lib/sim'),
-    cluster: require('../lib/cluster/test-cluster') as typeof import('../lib/cluster/test-cluster'),
-    testDb: require('../lib/history/test-database') as typeof import('../lib/history/test-database'),
+    cluster: require('../lib/testing/cluster') as typeof import('../lib/testing/cluster'),
+    testDb: require('../lib/testing/database') as typeof import('../lib/testing/database'),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 type Modules = ReturnType<typeof load>;
-type Instance = import('../lib/cluster/test-cluster').Instance;
-type Proxy = import('../lib/cluster/test-cluster').CountingProxy;
+type Instance = import('../lib/testing/cluster').Instance;
+type Proxy = import('../lib/testing/cluster').CountingProxy;
 
 const sleepUntil = (t: number) => new Promise((r) => setTimeout(r, Math.max(0, t - Date.now())));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TUNING, estimatePosition, routePath } from '../lib/estimate';
-import { MIN, T0, fix, straightNorth, trip } from '../lib/estimate/test-factories';
+import { MIN, T0, fix, straightNorth, trip } from '../lib/testing/estimate-factories';
 import { distanceM } from '../lib/geo/sphere';
 import { ageBucket, withHorizon } from './estimation';
 

@@ -38,7 +38,7 @@ function load() {
     queries: require('../lib/history/queries') as typeof import('../lib/history/queries'),
     recorder: require('../lib/history/recorder') as typeof import('../lib/history/recorder'),
     rollups: require('../lib/history/rollups') as typeof import('../lib/history/rollups'),
-    testDb: require('../lib/history/test-database') as typeof import('../lib/history/test-database'),
+    testDb: require('../lib/testing/database') as typeof import('../lib/testing/database'),
     fleet: require('../lib/fleet') as typeof import('../lib/fleet'),
     map: require('../lib/partner/map') as typeof import('../lib/partner/map'),
     schemas: require('../lib/partner/schemas') as typeof import('../lib/partner/schemas'),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPgliteStore, type TestStore } from '@/lib/history/test-store';
+import { freshPgliteStore, type TestStore } from '@/lib/testing/store';
 import { ROLES, type Role } from '@/lib/model/access';
 import { ROUTE_ACCESS, type RoutePattern } from './access';
 import { authConfig } from './config';

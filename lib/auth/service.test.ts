@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachStore, type TestStore } from '@/lib/history/test-store';
+import { describeEachStore, type TestStore } from '@/lib/testing/store';
 import { authConfig } from './config';
 import { AuthService, SESSION_COOKIE, WALL_COOKIE } from './service';
 import { AuthStore } from './store';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachStore, type TestStore } from '@/lib/history/test-store';
+import { describeEachStore, type TestStore } from '@/lib/testing/store';
 import { AuthStore } from './store';
 
 const t0 = new Date('2026-03-04T10:00:00Z');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { liveChanges, type LiveAnswer, type LiveSnapshot, type NetworkResponse } from '@/lib/model';
-import { makeSnapshot, makeVehicle } from '@/lib/view/test-factories';
+import { makeSnapshot, makeVehicle } from '@/lib/testing/view-factories';
 import { fetchLive, liveUrl, NETWORK_LOADING_POLL_MS, NETWORK_POLL_MS, networkIncomplete, networkQuery } from './queries';
 
 const stop = (id: number): NetworkResponse['features'][number] => ({

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@/lib/history/test-database';
+import { createTestDatabase } from '@/lib/testing/database';
 import { createSimulator, DEMO_BUSINESS_KEY, zoneAtLocalHour, type Simulator } from '@/lib/sim';
-import { countingProxy, maxInAnyMinute, startInstance, startRedisServer, viewOf, waitUntil, type CountingProxy, type Instance, type InstanceView, type RedisServer } from './test-cluster';
-import { REDIS_SKIP_MESSAGE } from './test-redis';
+import { countingProxy, maxInAnyMinute, startInstance, startRedisServer, viewOf, waitUntil, type CountingProxy, type Instance, type InstanceView, type RedisServer } from '@/lib/testing/cluster';
+import { REDIS_SKIP_MESSAGE } from '@/lib/testing/redis';
 
 // Three instances on real Redis and PostgreSQL against the simulator, each instance's upstream requests counted
 // by a proxy of its own. The test kills the leader (kill -9) and measures the failover, stops the next leader

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Lease, parseLeaseValue } from './lease';
-import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from './test-redis';
+import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from '@/lib/testing/redis';
 
 // The lease and its fencing epoch against a real Redis (TEST_REDIS_URL). Times are the lease's own: a short TTL
 // lapses in Redis by itself, and the holder's local clock is a variable the test moves.

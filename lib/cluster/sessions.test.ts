@@ -3,7 +3,7 @@ import { authConfig } from '@/lib/auth/config';
 import { AuthService, SESSION_COOKIE } from '@/lib/auth/service';
 import { AuthStore } from '@/lib/auth/store';
 import { openStore, type Store } from '@/lib/history/store';
-import { freshPostgresStore, PG_SKIP_MESSAGE, type TestStore } from '@/lib/history/test-store';
+import { freshPostgresStore, PG_SKIP_MESSAGE, type TestStore } from '@/lib/testing/store';
 
 // Several instances share sign-in through their one PostgreSQL (the reason REDIS_URL requires it): a session made
 // on one instance is good on another, and a sign-out on one ends it on an instance that has not cached it.

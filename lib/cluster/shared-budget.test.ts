@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RateBudget } from '@/lib/fleet';
 import { systemClock } from '@/lib/fleet/clock';
 import { RedisBudget } from './shared-budget';
-import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from './test-redis';
+import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from '@/lib/testing/redis';
 
 // The per-minute counter every instance's upstream requests pass, against a real Redis (TEST_REDIS_URL).
 

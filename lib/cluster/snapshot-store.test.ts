@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredSnapshot } from '@/lib/fleet';
 import { liveChanges, type LiveSnapshot } from '@/lib/model';
-import { makeHealth, makeVehicle } from '@/lib/view/test-factories';
+import { makeHealth, makeVehicle } from '@/lib/testing/view-factories';
 import { Lease } from './lease';
 import { ClusterSnapshotStore } from './snapshot-store';
-import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from './test-redis';
+import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from '@/lib/testing/redis';
 
 // Fencing and fan-out of snapshot versions against a real Redis (TEST_REDIS_URL): a leader whose epoch is no
 // longer the newest cannot write, followers receive every version with the steps deltas are made of.

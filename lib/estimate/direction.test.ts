@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { directionRuns, stopsForDirection } from './direction';
 import { pathForTrip } from './path';
-import { stopsAlong } from './test-factories';
+import { stopsAlong } from '@/lib/testing/estimate-factories';
 
 const outbound = stopsAlong([[0, 0], [0, 250], [0, 500]]);
 const inbound = stopsAlong([[10, 500], [10, 250], [10, 0]], { firstOrder: 4, firstId: 200 });

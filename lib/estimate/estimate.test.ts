@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { distanceM } from '@/lib/geo/sphere';
 import { DEFAULT_TUNING, estimateAt, estimatePosition, straightUntil, type Estimate } from './estimate';
 import { pathForTrip, routePath, type RoutePath } from './path';
-import { MIN, T0, at, fix, stopsAlong, straightNorth, trip } from './test-factories';
+import { MIN, T0, at, fix, stopsAlong, straightNorth, trip } from '@/lib/testing/estimate-factories';
 
 /** Metres between an estimate (or any lon/lat) and the point `east`/`north` metres from the origin. */
 function offBy(p: { lon: number; lat: number }, east: number, north: number): number {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { FixEvent, RequestEvent, TripFinalEvent, TripsEvent } from './events';
 import type { FollowSource } from './feed';
 import { MemorySnapshotStore } from './snapshot-store';
-import { FakeUpstream, fakeTrip } from './fake-upstream';
-import { MINUTE, startTestFeed, stopAll } from './test-feed';
+import { FakeUpstream, fakeTrip } from '@/lib/testing/fake-upstream';
+import { MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 describe('Feed events', () => {
   it('emits a fix per new GPS time and a trips event per complete walk', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeTrip } from './fake-upstream';
+import { fakeTrip } from '@/lib/testing/fake-upstream';
 import { FinalTrips, MAX_ATTEMPTS } from './final-trips';
 
 const trips = (...ids: number[]) => ids.map((id) => fakeTrip(id, { start: 0 }));

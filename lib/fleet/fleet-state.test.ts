@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fakeBus, fakeTrip } from './fake-upstream';
+import { fakeBus, fakeTrip } from '@/lib/testing/fake-upstream';
 import { FleetState } from './fleet-state';
-import { MINUTE, startTestFeed, stopAll } from './test-feed';
+import { MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 import { FeedTimezone } from './timezone';
 
 const NOW = Date.UTC(2026, 0, 15, 12);

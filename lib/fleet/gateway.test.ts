@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MINUTE, startTestFeed, stopAll } from './test-feed';
+import { MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 describe('UpstreamGateway', () => {
   it('sends nothing, of any lane, before Retry-After once a 429 came back, and reports rate-limited', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PartnerStatus, UpstreamError } from '@/lib/model';
 import { TypedEmitter, type FeedEvents, type HealthEvent } from './events';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '@/lib/testing/fake-clock';
 import { FinalTrips } from './final-trips';
 import { FleetState } from './fleet-state';
 import { UpstreamGateway, capabilitiesOf } from './gateway';

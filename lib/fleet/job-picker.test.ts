@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MINUTE, startTestFeed, stopAll } from './test-feed';
+import { MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 describe('JobPicker', () => {
   it('locates a newly watched bus within two pacing slots', async () => {

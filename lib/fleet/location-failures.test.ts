@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appConfig } from '@/lib/config';
-import { FakeClock } from './fake-clock';
-import { FakeUpstream } from './fake-upstream';
+import { FakeClock } from '@/lib/testing/fake-clock';
+import { FakeUpstream } from '@/lib/testing/fake-upstream';
 import { Feed } from './feed';
 
 // One bus whose location request keeps failing (the upstream no longer knows it, or its record is unreadable)

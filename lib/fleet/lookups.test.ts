@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MINUTE, startTestFeed, stopAll } from './test-feed';
+import { MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 describe('Lookups', () => {
   it('serves 100 concurrent viewers and 100 concurrent opens of one trip with a single upstream request', async () => {

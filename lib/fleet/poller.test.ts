@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TripsEvent } from './events';
-import { MINUTE, startTestFeed, stopAll } from './test-feed';
+import { MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 describe('Poller over 10 simulated minutes with 500 buses', () => {
   it('stays within share × limit in every 60 s window, keeps parked buses within their floor, and reports age vs the bound', async () => {

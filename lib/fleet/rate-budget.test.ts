@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerError } from '@/lib/partner';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '@/lib/testing/fake-clock';
 import { BudgetUnavailableError, RateBudget } from './rate-budget';
 
 function budget(share = 0.5, limit = 60) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyLiveDelta, liveChanges, mergeLiveChanges, type LiveSnapshot } from '@/lib/model';
 import { MemorySnapshotStore } from './snapshot-store';
-import { MINUTE, startTestFeed, stopAll } from './test-feed';
+import { MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 /** A store whose epoch a test sets, as a shared store's would change with a new leader. */
 class EpochStore extends MemorySnapshotStore {

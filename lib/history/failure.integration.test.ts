@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Feed, TypedEmitter, type FeedEvents } from '@/lib/fleet';
-import { FakeClock } from '@/lib/fleet/fake-clock';
-import { FakeUpstream } from '@/lib/fleet/fake-upstream';
-import { testConfig } from '@/lib/fleet/test-feed';
+import { FakeClock } from '@/lib/testing/fake-clock';
+import { FakeUpstream } from '@/lib/testing/fake-upstream';
+import { testConfig } from '@/lib/testing/feed';
 import { Recorder } from './recorder';
 import { busFixes, recorderGaps } from './schema';
 import { startHistory, type HistoryService } from './service';
 import { openStore, type Store } from './store';
-import { createTestDatabase, freshPgliteStore, PG_SKIP_MESSAGE } from './test-store';
+import { createTestDatabase, freshPgliteStore, PG_SKIP_MESSAGE } from '@/lib/testing/store';
 
 // The store fails under a running feed: PostgreSQL stops answering (a TCP proxy in front of the machine's
 // server cuts every connection and refuses new ones; the shared server itself is never stopped), or PGlite's

@@ -3,8 +3,8 @@ import { TypedEmitter, type FeedEvents } from '@/lib/fleet';
 import { budgetPerMinute, busTrack, fleetAt, lastOnTrip, recordedTrip, routesOverPeriod } from './queries';
 import { Recorder } from './recorder';
 import { closeServiceDays } from './rollups';
-import { trip } from './test-factories';
-import { describeEachStore, type TestStore } from './test-store';
+import { trip } from '@/lib/testing/history-factories';
+import { describeEachStore, type TestStore } from '@/lib/testing/store';
 
 const NY = { kind: 'zone', zone: 'America/New_York' } as const;
 const T = { lateMin: 5, earlyMin: 1 };

@@ -4,8 +4,8 @@ import { TypedEmitter, type FeedEvents } from '@/lib/fleet';
 import { Recorder } from './recorder';
 import { budgetMinutes, busFixes, healthTransitions, recorderGaps, recorderState, tripDelayChanges, trips, tripStatusChanges } from './schema';
 import type { Store } from './store';
-import { trip } from './test-factories';
-import { describeEachStore, type TestStore } from './test-store';
+import { trip } from '@/lib/testing/history-factories';
+import { describeEachStore, type TestStore } from '@/lib/testing/store';
 
 const fix = (busId: number, gpsAt: number, fetchedAt: number) => ({ busId, gpsAt, fetchedAt, lat: 40.7, lon: -73.9, heading: 10, speedKmh: 20, accuracy: 4, tripId: 11 });
 

@@ -8,8 +8,8 @@ import { pruneHistory, DAY_MS } from './retention';
 import { addDays } from '@/lib/time/calendar';
 import { closeServiceDays, figuresOf, localDate, routeDaysOf, storedRouteDays } from './rollups';
 import { buses, busFixes, recorderState, routeDays, tripDelayChanges, trips } from './schema';
-import { trip } from './test-factories';
-import { describeEachStore, type TestStore } from './test-store';
+import { trip } from '@/lib/testing/history-factories';
+import { describeEachStore, type TestStore } from '@/lib/testing/store';
 
 const NY = { kind: 'zone', zone: 'America/New_York' } as const;
 const T = { lateMin: 5, earlyMin: 1 };

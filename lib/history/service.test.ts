@@ -1,10 +1,10 @@
 import { afterEach, expect, it } from 'vitest';
 import { Feed } from '@/lib/fleet';
-import { FakeClock } from '@/lib/fleet/fake-clock';
-import { FakeUpstream } from '@/lib/fleet/fake-upstream';
-import { testConfig } from '@/lib/fleet/test-feed';
+import { FakeClock } from '@/lib/testing/fake-clock';
+import { FakeUpstream } from '@/lib/testing/fake-upstream';
+import { testConfig } from '@/lib/testing/feed';
 import { startHistory } from './service';
-import { describeEachStore, type TestStore } from './test-store';
+import { describeEachStore, type TestStore } from '@/lib/testing/store';
 
 const MINUTE = 60_000;
 const cleanups: (() => Promise<unknown>)[] = [];

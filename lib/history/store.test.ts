@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { DataDirInUseError, LOCK_FILE, lockDataDir } from './data-dir-lock';
 import { busFixes } from './schema';
 import { openStore, rows } from './store';
-import { describeEachStore, freshPgliteStore, type TestStore } from './test-store';
+import { describeEachStore, freshPgliteStore, type TestStore } from '@/lib/testing/store';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

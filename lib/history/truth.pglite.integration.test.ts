@@ -1,4 +1,4 @@
-// The truth test (lib/history/truth-test.ts) on PGlite.
-import { describeTruthTest } from './truth-test';
+// The truth test (lib/testing/truth-test.ts) on PGlite.
+import { describeTruthTest } from '@/lib/testing/truth-test';
 
 describeTruthTest('pglite');

@@ -1,9 +1,9 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
-import { startTestFeed, stopAll } from '@/lib/fleet/test-feed';
+import { startTestFeed, stopAll } from '@/lib/testing/feed';
 import { applyLiveDelta, liveChanges, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
-import { makeSnapshot, makeVehicle } from '@/lib/view/test-factories';
+import { makeSnapshot, makeVehicle } from '@/lib/testing/view-factories';
 import { chooseEncoding, liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 
 type Headers = { 'if-none-match'?: string; 'accept-encoding'?: string };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
-import { startTestFeed, stopAll } from '@/lib/fleet/test-feed';
+import { startTestFeed, stopAll } from '@/lib/testing/feed';
 import { applyLiveDelta, liveChanges, liveInRoutes, tripInRoutes, type LiveAnswer, type LiveSnapshot, type Vehicle } from '@/lib/model';
-import { makeSnapshot, makeTrip, makeVehicle } from '@/lib/view/test-factories';
+import { makeSnapshot, makeTrip, makeVehicle } from '@/lib/testing/view-factories';
 import { liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 import { normaliseRoutes, scopeKey } from './live-scope';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeHealth, makeSnapshot, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/view/test-factories';
+import { makeHealth, makeSnapshot, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import type { LiveDelta, LiveSnapshot } from './live';
 import { applyLiveDelta, liveChanges, liveVersionTag, mergeLiveChanges, parseLiveVersionTag } from './live-delta';
 

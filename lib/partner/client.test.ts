@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged } from '@/lib/model';
 import { createPartnerClient, MAX_BODY_BYTES, walkPages, type PartnerResponse, type ResponseInfo } from './client';
 import { isPartnerError, PartnerError } from './errors';
-import { wireBus, wireBusLocation, wireError, wireMeta, wirePaged, wireRoute, wireRouteStop, wireStatus, wireSuccess, wireTrip } from './test-fixtures';
+import { wireBus, wireBusLocation, wireError, wireMeta, wirePaged, wireRoute, wireRouteStop, wireStatus, wireSuccess, wireTrip } from '@/lib/testing/partner-fixtures';
 
 const API_KEY = 'fm_live_S3CR3T-key-0123456789';
 const NOW = Date.UTC(2025, 0, 15, 17, 0, 0);

@@ -10,7 +10,7 @@ import {
   registerEmbeddedUpstream,
   useEmbeddedUpstream,
 } from './config';
-import { wireStatus, wireSuccess } from './test-fixtures';
+import { wireStatus, wireSuccess } from '@/lib/testing/partner-fixtures';
 
 const KEY = 'fm_live_config-test-key';
 const URL_OK = 'https://partner.example.test/api/v1/partner';

@@ -11,7 +11,7 @@ import {
   tripFromWire,
 } from './map';
 import { busLocationSchema, busSchema, pagedData, routeSchema, routeStopSchema, routeStopsDataSchema, statusDataSchema, tripSchema } from './schemas';
-import { wireBus, wireBusLocation, wirePaged, wireRoute, wireRouteStop, wireStatus, wireTrip } from './test-fixtures';
+import { wireBus, wireBusLocation, wirePaged, wireRoute, wireRouteStop, wireStatus, wireTrip } from '@/lib/testing/partner-fixtures';
 import type { TimeRule } from './time';
 
 const NY: TimeRule = { kind: 'zone', zone: 'America/New_York' };

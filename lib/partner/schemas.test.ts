@@ -13,7 +13,7 @@ import {
   successEnvelope,
   tripSchema,
 } from './schemas';
-import { wireBus, wireBusLocation, wireError, wireMeta, wirePaged, wireRoute, wireRouteStop, wireStatus, wireSuccess, wireTrip } from './test-fixtures';
+import { wireBus, wireBusLocation, wireError, wireMeta, wirePaged, wireRoute, wireRouteStop, wireStatus, wireSuccess, wireTrip } from '@/lib/testing/partner-fixtures';
 
 function firstIssue(schema: z.ZodType, input: unknown) {
   const r = schema.safeParse(input);

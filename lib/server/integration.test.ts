@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Feed } from '@/lib/fleet';
 import type { Health, UpstreamRecord } from '@/lib/model';
-import { makeHealth } from '@/lib/view/test-factories';
+import { makeHealth } from '@/lib/testing/view-factories';
 import { integrationStatus, lastTrips } from './integration';
 import { clearStatusSources, provideStatusSources } from './status-sources';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { busCollections, busPoints } from './bus-features';
 import { RecentFixes, placeBuses, type PlaceOptions } from './bus-placement';
-import { makeTrip, makeVehicle, T0 } from './test-factories';
+import { makeTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import type { Vehicle } from '@/lib/model';
 
 const place = (vehicles: Vehicle[], over: Partial<PlaceOptions> = {}) => {

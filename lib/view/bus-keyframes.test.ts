@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimatePosition, routePath } from '@/lib/estimate';
-import { MIN, T0, fix, stopsAlong, trip } from '@/lib/estimate/test-factories';
+import { MIN, T0, fix, stopsAlong, trip } from '@/lib/testing/estimate-factories';
 import { distanceM } from '@/lib/geo/sphere';
 import { KEY_MAX_MS, frameIntervalMs, keyAt, lonLatOfMercator, mercator, metresPerPixel, placementSignature } from './bus-keyframes';
 import type { BusPlacement } from './bus-placement';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { at, straightNorth } from '@/lib/estimate/test-factories';
+import { at, straightNorth } from '@/lib/testing/estimate-factories';
 import { distanceM } from '@/lib/geo/sphere';
 import { formatDuration } from './format';
 import { PlacementCache, RecentFixes, basisPhrase, estimateCounts, placeBuses, routeStopsFromNetwork, type PlaceOptions } from './bus-placement';
-import { makeTrip, makeVehicle, T0 } from './test-factories';
+import { makeTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import type { Vehicle } from '@/lib/model';
 
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routeDelayRows } from './delays';
 import { DELAY_COLUMNS, delayTableCsv, formatMinutes, formatShare, NO_VALUE } from './delay-table';
-import { trip } from './test-factories';
+import { trip } from '@/lib/testing/view-factories';
 
 describe('formatting', () => {
   it('formats minutes with at most one decimal and no negative zero', () => {

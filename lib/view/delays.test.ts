@@ -8,7 +8,7 @@ import {
   sortRouteRows,
   tripDirections,
 } from './delays';
-import { trip } from './test-factories';
+import { trip } from '@/lib/testing/view-factories';
 
 const T = { lateMin: 5, earlyMin: 1 };
 

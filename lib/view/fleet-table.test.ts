@@ -14,7 +14,7 @@ import {
   sortFleet,
   type FleetRow,
 } from './fleet-table';
-import { makeUnpositionedTrip, makeVehicle, T0 } from './test-factories';
+import { makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 
 const STALE_AFTER_S = 120;
 const ctx = { now: T0, staleAfterS: STALE_AFTER_S };

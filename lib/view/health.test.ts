@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetLabel, healthBanners, lacksLocations, meanTripLocationAgeS, noLocationsReason, type ClientLink } from './health';
-import { makeHealth, makeVehicle, T0 } from './test-factories';
+import { makeHealth, makeVehicle, T0 } from '@/lib/testing/view-factories';
 
 const link: ClientLink = { online: true, fetchFailed: false, fetchErrorMessage: null, sinceLastSnapshotS: 1 };
 

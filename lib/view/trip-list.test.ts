@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from './test-factories';
+import { makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, resolveSelection, routeOptions, selectionAnnouncement, sortTrips } from './trip-list';
 import { activeTrips, type ActiveTrip } from './trips';
 

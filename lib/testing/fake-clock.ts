@@ -1,4 +1,4 @@
-import type { Clock } from './clock';
+import type { Clock } from '@/lib/fleet/clock';
 
 interface Timer {
   at: number;

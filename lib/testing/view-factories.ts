@@ -2,7 +2,7 @@
 // fields a test cares about, the rest neutral.
 import type { Health, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
 import { tripDelayClass } from '@/lib/model';
-import type { ActiveTrip } from './trips';
+import type { ActiveTrip } from '@/lib/view/trips';
 
 export const T0 = Date.UTC(2025, 5, 2, 14, 0, 0);
 

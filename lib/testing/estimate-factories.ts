@@ -2,7 +2,7 @@
 // Manhattan so that a test reads as geometry.
 import { offsetLonLat } from '@/lib/geo/sphere';
 import type { RouteStop } from '@/lib/model';
-import type { EstimateTrip, RecentFix } from './estimate';
+import type { EstimateTrip, RecentFix } from '@/lib/estimate/estimate';
 
 export const ORIGIN = { lon: -73.985, lat: 40.75 } as const;
 

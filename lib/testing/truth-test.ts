@@ -6,9 +6,9 @@ import { systemClock, type Clock } from '@/lib/fleet/clock';
 import { createPartnerClient } from '@/lib/partner';
 import { createSimulator, DEMO_BUSINESS_KEY } from '@/lib/sim';
 import { delayFigures } from '@/lib/view/delays';
-import { Recorder } from './recorder';
-import { trips } from './schema';
-import { storeTargets, type StoreTargetName, type TestStore } from './test-store';
+import { Recorder } from '@/lib/history/recorder';
+import { trips } from '@/lib/history/schema';
+import { storeTargets, type StoreTargetName, type TestStore } from './store';
 
 // The truth test: the simulator runs 30× faster than real time (40 simulated minutes of a weekday morning in about
 // 80 s), the feed's clock follows the simulator's, and the recorder writes what the feed hears. Afterwards every

@@ -1,8 +1,8 @@
 import type { AppConfig } from '@/lib/config';
 import { FakeClock } from './fake-clock';
 import { FakeUpstream, type FakeUpstreamOptions } from './fake-upstream';
-import { Feed } from './feed';
-import type { SnapshotStore } from './snapshot-store';
+import { Feed } from '@/lib/fleet/feed';
+import type { SnapshotStore } from '@/lib/fleet/snapshot-store';
 
 // A feed for unit tests: the scripted upstream on a fake clock, deterministic jitter, and its log kept.
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe } from 'vitest';
-import { openStore, rows, type Store } from './store';
-import { createTestDatabase } from './test-database';
+import { openStore, rows, type Store } from '@/lib/history/store';
+import { createTestDatabase } from './database';
 
 export { createTestDatabase };
 

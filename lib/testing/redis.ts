@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach } from 'vitest';
-import { clusterKeys } from './config';
-import { redisClient, type Redis } from './redis';
+import { clusterKeys } from '@/lib/cluster/config';
+import { redisClient, type Redis } from '@/lib/cluster/redis';
 
 // Redis for tests: TEST_REDIS_URL's server (the machine's shared one), each test under a cluster name of its own
 // so that runs never see each other's keys; the keys are deleted afterwards.

@@ -9,7 +9,7 @@ import type {
   WireRouteStopInput,
   WireStatusDataInput,
   WireTripInput,
-} from './schemas';
+} from '@/lib/partner/schemas';
 
 // Small factories of wire payloads as a Partner API v1 server may send them, for tests (here and in the
 // simulator's contract tests). Overrides are typed loosely on purpose: a test must be able to add extra

@@ -2,7 +2,7 @@ import { SCOPES, type Bus, type BusLocation, type Paged, type PartnerStatus, typ
 import { DEFAULT_PER_PAGE, PartnerError, type PageRequest, type PartnerClient, type PartnerOperation, type PartnerResponse, type TimeRule } from '@/lib/partner';
 import { PLAN_NAMES } from '@/lib/sim/keys';
 import { RateLimiter } from '@/lib/sim/rate-limit';
-import type { Clock } from './clock';
+import type { Clock } from '@/lib/fleet/clock';
 
 // A scripted upstream for the feed's unit tests: a PartnerClient whose answers are made bus by bus on a fake
 // clock, with a log of every request and switches for 401s, 429 storms, unknown or unreadable buses and the
