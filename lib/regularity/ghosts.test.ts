@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeHealth, makeSnapshot, makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/view/test-factories';
+import { makeHealth, makeSnapshot, makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import { ghostReason, ghostTrips } from './ghosts';
 
 const RULE = { ghostAfterS: 300, locations: true };
