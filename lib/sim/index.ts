@@ -5,6 +5,7 @@ import { ZoneTime, createSimClock, formatDay } from './clock';
 import { defaultNetwork } from './default-network';
 import { faultsPatchSchema, mergeFaults, noFaults, type Faults, type FaultsPatch } from './faults';
 import { buildFleet } from './fleet';
+import { incidentRequestSchema, type Incident, type IncidentRequest } from './incidents';
 import { demoKeys, type ApiKey } from './keys';
 import { prepareNetwork, type NetworkData, type SimNetwork } from './network';
 import type { SimulatorOptions } from './options';
@@ -19,6 +20,7 @@ export { BASE_PATH } from './api';
 export { DEMO_BUSINESS_KEY, DEMO_NARROW_KEY, DEMO_STANDARD_KEY, PLAN_NAMES, maskKey, type ApiKey } from './keys';
 export type { Faults, FaultsPatch } from './faults';
 export type { StatsSnapshot } from './stats';
+export { INCIDENT_KINDS, type Incident, type IncidentKind, type IncidentRequest } from './incidents';
 export { simOptionsFromEnv, simRunnerFromEnv, type SimulatorOptions } from './options';
 export { zoneAtLocalHour } from './clock';
 
@@ -36,6 +38,8 @@ export interface Truth {
   /** Sim time of these positions, epoch ms. */
   at: number;
   buses: TruthBus[];
+  /** Every incident made (ended ones too), with `active` at `at`. */
+  incidents: (Incident & { active: boolean })[];
 }
 
 export interface SimClockInfo {
@@ -56,6 +60,13 @@ export interface Simulator {
   faults(): Faults;
   setFaults(patch: FaultsPatch): Faults;
   resetFaults(): Faults;
+  /** Starts an incident now (sim time); throws on a bad request or when no bus or trip fits. */
+  addIncident(request: IncidentRequest): Incident;
+  /** Ends an incident now; null for an unknown id. */
+  endIncident(id: number): Incident | null;
+  /** Ends every incident now. */
+  endIncidents(): void;
+  incidents(): Incident[];
   stats(): StatsSnapshot;
   resetStats(): void;
   clock(): SimClockInfo;
@@ -108,7 +119,43 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         const s = world.busState(b, at);
         return { id: b.id, lat: s.lat, lon: s.lon, speedKmh: s.speedKmh, heading: s.heading, onTrip: s.onTrip, gps: world.gpsState(b, at) };
       }),
+      incidents: world.incidents.list().map((i) => ({ ...i, active: i.startAt <= at && at < i.endAt })),
     };
+  };
+
+  /** A bus on a trip now that no incident holds (lowest id; for a silent GPS, one that reports). */
+  const pickBus = (at: number, needsGps: boolean): number | null => {
+    const busy = new Set(world.incidents.list().filter((i) => at < i.endAt).map((i) => i.busId));
+    const ids = world
+      .activeTrips(at)
+      .map((ref) => ref.s.busId[ref.k]!)
+      .filter((id) => !busy.has(id) && (!needsGps || world.gpsState(world.bus(id)!, at) === 'ok'))
+      .sort((a, b) => a - b);
+    return ids[0] ?? null;
+  };
+
+  const addIncident = (raw: unknown): Incident => {
+    const request = incidentRequestSchema.parse(raw);
+    const at = simClock.now();
+    const endAt = at + request.durationS * 1000;
+    if (request.kind === 'no-bus') {
+      const busy = new Set(world.incidents.list().filter((i) => at < i.endAt).map((i) => i.tripId));
+      const ref = request.tripId !== undefined ? world.tripById(request.tripId, at) : (world.activeTrips(at).find((r) => !busy.has(world.tripId(r))) ?? null);
+      if (!ref) throw new IncidentError(request.tripId !== undefined ? `No trip ${request.tripId}` : 'No active trip to take the bus from');
+      return world.incidents.add({ kind: 'no-bus', busId: ref.s.busId[ref.k]!, tripId: world.tripId(ref), distanceM: null, startAt: at, endAt });
+    }
+    const busId = request.busId ?? pickBus(at, request.kind === 'gps-silent');
+    if (busId === null) throw new IncidentError('No bus on a trip to give the incident to');
+    if (!world.bus(busId)) throw new IncidentError(`No bus ${busId}`);
+    const trip = world.tripOfBus(busId, at);
+    return world.incidents.add({
+      kind: request.kind,
+      busId,
+      tripId: trip ? world.tripId(trip) : null,
+      distanceM: request.kind === 'off-route' ? request.distanceM : null,
+      startAt: at,
+      endAt,
+    });
   };
 
   const clock = (): SimClockInfo => {
@@ -165,6 +212,27 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         return reply(200, stats.snapshot());
       case 'GET /clock':
         return reply(200, clock());
+      case 'GET /incidents':
+        return reply(200, world.incidents.list());
+      case 'POST /incidents/reset':
+        world.incidents.endAll(simClock.now());
+        return reply(200, world.incidents.list());
+      case 'POST /incidents': {
+        let body: unknown;
+        try {
+          body = JSON.parse((await readBody(req)) || '{}');
+        } catch (e) {
+          return reply(400, { error: `Body must be a JSON incident (${(e as Error).message})` });
+        }
+        const parsed = incidentRequestSchema.safeParse(body);
+        if (!parsed.success) return reply(400, { error: parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ') });
+        try {
+          return reply(201, addIncident(parsed.data));
+        } catch (e) {
+          if (e instanceof IncidentError) return reply(409, { error: e.message });
+          throw e;
+        }
+      }
       case 'POST /faults': {
         let patch: unknown;
         try {
@@ -178,7 +246,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         return reply(200, faults);
       }
     }
-    const known = ['/truth', '/faults', '/faults/reset', '/stats', '/stats/reset', '/clock'].includes(path);
+    const end = /^\/incidents\/(\d+)\/end$/.exec(path);
+    if (end && req.method === 'POST') {
+      const ended = world.incidents.end(Number(end[1]), simClock.now());
+      return ended ? reply(200, ended) : reply(404, { error: `No incident ${end[1]}` });
+    }
+    const known = ['/truth', '/incidents', '/incidents/reset', '/faults', '/faults/reset', '/stats', '/stats/reset', '/clock'].includes(path);
     return reply(known ? 405 : 404, { error: known ? `Method ${req.method} not allowed on ${ADMIN_PREFIX}${path}` : `No admin endpoint ${ADMIN_PREFIX}${path}` });
   }
 
@@ -240,6 +313,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       faults = noFaults();
       return faults;
     },
+    addIncident,
+    endIncident: (id) => world.incidents.end(id, simClock.now()),
+    endIncidents: () => world.incidents.endAll(simClock.now()),
+    incidents: () => world.incidents.list(),
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     clock,
@@ -251,3 +328,6 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   };
 }
 
+
+/** An incident that cannot be made now (no such bus or trip, nothing on a trip): 409 on the admin path. */
+class IncidentError extends Error {}

@@ -375,3 +375,83 @@ describe('simulator limits and defaults', () => {
     }
   });
 });
+
+describe('simulator incidents', () => {
+  let r: Running;
+  beforeAll(async () => {
+    r = await start({ admin: true });
+  });
+  afterAll(() => r.sim.close());
+  afterEach(() => fetch(`${r.origin}/__admin/incidents/reset`, { method: 'POST' }));
+
+  const incident = async (body: unknown) => {
+    const res = await fetch(`${r.origin}/__admin/incidents`, { method: 'POST', body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as { id: number; busId: number; tripId: number; startAt: number; endAt: number; error?: string } };
+  };
+  const truth = async () => (await (await fetch(`${r.origin}/__admin/truth`)).json()) as { at: number; buses: { id: number; lat: number; lon: number; speedKmh: number; gps: string }[]; incidents: { id: number; kind: string; active: boolean }[] };
+  const truthBus = async (id: number) => (await truth()).buses.find((b) => b.id === id)!;
+  const metres = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>
+    Math.hypot((a.lat - b.lat) * 111_320, (a.lon - b.lon) * 111_320 * Math.cos((a.lat * Math.PI) / 180));
+  const location = (busId: number) => ok(r, `/buses/${busId}/location`, busLocationSchema);
+
+  it('breaks a bus down: it stands where it was, its trip runs later by every minute it stands, and it ends', async () => {
+    const made = await incident({ kind: 'breakdown', durationS: 600 });
+    expect(made.status).toBe(201);
+    expect(made.body.endAt - made.body.startAt).toBe(600_000);
+    const at = await truthBus(made.body.busId);
+    const delayBefore = (await ok(r, `/trips/${made.body.tripId}`, tripSchema)).delay_minutes!;
+    r.clock.now += 240_000;
+    const later = await truthBus(made.body.busId);
+    expect(later.speedKmh).toBe(0);
+    expect(metres(later, at)).toBeLessThan(1);
+    const trip = await ok(r, `/trips/${made.body.tripId}`, tripSchema);
+    expect(trip.delay_minutes).toBe(delayBefore + 4);
+    expect(trip.bus_id).toBe(made.body.busId);
+    const shown = await truth();
+    expect(shown.incidents).toEqual([expect.objectContaining({ id: made.body.id, kind: 'breakdown', active: true })]);
+    r.clock.now += 400_000;
+    expect((await truth()).incidents[0]!.active).toBe(false);
+  });
+
+  it('silences a bus’s GPS: its last fix stays the one before, and fixes come again when it ends', async () => {
+    const made = await incident({ kind: 'gps-silent', durationS: 300 });
+    const first = await location(made.body.busId);
+    r.clock.now += 120_000;
+    expect((await location(made.body.busId)).last_gps_at).toBe(first.last_gps_at);
+    expect((await truthBus(made.body.busId)).gps).toBe('lost');
+    const ended = await fetch(`${r.origin}/__admin/incidents/${made.body.id}/end`, { method: 'POST' });
+    expect(ended.status).toBe(200);
+    r.clock.now += 40_000;
+    expect((await location(made.body.busId)).last_gps_at).not.toBe(first.last_gps_at);
+    expect((await truthBus(made.body.busId)).gps).toBe('ok');
+  });
+
+  it('moves a bus off its route by the distance asked, and back when it ends', async () => {
+    const made = await incident({ kind: 'off-route', distanceM: 300, durationS: 600 });
+    const off = await truthBus(made.body.busId);
+    await fetch(`${r.origin}/__admin/incidents/${made.body.id}/end`, { method: 'POST' });
+    const on = await truthBus(made.body.busId);
+    expect(metres(off, on)).toBeGreaterThan(295);
+    expect(metres(off, on)).toBeLessThan(305);
+  });
+
+  it('runs a trip with no bus while it lasts', async () => {
+    const made = await incident({ kind: 'no-bus', durationS: 300 });
+    const trip = await ok(r, `/trips/${made.body.tripId}`, tripSchema);
+    expect(trip.bus_id).toBeNull();
+    const active = await walk(r, '/trips/active', tripSchema, 100);
+    expect(active.items.find((t) => t.id === made.body.tripId)?.bus_id).toBeNull();
+    r.clock.now += 300_000;
+    expect((await ok(r, `/trips/${made.body.tripId}`, tripSchema)).bus_id).toBe(made.body.busId);
+  });
+
+  it('refuses a bad incident with 400, an unknown bus with 409 and an unknown incident with 404', async () => {
+    expect((await incident({ kind: 'breakdown' })).status).toBe(400);
+    expect((await incident({ kind: 'meteor', durationS: 5 })).status).toBe(400);
+    expect((await incident({ kind: 'off-route', durationS: 5 })).status).toBe(400);
+    const unknown = await incident({ kind: 'breakdown', busId: 99_999, durationS: 5 });
+    expect(unknown.status).toBe(409);
+    expect(unknown.body.error).toBe('No bus 99999');
+    expect((await fetch(`${r.origin}/__admin/incidents/999/end`, { method: 'POST' })).status).toBe(404);
+  });
+});

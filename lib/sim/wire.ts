@@ -123,7 +123,7 @@ export function locationRecord(world: World, bus: SimBus, tMs: number, o: WireOp
 export function tripRecord(world: World, ref: TripRef, tMs: number, o: WireOptions) {
   const { s, k } = ref;
   const route = world.net.routes[s.route[k]!]!;
-  const bus = world.bus(s.busId[k]!);
+  const bus = world.tripBus(ref, tMs);
   const state = world.tripStatus(ref, tMs);
   const fmt = (ms: number | null) => (ms === null ? null : world.zone.format(ms));
   const record: Record<string, unknown> = {

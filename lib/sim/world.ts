@@ -2,6 +2,7 @@ import { DAY_MS, ZoneTime, weekdayOf } from './clock';
 import type { Fleet, SimBus } from './fleet';
 import { pointAlong } from '../geo/polyline';
 import { bearingDeg, distanceM, normalizeHeading, offsetLonLat } from '../geo/sphere';
+import { IncidentBook } from './incidents';
 import { deadheadS, type SimNetwork } from './network';
 import { SALT, unit } from './random';
 import {
@@ -87,7 +88,9 @@ export class World {
   private readonly ctx: ScheduleContext;
   private readonly startAt: number;
   private readonly days = new Map<number, DaySchedule>();
-  private active: { second: number; trips: TripRef[] } | null = null;
+  private active: { second: number; incidents: number; trips: TripRef[] } | null = null;
+  /** Incidents made through the admin endpoint (incidents.ts); empty unless a test or a demo asks. */
+  readonly incidents = new IncidentBook();
 
   constructor(o: WorldOptions) {
     this.net = o.net;
@@ -143,6 +146,27 @@ export class World {
   // ---- trips ----
 
   tripStatus(ref: TripRef, tMs: number): TripState {
+    if (this.incidents.size === 0) return this.timetableTripStatus(ref, tMs);
+    // A broken-down bus stands where it stopped: its trip runs on (never completes) and loses every minute it stands.
+    const breakdown = this.incidents.forTrip(this.tripId(ref), 'breakdown', tMs);
+    if (!breakdown) return this.timetableTripStatus(ref, tMs);
+    const before = this.timetableTripStatus(ref, breakdown.startAt);
+    const minutes = Math.round((before.delayMinutes ?? 0) + (tMs - breakdown.startAt) / 60_000);
+    return { status: minutes >= DELAYED_MINUTES ? 'delayed' : 'started', delayMinutes: minutes, actualDepartureMs: before.actualDepartureMs ?? breakdown.startAt, actualArrivalMs: null };
+  }
+
+  /** The bus a trip runs with at `tMs`: the timetable's, or none while a `no-bus` incident holds. */
+  tripBus(ref: TripRef, tMs: number): SimBus | null {
+    if (this.incidents.size > 0 && this.incidents.forTrip(this.tripId(ref), 'no-bus', tMs)) return null;
+    return this.bus(ref.s.busId[ref.k]!);
+  }
+
+  /** The trip this bus runs at `tMs` (among the active trips), or null. */
+  tripOfBus(busId: number, tMs: number): TripRef | null {
+    return this.activeTrips(tMs).find((ref) => ref.s.busId[ref.k] === busId) ?? null;
+  }
+
+  private timetableTripStatus(ref: TripRef, tMs: number): TripState {
     const { s, k } = ref;
     const depMs = s.baseMs + s.depS[k]! * 1000;
     const arrMs = s.baseMs + s.arrS[k]! * 1000;
@@ -166,7 +190,7 @@ export class World {
   /** Trips started or delayed at `tMs`, in trip id order. Cached per sim second. */
   activeTrips(tMs: number): TripRef[] {
     const second = Math.floor(tMs / 1000);
-    if (this.active?.second === second) return this.active.trips;
+    if (this.active?.second === second && this.active.incidents === this.incidents.version) return this.active.trips;
     const s = this.schedule(this.serviceDayOf(tMs));
     const rel = (tMs - s.baseMs) / 1000;
     const from = lowerBound(s.depS, 0, s.count, rel - (this.net.maxTripS + MAX_DELAY_S + 60));
@@ -176,14 +200,28 @@ export class World {
       const st = this.tripStatus({ s, k }, tMs).status;
       if (st === 'started' || st === 'delayed') trips.push({ s, k });
     }
-    this.active = { second, trips };
+    this.active = { second, incidents: this.incidents.version, trips };
     return trips;
   }
 
   // ---- buses ----
 
-  /** The true state of a bus at `tMs` (no GPS noise, no GPS loss). */
+  /** The true state of a bus at `tMs` (no GPS noise, no GPS loss), incidents included. */
   busState(bus: SimBus, tMs: number): BusState {
+    if (this.incidents.size === 0) return this.timetableBusState(bus, tMs);
+    const breakdown = this.incidents.forBus(bus.id, 'breakdown', tMs);
+    let state = breakdown ? { ...this.timetableBusState(bus, breakdown.startAt), speedKmh: 0 } : this.timetableBusState(bus, tMs);
+    const off = this.incidents.forBus(bus.id, 'off-route', tMs);
+    if (off && off.distanceM !== null) {
+      // To the right of the way the bus faces, as far as asked.
+      const right = ((state.heading + 90) * Math.PI) / 180;
+      const [lon, lat] = offsetLonLat(state.lon, state.lat, Math.sin(right) * off.distanceM, Math.cos(right) * off.distanceM);
+      state = { ...state, lon, lat };
+    }
+    return state;
+  }
+
+  private timetableBusState(bus: SimBus, tMs: number): BusState {
     if (bus.routeIndex < 0 || bus.condition !== 'active') {
       const activity: BusActivity = bus.condition === 'maintenance' ? 'maintenance' : bus.condition === 'inactive' ? 'out_of_service' : 'available';
       return { ...bus.home, heading: Math.round(unit(this.seed, SALT.parking, bus.id, 3) * 4) * 90, speedKmh: 0, onTrip: false, activity };
@@ -308,6 +346,14 @@ export class World {
 
   /** Time of the last fix the bus has reported by `tMs` (null: it never reports). */
   lastFixMs(bus: SimBus, tMs: number): { atMs: number; lost: boolean } | null {
+    const silent = this.incidents.size > 0 ? this.incidents.forBus(bus.id, 'gps-silent', tMs) : null;
+    if (!silent) return this.timetableFixMs(bus, tMs);
+    // Silent: the last fix stays the one made before the silence began.
+    const before = this.timetableFixMs(bus, silent.startAt - 1);
+    return before && { atMs: before.atMs, lost: true };
+  }
+
+  private timetableFixMs(bus: SimBus, tMs: number): { atMs: number; lost: boolean } | null {
     if (!bus.hasGps) return null;
     if (bus.condition === 'inactive') return { atMs: Math.floor(this.startAt / 1000 - bus.staleGpsAgeS) * 1000, lost: true };
     const period = bus.gpsPeriodS * 1000;
