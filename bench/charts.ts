@@ -1,4 +1,4 @@
-// The README's performance charts, drawn as plain SVG from bench/results/latest.json (the same file as the
+// The performance page's charts (docs/performance.md), drawn as plain SVG from bench/results/latest.json (the same file as the
 // table, regenerated with it by bench/readme.ts): what viewers cost the upstream per peer, the spread of location
 // age and position error against round robin, and the map's update cost against DOM markers by fleet size.
 // Each chart reads figures by their metric names; a benchmark not run yet draws a chart that says so.

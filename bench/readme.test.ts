@@ -6,7 +6,7 @@ import { mergeResults, readResults, type BenchEntry } from './support/results';
 
 const ROOT = join(__dirname, '..');
 
-describe('the README and charts against bench/results/latest.json', () => {
+describe('docs/performance.md and the charts against bench/results/latest.json', () => {
   it('hold exactly what the results file gives (regenerate with `node scripts/bench-readme.mjs`)', () => {
     const stale = expectedFiles(ROOT, readResults(LATEST_RESULTS), BENCHMARKS).filter((f) => f.want !== f.have);
     expect(stale.map((f) => f.path)).toEqual([]);

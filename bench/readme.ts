@@ -1,7 +1,7 @@
-// The README's Performance table and the charts, generated from bench/results/latest.json and nothing else.
-// `npm run bench` regenerates them after every run; `node scripts/bench-readme.mjs` does it by hand (after a
-// merge of results, say); bench/readme.test.ts (part of `npm test`) fails when the README or a chart differs
-// from what the file gives, so no figure in that table can be typed by hand or left behind.
+// The performance page's tables (docs/performance.md) and the charts, generated from bench/results/latest.json and
+// nothing else. `npm run bench` regenerates them after every run; `node scripts/bench-readme.mjs` does it by hand
+// (after a merge of results, say); bench/readme.test.ts (part of `npm test`) fails when the page or a chart differs
+// from what the file gives, so no figure in those tables can be typed by hand or left behind.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHART_DIR, renderCharts } from './charts';
@@ -13,6 +13,20 @@ export const README_END = '<!-- end of the generated performance table -->';
 export const SOAK_START = '<!-- wall soak table: generated from bench/results/wall-soak.json (scripts/wall-soak.mjs --out); do not edit by hand -->';
 export const SOAK_END = '<!-- end of the generated wall soak table -->';
 export const SOAK_RESULTS = 'bench/results/wall-soak.json';
+/** The page the tables are written into. */
+export const PERFORMANCE_PAGE = 'docs/performance.md';
+export const COMMANDS_START = '<!-- command times: generated from bench/results/commands.json (scripts/time-commands.mjs); do not edit by hand -->';
+export const COMMANDS_END = '<!-- end of the generated command times -->';
+export const COMMANDS_RESULTS = 'bench/results/commands.json';
+
+/** What scripts/time-commands.mjs writes: the README's two commands timed on a fresh clone. */
+export interface CommandTimes {
+  date: string;
+  command: string;
+  machine: { cores: number; cpuModel: string; loadAverageAtStart: number; loadAverageAtEnd: number; commit: string };
+  npmCacheWarm: boolean;
+  seconds: { install: number; start: number; test: number | null };
+}
 
 /** What scripts/wall-soak.mjs --out writes (the fields the table reads). */
 export interface SoakResult {
@@ -38,7 +52,7 @@ const pctChange = (a: number, b: number) => `${Math.abs((100 * (a - b)) / b).toF
 const v = (f: Figure | undefined, side: 'fleetmap' | 'peer') => (f ? formatValue(f[side], f.unit) : 'n/a');
 
 /**
- * The comparisons the README states in words, written from the figures so that no number in them is typed by
+ * The comparisons the performance page states in words, written from the figures so that no number in them is typed by
  * hand. Each names the benchmark and the metric it reads; a benchmark not yet run is skipped.
  */
 export function renderFindings(file: ResultsFile): string[] {
@@ -121,7 +135,7 @@ export function renderFindings(file: ResultsFile): string[] {
   return out;
 }
 
-/** The generated part of the README: when and how each benchmark last ran, then every figure. */
+/** The generated part of the performance page: when and how each benchmark last ran, then every figure. */
 export function renderPerformance(file: ResultsFile, benchmarks: readonly Pick<Benchmark, 'name'>[]): string {
   const order = benchmarks.map((b) => b.name);
   const entries = Object.values(file.benchmarks).sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
@@ -151,7 +165,7 @@ export function renderPerformance(file: ResultsFile, benchmarks: readonly Pick<B
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(2);
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} %`;
 
-/** The README's soak table: the heap at the baseline's simulated time of day on each later day. */
+/** The performance page's soak table: the heap at the baseline's simulated time of day on each later day. */
 export function renderSoak(soak: SoakResult | null): string {
   if (!soak) return [SOAK_START, '', 'No soak recorded yet (`node scripts/wall-soak.mjs … --out bench/results/wall-soak.json`).', '', SOAK_END].join('\n');
   const days = soak.daily.map((d) => `day ${d.day}: ${mb(d.usedHeap)} MB (${signed(d.growth)})`).join('; ');
@@ -171,10 +185,25 @@ export function renderSoak(soak: SoakResult | null): string {
   ].join('\n');
 }
 
+const duration = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
+
+/** The README's sentence on how long its two commands take, from the last timed fresh clone. */
+export function renderCommandTimes(times: CommandTimes | null): string {
+  const body = !times
+    ? 'How long each takes has not been measured yet (`node scripts/time-commands.mjs --test`).'
+    : `How long they take, measured on a fresh clone (${times.machine.commit}, ${utc(times.date)} UTC) on ${times.machine.cores} cores ` +
+      `(load ${times.machine.loadAverageAtStart} at the start, ${times.machine.loadAverageAtEnd} at the end): ` +
+      `\`npm install\` ${duration(times.seconds.install)}${times.npmCacheWarm ? " (npm's cache already held the packages; a first install also downloads them)" : ''}, ` +
+      `\`npm start\` up to the map page ${duration(times.seconds.start)} (the first start builds the app), ` +
+      (times.seconds.test === null ? '`npm test` not measured yet (`node scripts/time-commands.mjs --test`).' : `\`npm test\` ${duration(times.seconds.test)}.`) +
+      ` Command: \`${times.command}\`, figures in \`${COMMANDS_RESULTS}\`.`;
+  return [COMMANDS_START, body, COMMANDS_END].join('\n');
+}
+
 function replaceBetween(readme: string, start: string, end: string, section: string): string {
   const i = readme.indexOf(start);
   const j = readme.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README.md lacks the markers ${start} … ${end} (bench/readme.ts).`);
+  if (i < 0 || j < i) throw new Error(`A generated file lacks the markers ${start} … ${end} (bench/readme.ts).`);
   return readme.slice(0, i) + section + readme.slice(j + end.length);
 }
 
@@ -186,9 +215,14 @@ function readmeWith(root: string, readme: string, file: ResultsFile, benchmarks:
 
 /** Files under the repository root whose content differs from what the results give, with what they should hold. */
 export function expectedFiles(root: string, file: ResultsFile, benchmarks: readonly Pick<Benchmark, 'name'>[]): { path: string; want: string; have: string | null }[] {
-  const readmePath = join(root, 'README.md');
-  const have = readFileSync(readmePath, 'utf8');
-  const out: { path: string; want: string; have: string | null }[] = [{ path: 'README.md', want: readmeWith(root, have, file, benchmarks), have }];
+  const have = readFileSync(join(root, PERFORMANCE_PAGE), 'utf8');
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const timesPath = join(root, COMMANDS_RESULTS);
+  const times = existsSync(timesPath) ? (JSON.parse(readFileSync(timesPath, 'utf8')) as CommandTimes) : null;
+  const out: { path: string; want: string; have: string | null }[] = [
+    { path: PERFORMANCE_PAGE, want: readmeWith(root, have, file, benchmarks), have },
+    { path: 'README.md', want: replaceBetween(readme, COMMANDS_START, COMMANDS_END, renderCommandTimes(times)), have: readme },
+  ];
   for (const [name, svg] of Object.entries(renderCharts(file))) {
     const path = join(CHART_DIR, name);
     const abs = join(root, path);
@@ -197,7 +231,7 @@ export function expectedFiles(root: string, file: ResultsFile, benchmarks: reado
   return out;
 }
 
-/** Regenerates the README's table and the charts; returns the files it changed. */
+/** Regenerates the performance page's tables and the charts; returns the files it changed. */
 export function syncReadme(root: string, file: ResultsFile, benchmarks: readonly Pick<Benchmark, 'name'>[]): string[] {
   const changed = expectedFiles(root, file, benchmarks).filter((f) => f.want !== f.have);
   mkdirSync(join(root, CHART_DIR), { recursive: true });

@@ -2,7 +2,7 @@
 // one table and writes the figures. Every benchmark that succeeds replaces its own entry in
 // bench/results/latest.json (meant to be committed) with its figures and its run's date, command and machine
 // (load included), so a full run and an --only rerun write alike and the file holds the newest figure of each;
-// then the README's Performance table and the charts are regenerated from the file (bench/readme.ts). --quick
+// then docs/performance.md's tables and the charts are regenerated from the file (bench/readme.ts). --quick
 // runs (shorter windows) write bench/results/partial.json.tmp only.
 import { loadavg } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -127,7 +127,7 @@ export async function main(argv: readonly string[], deps: RunDeps): Promise<numb
     const merged = mergeResults(readResults(LATEST_RESULTS), results, BENCHMARKS.map((b) => b.name));
     writeResults(LATEST_RESULTS, merged);
     const changed = syncReadme(ROOT, merged, BENCHMARKS);
-    console.log(`\n${results.map((r) => r.name).join(', ')} written to bench/results/latest.json; ${changed.length ? `regenerated ${changed.join(', ')}` : 'README and charts already current'}`);
+    console.log(`\n${results.map((r) => r.name).join(', ')} written to bench/results/latest.json; ${changed.length ? `regenerated ${changed.join(', ')}` : 'docs/performance.md and charts already current'}`);
   }
   return failures.length === 0 ? 0 : 1;
 }

@@ -36,7 +36,7 @@ test('pages carry CSP (worker allowed, framing by self only), nosniff and a refe
     expect(csp.get('worker-src'), `${path} worker-src`).toContain("'self'");
     expect(csp.get('frame-ancestors'), `${path} frame-ancestors`).toBe("'self'");
     expect(csp.get('object-src'), `${path} object-src`).toBe("'none'");
-    // <style> elements by the nonce only; 'unsafe-inline' is left to style attributes (README: Secrets and headers).
+    // <style> elements by the nonce only; 'unsafe-inline' is left to style attributes (docs/resilience.md: Secrets and headers).
     expect(csp.get('style-src'), `${path} style-src`).toMatch(/^'self' 'nonce-[A-Za-z0-9+/=]+'$/);
     expect(csp.get('style-src-attr'), `${path} style-src-attr`).toBe("'unsafe-inline'");
     expect(h['x-content-type-options'], path).toBe('nosniff');

@@ -1,4 +1,4 @@
-// `node scripts/bench-readme.mjs [--check]`: regenerates the README's Performance table and the charts in
+// `node scripts/bench-readme.mjs [--check]`: regenerates docs/performance.md's tables and the charts in
 // docs/performance/ from bench/results/latest.json (`npm run bench` does it after every run); --check only says
 // whether they differ, and exits 1 if so.
 import { require as tsxRequire } from 'tsx/cjs/api';
@@ -16,5 +16,5 @@ if (process.argv.includes('--check')) {
   process.exitCode = stale.length ? 1 : 0;
 } else {
   const changed = syncReadme(ROOT, file, BENCHMARKS);
-  console.log(changed.length ? `regenerated ${changed.join(', ')}` : 'README and charts already current');
+  console.log(changed.length ? `regenerated ${changed.join(', ')}` : 'docs/performance.md and charts already current');
 }

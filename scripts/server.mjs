@@ -4,7 +4,7 @@
 //   bare 500 inside it);
 // - GET /api/live, with the handler the app set at start (lib/http/live-answer.ts, set in lib/server/start.ts):
 //   its answers are bytes compressed once per snapshot version, which an App Router route cannot send, and
-//   Next's routing would cost more CPU per request than the answer (README, "Serving the live snapshot");
+//   Next's routing would cost more CPU per request than the answer (docs/serving.md);
 // - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/compress-static.mjs made
 //   them; Next.js serves gzip only).
 // Every answer made here carries the headers next.config.js gives every answer.

@@ -46,7 +46,7 @@ export interface BenchContext {
 
 // How to add a benchmark: a file in bench/ exporting a Benchmark, listed in BENCHMARKS (bench/run.ts). Its name
 // is its key in bench/results/latest.json and the --only argument; each run replaces that entry, with the run's
-// date, command and machine, and regenerates the README's Performance table and charts (bench/readme.ts).
+// date, command and machine, and regenerates docs/performance.md's tables and charts (bench/readme.ts).
 
 export interface Benchmark {
   name: string;

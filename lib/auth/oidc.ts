@@ -4,7 +4,7 @@ import { ROLES, roleAtLeast, type Role } from '@/lib/model/access';
 import { isLoopbackHost, type OidcConfig } from './config';
 
 // The OpenID Connect relying party: authorization code flow with PKCE (S256), state and nonce, through
-// openid-client (a certified relying party; see the README's Access section for why this library).
+// openid-client (a certified relying party; see docs/access.md for why this library).
 
 export const OIDC_FLOW_COOKIE = 'fleetmap_oidc';
 export const OIDC_FLOW_PATH = '/api/auth/oidc';

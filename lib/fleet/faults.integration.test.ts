@@ -17,7 +17,7 @@ const getLive = (request: Request) => liveResponse(ensureFeedStarted(), request)
 // Nothing here depends on the machine's speed. The simulator runs in a zone where it is midday now, so trips
 // are on the road at any real hour. Deadlines only stop a hung test: they are many times what the step takes
 // on an idle machine (noticing a fault takes 1–3 s, recovering 1–2 s) so that two loaded cores still pass.
-// The figures the README's fault matrix quotes are measured and printed, not asserted; the promise that no wait
+// The figures the fault matrix in docs/resilience.md quotes are measured and printed, not asserted; the promise that no wait
 // after a failure outlasts one trips interval belongs to the feed's unit tests, on a simulated clock.
 const SIM_ZONE = zoneAtLocalHour(12);
 const TRIPS_INTERVAL_S = 2;

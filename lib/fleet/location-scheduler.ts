@@ -18,7 +18,7 @@ import { distanceM } from '@/lib/geo/sphere';
 //     light moves on, one on a clear avenue reaches traffic), so the weight is v plus half a typical bus
 //     speed, which keeps the ages of a fleet of similar speeds close to round robin's while a mixed-speed fleet
 //     keeps most of the √-rate gain (location-scheduler.test.ts simulates one). What it gains or costs on the
-//     simulator's fleet is measured by the freshness benchmark (bench/freshness.ts, the README's Performance).
+//     simulator's fleet is measured by the freshness benchmark (bench/freshness.ts, docs/performance.md).
 //  5. only when no bus is on a trip (no trips scope, or a quiet hour): every other bus by the same score.
 
 export interface BusTrack {

@@ -10,7 +10,7 @@ import { etagMatches, idSchema } from './responses';
 // GET /api/live as bytes: the full snapshot, or the delta since the browser's version, each serialised and
 // compressed once per version and encoding however many viewers ask, and sent as they are. Framework-free:
 // scripts/server.mjs answers /api/live with it before Next.js (whose App Router would strip Content-Encoding and
-// compress the body again, and whose routing costs more CPU than the answer itself; see the README).
+// compress the body again, and whose routing costs more CPU than the answer itself; see docs/serving.md).
 
 /** What the feed offers: the newest version, and the step changes since an older one. */
 export interface LiveSource {
