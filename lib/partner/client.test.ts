@@ -343,6 +343,20 @@ describe('HTTP errors', () => {
     expect(err.message).toBe('Key Bearer [redacted] is revoked.');
     expectNoKey(err);
   });
+
+  it('redacts an echoed key before it cuts the message: no piece of the key survives near the cut', async () => {
+    // The key starts at character 180 of the upstream message: cut first at 200, its first 20 characters stayed.
+    handler = (_req, res) => send(res, 401, wireError({ message: `${'x'.repeat(180)}${API_KEY} and more text after the key` }));
+    const err = await failure(makeClient().status());
+    expect(err.message).toBe(`${'x'.repeat(180)}[redacted] and more …`);
+    for (let n = 6; n <= API_KEY.length; n++) expect(err.message).not.toContain(API_KEY.slice(0, n));
+  });
+
+  it('redacts a cut key (its first 6 characters or more) wherever the upstream put it', async () => {
+    handler = (_req, res) => send(res, 500, wireError({ message: `key ${API_KEY.slice(0, 9)}, again ${API_KEY.slice(0, 6)}; not ${API_KEY.slice(0, 5)}` }));
+    const err = await failure(makeClient().status());
+    expect(err.message).toBe(`key [redacted], again [redacted]; not ${API_KEY.slice(0, 5)}`);
+  });
 });
 
 describe('transport failures', () => {

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import type { Bus, BusLocation, Paged, PartnerStatus, RateLimitInfo, Route, RouteStops, Trip } from '@/lib/model';
-import { PartnerError, QUOTE_LIMIT, parseRetryAfter, truncateForMessage, type PartnerErrorInit, type PartnerOperation } from './errors';
+import { PartnerError, QUOTE_LIMIT, parseRetryAfter, redactSecret, truncateForMessage, type PartnerErrorInit, type PartnerOperation } from './errors';
 import {
   busFromWire,
   busLocationFromWire,
@@ -202,8 +202,9 @@ export function createPartnerClient(opts: PartnerClientOptions): PartnerClient {
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const now = opts.now ?? Date.now;
 
-  // Belt and braces: nothing we build quotes request headers, but upstream text is quoted and could echo them.
-  const redact = (s: string) => s.split(apiKey).join('[redacted]');
+  // Nothing we build quotes request headers, but upstream text is quoted and could echo them: it is redacted before
+  // it is cut (a cut first could leave the key's head), and every message once more as it is thrown.
+  const redact = (s: string) => redactSecret(s, apiKey);
 
   function report(info: ResponseInfo) {
     if (!opts.onResponse) return;
@@ -287,7 +288,7 @@ export function createPartnerClient(opts: PartnerClientOptions): PartnerClient {
           retryable: e.retryable,
           correlationId: e.correlation_id,
           retryAfterS,
-          message: truncateForMessage(e.message) || `HTTP ${status} from ${path}`,
+          message: truncateForMessage(redact(e.message)) || `HTTP ${status} from ${path}`,
         });
       }
       return fail({ kind: 'http', status, retryAfterS, message: `HTTP ${status} from ${path}` });
@@ -297,12 +298,12 @@ export function createPartnerClient(opts: PartnerClientOptions): PartnerClient {
       return fail({
         kind: 'contract',
         status,
-        message: `The response of ${path} is not JSON (starts with ${preview(text.slice(0, 60))}).`,
+        message: `The response of ${path} is not JSON (starts with ${preview(redact(text).slice(0, 60))}).`,
       });
     }
     if (valueAt(body, ['success']) === false) {
       const upstreamMessage = valueAt(body, ['message']);
-      const said = typeof upstreamMessage === 'string' ? `: ${truncateForMessage(upstreamMessage)}` : '';
+      const said = typeof upstreamMessage === 'string' ? `: ${truncateForMessage(redact(upstreamMessage))}` : '';
       return fail({
         kind: 'contract',
         status,

@@ -25,6 +25,28 @@ export function truncateForMessage(s: string, limit = QUOTE_LIMIT): string {
   return s.length <= limit ? s : `${s.slice(0, limit)}…`;
 }
 
+/** Shortest piece of the key that counts as the key: a key cut anywhere still leaves its first characters. */
+export const KEY_PREFIX_MIN = 6;
+
+/**
+ * `text` with the key, and every run of its first KEY_PREFIX_MIN or more characters, replaced by `[redacted]`. A
+ * piece of upstream text that echoes the key is cut to QUOTE_LIMIT after this, never before: a cut made first
+ * could leave the key's head, which no whole-key search finds.
+ */
+export function redactSecret(text: string, secret: string): string {
+  if (secret.length < KEY_PREFIX_MIN) return text.split(secret).join('[redacted]');
+  const head = secret.slice(0, KEY_PREFIX_MIN);
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, from)) {
+    let n = KEY_PREFIX_MIN;
+    while (n < secret.length && at + n < text.length && text[at + n] === secret[n]) n++;
+    out += `${text.slice(from, at)}[redacted]`;
+    from = at + n;
+  }
+  return out + text.slice(from);
+}
+
 /** Default when the upstream does not say: rate limits, server faults and transport failures pass. */
 export function defaultRetryable(kind: PartnerErrorKind, status: number | null): boolean {
   if (kind === 'timeout' || kind === 'network') return true;
