@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { authService } from '@/lib/auth';
 import { safeNext } from '@/lib/auth/oidc';
 import { pageViewer } from '@/lib/auth/page';
+import { signInErrorFromQuery } from '@/lib/auth/sign-in-errors';
 
 export const metadata: Metadata = { title: 'Sign in · Fleetmap' };
 
@@ -16,7 +17,8 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Search> }) {
   const search = await searchParams;
   const next = safeNext(one(search.next));
-  const error = one(search.error)?.slice(0, 300) ?? null;
+  // A fixed sentence chosen by the code: the query's own text is never shown.
+  const error = signInErrorFromQuery(one(search.error), one(search.wait));
   const mode = authService()?.config.mode ?? 'none';
   const viewer = await pageViewer();
   return (

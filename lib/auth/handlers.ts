@@ -43,9 +43,21 @@ export function clearSessionCookie(a: Pick<AuthRequest, 'secure'>): string {
   return clearCookie(SESSION_COOKIE, { secure: a.secure });
 }
 
+// Resolves a path against this base only to percent-encode it; the Location sent stays relative.
+const BASE = 'http://fleetmap.invalid';
+
+/**
+ * A path of this site as a Location value: percent-encoded by URL, so that a `next` such as `/Ā` is sent as
+ * `/%C4%80` (a header value with such a character made the whole answer a 500, cookie lost).
+ */
+export function locationOf(path: string): string {
+  const u = new URL(path, BASE);
+  return u.origin === BASE ? `${u.pathname}${u.search}${u.hash}` : u.href;
+}
+
 /** A redirect after a form POST or an OIDC return (303: the browser follows with a GET). */
 export function seeOther(location: string, cookies: string[] = []): Response {
-  const headers = new Headers({ Location: location, 'Cache-Control': 'no-store' });
+  const headers = new Headers({ Location: locationOf(location), 'Cache-Control': 'no-store' });
   for (const c of cookies) headers.append('Set-Cookie', c);
   return new Response(null, { status: 303, headers });
 }

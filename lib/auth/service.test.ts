@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachStore, type TestStore } from '@/lib/testing/store';
 import { authConfig } from './config';
 import { AuthService, SESSION_COOKIE, WALL_COOKIE } from './service';
+import { hashPassword, needsRehash, verifyPassword } from './secrets';
 import { AuthStore } from './store';
 
 const PASSWORD = 'a long enough password';
@@ -65,6 +66,38 @@ describeEachStore('AuthService', (target) => {
     expect(await service.signInLocal('ann', PASSWORD, '10.9.9.9')).toMatchObject({ ok: false, status: 429 });
     // Another address is not held up.
     expect((await service.signInLocal('ann', PASSWORD, '10.0.0.8')).ok).toBe(true);
+  });
+
+  it('parallel attempts under other names, from an address past its free failures, get one password checked', async () => {
+    for (let i = 0; i < 10; i++) expect(await service.signInLocal(`guess${i}`, 'wrong password!!', '10.7.7.7')).toMatchObject({ ok: false, status: 401 });
+    const failed = async () => (await store.auditLog(500, ['sign-in.failed'])).length;
+    const before = await failed();
+    // Twenty at once, each another name (no account waits its turn): the first to take the address's turn is
+    // checked and sets the wait; none of the others is checked.
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => service.signInLocal(`other${i}`, 'wrong password!!', '10.7.7.7')));
+    expect(burst.filter((r) => !r.ok && r.status === 401)).toHaveLength(1);
+    expect(burst.filter((r) => !r.ok && r.status === 429)).toHaveLength(19);
+    expect((await failed()) - before).toBe(1);
+    // While the address waits, twenty more (the right password among them) check no password at all.
+    const blocked = await Promise.all(Array.from({ length: 20 }, (_, i) => service.signInLocal(i === 0 ? 'ann' : `late${i}`, i === 0 ? PASSWORD : 'wrong password!!', '10.7.7.7')));
+    expect(blocked.every((r) => !r.ok && r.status === 429 && r.code === 'throttled')).toBe(true);
+    expect((await failed()) - before).toBe(1);
+  });
+
+  it('a password hashed with weaker scrypt parameters is hashed again at its next sign-in', async () => {
+    const weak = await hashPassword(PASSWORD, { N: 2 ** 15, r: 8, p: 1 });
+    await store.putUser({ name: 'old', role: 'viewer', source: 'local', passwordHash: weak }, new Date(clock));
+    // A wrong password changes nothing.
+    expect(await service.signInLocal('old', 'wrong password!!', '10.0.0.6')).toMatchObject({ ok: false, status: 401 });
+    expect((await store.user('old'))?.passwordHash).toBe(weak);
+    expect((await service.signInLocal('old', PASSWORD, '10.0.0.6')).ok).toBe(true);
+    const upgraded = (await store.user('old'))!.passwordHash!;
+    expect(upgraded).toMatch(/^scrypt\$32768\$8\$3\$/);
+    expect(needsRehash(upgraded)).toBe(false);
+    expect(await verifyPassword(PASSWORD, upgraded)).toBe(true);
+    // The new hash signs in, and is not made again.
+    expect((await service.signInLocal('old', PASSWORD, '10.0.0.6')).ok).toBe(true);
+    expect((await store.user('old'))?.passwordHash).toBe(upgraded);
   });
 
   it('parallel guesses on one account are taken one after another, each counted', async () => {

@@ -2,9 +2,10 @@ import 'server-only';
 import type { Role, Viewer } from '@/lib/model/access';
 import type { AuthConfig } from './config';
 import type { OidcRelyingParty } from './oidc';
-import { hashPassword, newSecret, secretHash, verifyNothing, verifyPassword } from './secrets';
+import { hashPassword, needsRehash, newSecret, secretHash, verifyNothing, verifyPassword } from './secrets';
 import type { AuditEvent, AuthStore, UserRow, WallTokenRow } from './store';
-import { ACCOUNT_POLICY, ADDRESS_POLICY, accountKey, addressKey, delayAfter, waitMs } from './throttle';
+import { signInErrorSentence, type SignInErrorCode } from './sign-in-errors';
+import { ACCOUNT_POLICY, ADDRESS_POLICY, accountKey, addressKey, waitMs } from './throttle';
 
 // Who a request is, and every change to who may sign in: sessions, local passwords with throttling, OIDC users,
 // wall tokens, and the audit log of all of it. One per server process (lib/auth/index.ts); its state lives in the
@@ -25,7 +26,12 @@ export type Principal =
 
 export type SignInResult =
   | { ok: true; session: string; user: { name: string; role: Role } }
-  | { ok: false; status: 401 | 403 | 429; message: string; retryAfterS?: number };
+  | { ok: false; status: 401 | 403 | 429; code: SignInErrorCode; message: string; retryAfterS?: number };
+
+function refused(status: 401 | 403 | 429, code: SignInErrorCode, waitMs = 0): SignInResult & { ok: false } {
+  const retryAfterS = waitMs > 0 ? Math.ceil(waitMs / 1000) : undefined;
+  return { ok: false, status, code, message: signInErrorSentence(code, retryAfterS ?? null), ...(retryAfterS ? { retryAfterS } : {}) };
+}
 
 // A session or wall token resolved a moment ago is believed for this long: /api/live is polled every few seconds by
 // every open page, and the store need not answer each poll. A sign-out made on another instance, or a revocation,
@@ -127,26 +133,30 @@ export class AuthService {
 
   private async signInLocalNow(name: string, password: string, address: string): Promise<SignInResult> {
     const now = this.now();
-    const keys = [accountKey(name), addressKey(address)];
-    const wait = Math.max(0, ...(await this.store.throttle(keys)).map((r) => waitMs(r, now)));
-    if (wait > 0) {
+    const account = accountKey(name);
+    const from = addressKey(address);
+    // The address's turn, then the account's, each taken in one statement in the store before any password is
+    // checked: parallel attempts (other names from one address, other instances) find the count already raised.
+    const addressTurn = await this.store.takeTurn(from, now, ADDRESS_POLICY);
+    const accountTurn = addressTurn && (await this.store.takeTurn(account, now, ACCOUNT_POLICY));
+    if (!addressTurn || !accountTurn) {
+      if (addressTurn) await this.store.refund(from);
+      const wait = Math.max(1000, ...(await this.store.throttle([account, from])).map((r) => waitMs(r, now)));
       await this.audit('sign-in.throttled', { actor: null, address }, name, { waitS: Math.ceil(wait / 1000) });
-      return { ok: false, status: 429, message: tooMany(wait), retryAfterS: Math.ceil(wait / 1000) };
+      return refused(429, 'throttled', wait);
     }
     const user = await this.store.user(name);
     const ok = user?.source === 'local' && user.passwordHash ? await verifyPassword(password, user.passwordHash) : await verifyNothing(password);
     if (!ok || !user) {
-      const forgetBefore = (ms: number) => new Date(now.getTime() - ms);
-      const rows = await Promise.all([
-        this.store.recordFailure(keys[0]!, now, forgetBefore(ACCOUNT_POLICY.forgetAfterMs), (n) => new Date(now.getTime() + delayAfter(n, ACCOUNT_POLICY))),
-        this.store.recordFailure(keys[1]!, now, forgetBefore(ADDRESS_POLICY.forgetAfterMs), (n) => new Date(now.getTime() + delayAfter(n, ADDRESS_POLICY))),
-      ]);
-      const next = Math.max(...rows.map((r) => waitMs(r, now)));
-      await this.audit('sign-in.failed', { actor: null, address }, name, { reason: user ? 'password' : 'unknown account', failures: rows[0]!.failures });
-      const message = 'The name or the password is wrong.';
-      return next > 0 ? { ok: false, status: 401, message: `${message} ${tooMany(next)}`, retryAfterS: Math.ceil(next / 1000) } : { ok: false, status: 401, message };
+      const next = Math.max(waitMs(addressTurn, now), waitMs(accountTurn, now));
+      await this.audit('sign-in.failed', { actor: null, address }, name, { reason: user ? 'password' : 'unknown account', failures: accountTurn.failures });
+      return refused(401, 'credentials', next);
     }
-    await this.store.clearThrottle(keys[0]!);
+    // The right password: its turn was no failure.
+    await this.store.clearThrottle(account);
+    await this.store.refund(from);
+    // A hash made with weaker parameters than today's is made again now, while the password is at hand.
+    if (needsRehash(user.passwordHash!)) await this.store.replacePasswordHash(user.name, user.passwordHash!, await hashPassword(password), this.now());
     return this.startSession(user, { actor: user.name, address }, { method: 'password' });
   }
 
@@ -154,12 +164,12 @@ export class AuthService {
   async signInOidc(name: string, role: Role | null, address: string, groups: string[]): Promise<SignInResult> {
     if (!role) {
       await this.audit('sign-in.failed', { actor: null, address }, name, { reason: 'no role in the claims', groups: groups.join(' ').slice(0, 200) });
-      return { ok: false, status: 403, message: `Your account (${name}) has no Fleetmap role: ask an administrator to add you to one of Fleetmap's groups.` };
+      return refused(403, 'no-role');
     }
     const existing = await this.store.user(name);
     if (existing?.source === 'local') {
       await this.audit('sign-in.failed', { actor: null, address }, name, { reason: 'name taken by a local account' });
-      return { ok: false, status: 403, message: `The name ${name} belongs to a local account here; an administrator must remove it first.` };
+      return refused(403, 'name-taken');
     }
     const change = await this.store.putUser({ name, role, source: 'oidc', passwordHash: null }, this.now());
     if (change === 'added' || existing?.role !== role) await this.audit(change === 'added' ? 'user.added' : 'user.changed', { actor: name, address }, name, { role, source: 'oidc' });
@@ -258,11 +268,6 @@ export class AuthService {
     map.set(key, { value, at: t });
     return value;
   }
-}
-
-function tooMany(waitMs: number): string {
-  const s = Math.ceil(waitMs / 1000);
-  return `Too many failed sign-ins: try again in ${s < 120 ? `${s} s` : `${Math.ceil(s / 60)} min`}.`;
 }
 
 export function userNameProblem(name: string): string | null {

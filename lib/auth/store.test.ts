@@ -58,16 +58,23 @@ describeEachStore('AuthStore', (target) => {
     expect((await store.auditLog(10, ['sign-in.failed']))[0]).toMatchObject({ subject: 'ann', detail: { reason: 'password' } });
   });
 
-  it('throttle: failures counted in one statement each, forgotten after a quiet spell, cleared', async () => {
-    const until = (n: number) => later(n * 1000);
-    // Concurrent attempts (as on several instances): each counts, and the wait follows the highest count however
-    // their writes interleave.
-    await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map(() => store.recordFailure('account:ann', t0, later(-3_600_000), until)));
-    expect(await store.throttle(['account:ann', 'address:x'])).toEqual([{ key: 'account:ann', failures: 8, lastFailureAt: t0, blockedUntil: later(8000) }]);
-    // An hour and more after the last failure, the count starts again.
-    const next = await store.recordFailure('account:ann', later(7_200_000), later(3_600_000), until);
-    expect(next.failures).toBe(1);
-    await store.clearThrottle('account:ann');
-    expect(await store.throttle(['account:ann'])).toEqual([]);
+  it('throttle: a turn is taken in one statement; of parallel attempts past the free ones only one gets it', async () => {
+    const policy = { free: 2, baseDelayMs: 1000, maxDelayMs: 60_000, forgetAfterMs: 3_600_000 };
+    // The free turns: each counts, none waits.
+    expect(await store.takeTurn('address:x', t0, policy)).toMatchObject({ failures: 1, blockedUntil: t0 });
+    expect(await store.takeTurn('address:x', t0, policy)).toMatchObject({ failures: 2, blockedUntil: t0 });
+    // Eight at once (as from parallel requests, or several instances): one takes the turn, which sets the wait;
+    // the others find it set and are refused without being counted.
+    const turns = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map(() => store.takeTurn('address:x', t0, policy)));
+    expect(turns.filter((t) => t !== null)).toEqual([{ key: 'address:x', failures: 3, lastFailureAt: t0, blockedUntil: later(1000) }]);
+    expect(await store.takeTurn('address:x', later(999), policy)).toBeNull();
+    expect(await store.takeTurn('address:x', later(1000), policy)).toMatchObject({ failures: 4, blockedUntil: later(3000) });
+    // A turn given back (a right password) lowers the count, not the wait.
+    await store.refund('address:x');
+    expect(await store.throttle(['address:x', 'account:ann'])).toEqual([{ key: 'address:x', failures: 3, lastFailureAt: later(1000), blockedUntil: later(3000) }]);
+    // An hour and more after the last failure, the count starts again, waiting or not.
+    expect(await store.takeTurn('address:x', later(7_200_000), policy)).toMatchObject({ failures: 1 });
+    await store.clearThrottle('address:x');
+    expect(await store.throttle(['address:x'])).toEqual([]);
   });
 });

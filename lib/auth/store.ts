@@ -1,8 +1,9 @@
 import 'server-only';
-import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Role } from '@/lib/model/access';
 import { authAudit, authSessions, authSignInThrottle, authUsers, authWallTokens } from './schema';
+import { delayAfter, type ThrottlePolicy } from './throttle';
 
 // Sign-in's rows in the shared store, through drizzle: the same code on embedded PGlite and on PostgreSQL, so that
 // several instances share users, sessions, wall tokens, throttling and the audit log.
@@ -81,6 +82,14 @@ export class AuthStore {
       .values({ ...u, createdAt: now, updatedAt: now })
       .onConflictDoUpdate({ target: authUsers.name, set: { role: u.role, source: u.source, passwordHash: u.passwordHash, updatedAt: now } });
     return before ? 'changed' : 'added';
+  }
+
+  /** A new hash of the same password (stronger parameters), unless the password changed meanwhile. */
+  async replacePasswordHash(name: string, before: string, after: string, now: Date): Promise<void> {
+    await this.db
+      .update(authUsers)
+      .set({ passwordHash: after, updatedAt: now })
+      .where(and(eq(authUsers.name, name), eq(authUsers.passwordHash, before)));
   }
 
   async removeUser(name: string): Promise<boolean> {
@@ -182,32 +191,46 @@ export class AuthStore {
   }
 
   /**
-   * Counts one more failure for `key` in one statement (concurrent attempts on several instances each count),
-   * starting again from 1 when the last failure is older than `forgetBefore`; sets the wait that follows.
+   * Takes a turn for `key` in one statement, or refuses it: the attempt is counted as a failure before any password
+   * is checked (a success gives it back: `refund`), and the wait it sets holds for every attempt that comes after,
+   * on any instance. Counting first is what makes parallel attempts wait their turn: an attempt that read the
+   * count and wrote its failure after the password check let every attempt in flight meanwhile be checked.
+   * Returns the row as the turn left it, or null when the key must still wait (nothing was counted then).
    */
-  async recordFailure(key: string, now: Date, forgetBefore: Date, blockedUntil: (failures: number) => Date): Promise<ThrottleRow> {
+  async takeTurn(key: string, now: Date, policy: ThrottlePolicy): Promise<ThrottleRow | null> {
     const t = authSignInThrottle;
-    const [row] = await this.db
+    const nowIso = now.toISOString();
+    const forgetBefore = new Date(now.getTime() - policy.forgetAfterMs).toISOString();
+    const failures = sql`case when ${t.lastFailureAt} < ${forgetBefore}::timestamptz then 1 else ${t.failures} + 1 end`;
+    const rows = await this.db
       .insert(t)
-      .values({ key, failures: 1, lastFailureAt: now, blockedUntil: now })
+      .values({ key, failures: 1, lastFailureAt: now, blockedUntil: new Date(now.getTime() + delayAfter(1, policy)) })
       .onConflictDoUpdate({
         target: t.key,
-        set: { failures: sql`case when ${t.lastFailureAt} < ${forgetBefore.toISOString()}::timestamptz then 1 else ${t.failures} + 1 end`, lastFailureAt: now },
+        set: { failures, lastFailureAt: now, blockedUntil: sql`${nowIso}::timestamptz + ${waitSql(failures, policy)} * interval '1 millisecond'` },
+        setWhere: sql`${t.blockedUntil} <= ${nowIso}::timestamptz or ${t.lastFailureAt} < ${forgetBefore}::timestamptz`,
       })
       .returning();
-    const until = blockedUntil(row!.failures);
-    // Only while the count is still this one: a concurrent failure that counted after it sets its own, longer
-    // wait, which this write (possibly landing later) must not shorten.
+    return (rows[0] as ThrottleRow | undefined) ?? null;
+  }
+
+  /** Gives back a turn that checked no password, or whose password was right (the count only, not the wait). */
+  async refund(key: string): Promise<void> {
+    const t = authSignInThrottle;
     await this.db
       .update(t)
-      .set({ blockedUntil: until })
-      .where(and(eq(t.key, key), eq(t.failures, row!.failures)));
-    return { ...(row as ThrottleRow), blockedUntil: until };
+      .set({ failures: sql`${t.failures} - 1` })
+      .where(and(eq(t.key, key), gt(t.failures, 0)));
   }
 
   async clearThrottle(key: string): Promise<void> {
     await this.db.delete(authSignInThrottle).where(eq(authSignInThrottle.key, key));
   }
+}
+
+/** delayAfter in SQL, for the count `failures` (an expression): 0 for the free ones, then doubling up to the cap. */
+function waitSql(failures: SQL, p: ThrottlePolicy): SQL {
+  return sql`(case when ${failures} > ${p.free} then least(${p.maxDelayMs}::float8, ${p.baseDelayMs}::float8 * power(2, ${failures} - ${p.free} - 1)) else 0 end)`;
 }
 
 function publicToken(r: typeof authWallTokens.$inferSelect): WallTokenRow {

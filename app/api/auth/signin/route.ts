@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authRequest, jsonError, seeOther, sessionCookie } from '@/lib/auth/handlers';
 import { safeNext } from '@/lib/auth/oidc';
+import { SIGN_IN_ERRORS, signInErrorPath, type SignInErrorCode } from '@/lib/auth/sign-in-errors';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -23,17 +24,18 @@ export async function POST(request: Request): Promise<Response> {
   try {
     raw = json ? await request.json() : Object.fromEntries(await request.formData());
   } catch {
-    return jsonError(400, 'The sign-in form could not be read.');
+    return jsonError(400, SIGN_IN_ERRORS.unreadable);
   }
   const parsed = signInSchema.safeParse(raw);
   const next = safeNext(typeof (raw as { next?: unknown })?.next === 'string' ? (raw as { next: string }).next : '/');
-  const back = (message: string) => seeOther(`/signin?error=${encodeURIComponent(message)}&next=${encodeURIComponent(next)}`);
-  if (a.service.config.mode !== 'local') return json ? jsonError(404, 'Sign-in with a password is off: this server signs in through its identity provider.') : back('Sign-in with a password is off here.');
-  if (!parsed.success) return json ? jsonError(400, 'A name and a password are needed.') : back('A name and a password are needed.');
+  // Back to the form with a code its page turns into a sentence of its own (never text from the request).
+  const back = (code: SignInErrorCode, waitS?: number) => seeOther(signInErrorPath(code, { waitS, next }));
+  if (a.service.config.mode !== 'local') return json ? jsonError(404, 'Sign-in with a password is off: this server signs in through its identity provider.') : back('password-off');
+  if (!parsed.success) return json ? jsonError(400, SIGN_IN_ERRORS.incomplete) : back('incomplete');
 
   const r = await a.service.signInLocal(parsed.data.name, parsed.data.password, a.address);
   if (!r.ok) {
-    if (!json) return back(r.message);
+    if (!json) return back(r.code, r.retryAfterS);
     return jsonError(r.status, r.message, r.retryAfterS ? { 'Retry-After': String(r.retryAfterS) } : {});
   }
   const cookie = sessionCookie(a, r.session);

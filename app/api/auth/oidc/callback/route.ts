@@ -1,6 +1,7 @@
 import { authRequest, seeOther, sessionCookie } from '@/lib/auth/handlers';
 import { clearCookie } from '@/lib/auth/cookies';
 import { OIDC_FLOW_COOKIE, OIDC_FLOW_PATH } from '@/lib/auth/oidc';
+import { signInErrorPath, type SignInErrorCode } from '@/lib/auth/sign-in-errors';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -10,19 +11,22 @@ export async function GET(request: Request): Promise<Response> {
   const a = await authRequest(request);
   if (a instanceof Response) return a;
   const clearFlow = clearCookie(OIDC_FLOW_COOKIE, { secure: a.secure, path: OIDC_FLOW_PATH });
-  const fail = (message: string) => seeOther(`/signin?error=${encodeURIComponent(message)}`, [clearFlow]);
-  if (!a.service.oidc) return fail('Sign-in through an identity provider is off here.');
+  const fail = (code: SignInErrorCode) => seeOther(signInErrorPath(code), [clearFlow]);
+  if (!a.service.oidc) return fail('provider-off');
   const search = new URL(request.url).searchParams;
-  if (search.has('error')) return fail(`The identity provider refused the sign-in (${(search.get('error') ?? '').slice(0, 80)}).`);
+  if (search.has('error')) {
+    console.warn(JSON.stringify({ msg: 'oidc sign-in refused by the provider', error: (search.get('error') ?? '').slice(0, 80) }));
+    return fail('provider-refused');
+  }
   let result;
   try {
     result = await a.service.oidc.finish(search, a.cookies.get(OIDC_FLOW_COOKIE));
   } catch (e) {
     // The reason goes to the log (never a token: openid-client's messages name the check that failed).
     console.warn(JSON.stringify({ msg: 'oidc sign-in failed', error: e instanceof Error ? e.message : String(e) }));
-    return fail('The sign-in could not be completed; please sign in again.');
+    return fail('provider-failed');
   }
   const r = await a.service.signInOidc(result.identity.name, result.identity.role, a.address, result.identity.groups);
-  if (!r.ok) return fail(r.message);
+  if (!r.ok) return fail(r.code);
   return seeOther(result.next, [clearFlow, sessionCookie(a, r.session)]);
 }

@@ -1,4 +1,5 @@
 import { authRequest, seeOther } from '@/lib/auth/handlers';
+import { signInErrorPath } from '@/lib/auth/sign-in-errors';
 import { OIDC_FLOW_COOKIE, OIDC_FLOW_MAX_AGE_S, OIDC_FLOW_PATH } from '@/lib/auth/oidc';
 import { setCookie } from '@/lib/auth/cookies';
 
@@ -10,12 +11,12 @@ export async function GET(request: Request): Promise<Response> {
   const a = await authRequest(request);
   if (a instanceof Response) return a;
   const next = new URL(request.url).searchParams.get('next') ?? '/';
-  if (!a.service.oidc) return seeOther(`/signin?error=${encodeURIComponent('Sign-in through an identity provider is off here.')}`);
+  if (!a.service.oidc) return seeOther(signInErrorPath('provider-off'));
   try {
     const { url, flow } = await a.service.oidc.start(next);
     return seeOther(url.href, [setCookie(OIDC_FLOW_COOKIE, flow, { maxAgeS: OIDC_FLOW_MAX_AGE_S, secure: a.secure, path: OIDC_FLOW_PATH })]);
   } catch (e) {
     console.error(JSON.stringify({ msg: 'oidc discovery failed', error: e instanceof Error ? e.message : String(e) }));
-    return seeOther(`/signin?error=${encodeURIComponent('The identity provider could not be reached; try again in a moment.')}`);
+    return seeOther(signInErrorPath('provider-unreachable'));
   }
 }
