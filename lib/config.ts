@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { pmtilesFileProblem } from '@/lib/map-style/pmtiles-file';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
 import { readAuthConfig } from '@/lib/auth/config';
+import { readExceptionsConfig } from '@/lib/exceptions/config';
 import { DEFAULT_REGULARITY, type RegularityConfig } from '@/lib/model/regularity';
 import { readPartnerConfig } from '@/lib/partner';
 
@@ -222,5 +223,7 @@ export function validateConfigAtStartup(env: Env = process.env): void {
   if (!partner.ok) problems.push(...partner.problems);
   const auth = readAuthConfig(env);
   if (!auth.ok) problems.push(...auth.problems);
+  const exceptions = readExceptionsConfig(env);
+  if (!exceptions.ok) problems.push(...exceptions.problems);
   if (problems.length > 0) throw configError(problems);
 }

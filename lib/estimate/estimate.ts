@@ -379,3 +379,16 @@ export function straightUntil(e: Estimate, t: EpochMs): EpochMs | null {
   if (!(end > s)) return null;
   return at + ((end - s) / m.speedMps) * 1000;
 }
+
+/**
+ * Where a fix lies against its trip's path: metres along it, and metres beyond where the stop-to-stop line can put a
+ * bus on its street (`offM` less half the segment beside it, the same allowance `onRoute` gives; never below 0).
+ * The rules that ask "how far off its route" (lib/exceptions' off-route, stopped away from terminals) read this
+ * instead of projecting on their own.
+ */
+export function routeProgress(path: RoutePath, lon: number, lat: number): { alongM: number; offM: number; beyondM: number } | null {
+  const p = projectOnto(path.line, lon, lat);
+  if (!p) return null;
+  const segmentM = path.line.cum[p.segment + 1]! - path.line.cum[p.segment]!;
+  return { alongM: p.alongM, offM: p.offM, beyondM: Math.max(0, p.offM - segmentM / 2) };
+}

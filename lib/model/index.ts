@@ -9,3 +9,4 @@ export * from './integration';
 export * from './live-delta';
 export * from './route-scope';
 export * from './regularity';
+export * from './exceptions';

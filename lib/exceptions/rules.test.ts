@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { Vehicle } from '@/lib/model';
+import { at, straightNorth } from '@/lib/testing/estimate-factories';
+import { makeHealth, makeSnapshot, makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
+import { DEFAULT_THRESHOLDS } from './config';
+import { evaluateRules, type RuleInput } from './rules';
+import { BusTracks } from './tracks';
+
+const MIN = 60_000;
+// Route 10, 20 stops 250 m apart northwards: 4.75 km.
+const STOPS = new Map([[10, straightNorth(20, 250).map((s) => ({ ...s, routeId: 10 }))]]);
+
+function input(over: Partial<RuleInput> = {}, vehicles: Vehicle[] = []): RuleInput {
+  return {
+    now: T0,
+    snapshot: makeSnapshot({ vehicles }),
+    tracks: new BusTracks(30 * MIN),
+    stopsByRoute: STOPS,
+    thresholds: DEFAULT_THRESHOLDS,
+    ghostAfterS: 300,
+    resumedAt: T0 - 60 * MIN,
+    recorder: 'recording',
+    ...over,
+  };
+}
+
+const rules = (i: RuleInput) => evaluateRules(i).map((c) => `${c.key}`);
+
+/** A bus on trip 1 whose fixes lie `north` metres along the route and `east` metres beside it, one per entry. */
+function track(tracks: BusTracks, points: [east: number, north: number, minutesAgo: number][], busId = 1, tripId = 1) {
+  for (const [east, north, ago] of points) {
+    const [lon, lat] = at(east, north);
+    tracks.add(busId, { gpsAt: T0 - ago * MIN, fetchedAt: T0 - ago * MIN + 5_000, lat, lon, tripId });
+  }
+}
+
+describe('late and early', () => {
+  it('opens late at ALERT_LATE_MIN and early at ALERT_EARLY_MIN, per trip, on positioned and unpositioned trips', () => {
+    const vehicles = [9, 10, -2, -3].map((d, i) => makeVehicle({ busId: i + 1, trip: makeTrip({ tripId: i + 1, delayMinutes: d }) }));
+    const i = input({ snapshot: makeSnapshot({ vehicles, unpositionedTrips: [makeUnpositionedTrip({ tripId: 900, busId: 77, delayMinutes: 12 })] }) });
+    expect(rules(i).filter((k) => /^(late|early)/.test(k))).toEqual(['late|trip:2', 'early|trip:4', 'late|trip:900']);
+    const lower = evaluateRules({ ...i, thresholds: { ...DEFAULT_THRESHOLDS, lateMin: 9, earlyMin: 2 } }).map((c) => c.key);
+    expect(lower.filter((k) => /^(late|early)/.test(k))).toEqual(['late|trip:1', 'late|trip:2', 'early|trip:3', 'early|trip:4', 'late|trip:900']);
+    expect(evaluateRules(i).find((c) => c.rule === 'late')!.figures).toEqual({ delayMinutes: 10 });
+  });
+});
+
+describe('gps-lost', () => {
+  it('holds when the bus’s own fix was ALERT_GPS_LOST_S old when the feed asked, on a trip, after data came back', () => {
+    const lost = makeVehicle({ busId: 1, gpsAt: T0 - 6 * MIN, fetchedAt: T0 - 10_000 });
+    const fine = makeVehicle({ busId: 2, gpsAt: T0 - 4 * MIN, fetchedAt: T0 - 10_000, trip: makeTrip({ tripId: 2 }) });
+    // Old because nobody asked: the feed's budget, not the bus.
+    const unasked = makeVehicle({ busId: 3, gpsAt: T0 - 9 * MIN, fetchedAt: T0 - 9 * MIN + 2_000, trip: makeTrip({ tripId: 3 }) });
+    const parked = makeVehicle({ busId: 4, gpsAt: T0 - 60 * MIN, fetchedAt: T0 - 10_000, trip: null });
+    expect(rules(input({}, [lost, fine, unasked, parked])).filter((k) => k.startsWith('gps-lost'))).toEqual(['gps-lost|bus:1']);
+    // Asked before the outage ended: not fresh data.
+    expect(rules(input({ resumedAt: T0 - 5_000 }, [lost])).filter((k) => k.startsWith('gps-lost'))).toEqual([]);
+    expect(rules(input({ thresholds: { ...DEFAULT_THRESHOLDS, gpsLostS: 420 } }, [lost])).filter((k) => k.startsWith('gps-lost'))).toEqual([]);
+  });
+});
+
+describe('ghost', () => {
+  it('reads lib/regularity’s rule, with the silence counted from when data came back at the earliest', () => {
+    const silent = makeVehicle({ busId: 1, gpsAt: T0 - 6 * MIN, fetchedAt: T0 - 6 * MIN });
+    const noBus = makeUnpositionedTrip({ tripId: 900, busId: null });
+    const i = input({ snapshot: makeSnapshot({ vehicles: [silent], unpositionedTrips: [noBus] }) });
+    expect(rules(i).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:1', 'ghost|trip:900']);
+    expect(rules({ ...i, resumedAt: T0 - 2 * MIN }).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:900']);
+  });
+});
+
+describe('stopped', () => {
+  const onRoute = (north: number) => makeVehicle({ busId: 1, ...Object.fromEntries([['lon', at(0, north)[0]], ['lat', at(0, north)[1]]]), trip: makeTrip({ tripId: 1, routeId: 10 }) });
+
+  it('holds for a bus on a trip that moved no more than 50 m for ALERT_STOPPED_MIN, away from its terminals', () => {
+    const i = input({}, [onRoute(2000)]);
+    track(i.tracks, [[0, 1500, 9], [0, 2000, 6], [10, 2010, 4], [-15, 1990, 2], [5, 2030, 1]]);
+    expect(rules(i)).toContain('stopped|bus:1');
+    expect(evaluateRules(i).find((c) => c.rule === 'stopped')!.figures).toEqual({ stoppedMin: 5 });
+    expect(rules({ ...i, thresholds: { ...DEFAULT_THRESHOLDS, stoppedMin: 6 } })).not.toContain('stopped|bus:1');
+  });
+
+  it('does not hold for a bus that moved 60 m, one at its terminal, or one whose GPS went silent', () => {
+    const moved = input({}, [onRoute(2000)]);
+    track(moved.tracks, [[0, 1940, 6], [0, 1990, 3], [0, 2000, 1]]);
+    expect(rules(moved)).not.toContain('stopped|bus:1');
+    const terminal = input({}, [onRoute(100)]);
+    track(terminal.tracks, [[0, 100, 8], [0, 100, 4], [0, 100, 1]]);
+    expect(rules(terminal)).not.toContain('stopped|bus:1');
+    // One fix fetched again and again is no evidence of standing.
+    const silent = input({}, [onRoute(2000)]);
+    track(silent.tracks, [[0, 2000, 8], [0, 2000, 8], [0, 2000, 8]]);
+    expect(rules(silent)).not.toContain('stopped|bus:1');
+  });
+});
+
+describe('off-route', () => {
+  const bus = makeVehicle({ busId: 1, trip: makeTrip({ tripId: 1, routeId: 10 }) });
+
+  it('holds after two fixes in a row beyond ALERT_OFF_ROUTE_M of the route (beyond the stop-to-stop line’s allowance)', () => {
+    const i = input({}, [bus]);
+    // Half a 250 m segment is allowed: 125 + 200 = 325 m off is the edge.
+    track(i.tracks, [[0, 1000, 3], [400, 1200, 2], [410, 1300, 1]]);
+    expect(rules(i)).toContain('off-route|bus:1');
+    expect(evaluateRules(i).find((c) => c.rule === 'off-route')!.figures.offRouteM).toBe(285);
+    const once = input({}, [bus]);
+    track(once.tracks, [[0, 1000, 3], [0, 1200, 2], [410, 1300, 1]]);
+    expect(rules(once)).not.toContain('off-route|bus:1');
+    const near = input({}, [bus]);
+    track(near.tracks, [[300, 1200, 2], [300, 1300, 1]]);
+    expect(rules(near)).not.toContain('off-route|bus:1');
+  });
+});
+
+describe('integration rules and suppression', () => {
+  it('opens one upstream exception, and holds the rules about buses and trips, while the upstream is down', () => {
+    const vehicles = Array.from({ length: 50 }, (_, n) => makeVehicle({ busId: n + 1, gpsAt: T0 - 20 * MIN, fetchedAt: T0 - 10_000, trip: makeTrip({ tripId: n + 1, delayMinutes: 15 }) }));
+    const up = input({ snapshot: makeSnapshot({ vehicles }) });
+    expect(evaluateRules(up).filter((c) => c.rule === 'gps-lost')).toHaveLength(50);
+    const down = input({ snapshot: makeSnapshot({ vehicles, health: makeHealth({ state: 'unreachable', message: 'The upstream does not answer.' }) }) });
+    expect(evaluateRules(down).map((c) => [c.key, c.message])).toEqual([['upstream|integration', 'The upstream does not answer.']]);
+  });
+
+  it('opens budget, recorder and coordination exceptions from the health and the recorder', () => {
+    const health = makeHealth({ budget: { ...makeHealth().budget, limit: 240, usedLastMinute: 240 }, coordination: { lostAt: T0 - MIN, dataAt: T0 - MIN } });
+    const keys = rules(input({ snapshot: makeSnapshot({ vehicles: [], health }), recorder: 'failed' }));
+    expect(keys).toEqual(['budget|integration', 'recorder|integration', 'coordination|integration']);
+  });
+});

@@ -1,0 +1,245 @@
+import { pathForTrip, routeProgress } from '@/lib/estimate';
+import type {
+  EpochMs,
+  ExceptionFigures,
+  ExceptionRule,
+  ExceptionSeverity,
+  ExceptionSubject,
+  LiveSnapshot,
+  RecorderStatus,
+  RouteStop,
+  UnpositionedTrip,
+  UpstreamState,
+  Vehicle,
+  VehicleTrip,
+} from '@/lib/model';
+import { INTEGRATION_RULES } from '@/lib/model/exceptions';
+import { ghostReason, tripDepartedAt } from '@/lib/regularity/ghosts';
+import type { RuleThresholds } from './config';
+import type { BusTracks, TrackFix } from './tracks';
+
+// One function per rule: from what the feed knows now to the conditions that hold now. Pure; the engine
+// (engine.ts) turns conditions into exceptions with hysteresis. Rules about buses and trips read the feed's
+// snapshot and each bus's recent fixes; where a bus is along its route comes from lib/estimate; ghosts are
+// lib/regularity's one definition.
+
+/** A condition that holds now. `key` names what it is about, the same on every evaluation and every instance. */
+export interface Condition {
+  rule: ExceptionRule;
+  key: string;
+  severity: ExceptionSeverity;
+  subject: ExceptionSubject;
+  figures: ExceptionFigures;
+  message: string;
+}
+
+export const SEVERITY: Record<ExceptionRule, ExceptionSeverity> = {
+  late: 'warning',
+  early: 'info',
+  'gps-lost': 'warning',
+  ghost: 'critical',
+  stopped: 'critical',
+  'off-route': 'warning',
+  bunched: 'info',
+  gapped: 'warning',
+  upstream: 'critical',
+  budget: 'warning',
+  recorder: 'warning',
+  coordination: 'critical',
+};
+
+/** stopped: moved no more than this (the issue's figure; GPS noise is a few metres). */
+export const STOPPED_RADIUS_M = 50;
+/** stopped: within this of either end of its path is at a terminal, where buses stand by design. */
+export const TERMINAL_M = 150;
+
+/** States in which the upstream gives no fresh data: rules about buses and trips are held (suppression). */
+const DOWN: ReadonlySet<UpstreamState> = new Set(['starting', 'unreachable', 'unauthorized', 'forbidden', 'rate-limited']);
+/** States that open the `upstream` integration exception once they last the hold time. */
+const TROUBLE: ReadonlySet<UpstreamState> = new Set(['degraded', 'unreachable', 'unauthorized', 'forbidden', 'rate-limited']);
+
+/** A headway as lib/regularity measures it live (follower's trip, h / h_sched). */
+export interface LiveHeadway {
+  tripId: number;
+  busId: number | null;
+  routeId: number | null;
+  routeCode: string | null;
+  ratio: number;
+  class: 'bunched' | 'gapped' | 'regular';
+}
+
+export interface RuleInput {
+  now: EpochMs;
+  snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>;
+  tracks: BusTracks;
+  /** Route stops by route id (all directions), for the trip's path. */
+  stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>;
+  thresholds: RuleThresholds;
+  ghostAfterS: number;
+  /** When fresh data came back after the last outage (or the feed first answered): silences count from then. */
+  resumedAt: EpochMs;
+  recorder: RecorderStatus['state'] | null;
+  /** Live headways, when lib/regularity serves them. */
+  headways?: readonly LiveHeadway[];
+}
+
+/** Whether rules about buses and trips are held now (the upstream gives no fresh data). */
+export function suppressed(snapshot: Pick<LiveSnapshot, 'health'>): boolean {
+  return DOWN.has(snapshot.health.state) || snapshot.health.coordination !== undefined;
+}
+
+export const isIntegrationRule = (rule: ExceptionRule) => INTEGRATION_RULES.includes(rule);
+
+const tripSubject = (t: VehicleTrip, busId: number | null, busName: string | null): ExceptionSubject => ({
+  busId,
+  tripId: t.tripId,
+  routeId: t.routeId,
+  routeCode: t.routeCode,
+  busName,
+});
+
+const NO_SUBJECT: ExceptionSubject = { busId: null, tripId: null, routeId: null, routeCode: null, busName: null };
+
+const named = (s: ExceptionSubject) => {
+  const bus = s.busName ?? (s.busId !== null ? `bus ${s.busId}` : null);
+  const trip = s.tripId !== null ? `trip ${s.tripId}${s.routeCode ? ` (${s.routeCode})` : ''}` : null;
+  return [bus, trip].filter(Boolean).join(' on ');
+};
+
+/** Every active trip once, with its bus (a vehicle's trip, else an unpositioned one). */
+function activeTrips(snapshot: RuleInput['snapshot']): { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null }[] {
+  const out: { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null }[] = [];
+  const seen = new Set<number>();
+  for (const v of snapshot.vehicles) {
+    if (!v.trip || seen.has(v.trip.tripId)) continue;
+    seen.add(v.trip.tripId);
+    out.push({ trip: v.trip, busId: v.busId, busName: v.busName, vehicle: v });
+  }
+  for (const t of snapshot.unpositionedTrips as readonly UnpositionedTrip[]) {
+    if (seen.has(t.tripId)) continue;
+    seen.add(t.tripId);
+    out.push({ trip: t, busId: t.busId, busName: t.busName, vehicle: null });
+  }
+  return out;
+}
+
+function delayRules(input: RuleInput, out: Condition[]): void {
+  const { lateMin, earlyMin } = input.thresholds;
+  for (const { trip, busId, busName } of activeTrips(input.snapshot)) {
+    const d = trip.delayMinutes;
+    if (d === null || !Number.isFinite(d)) continue;
+    const subject = tripSubject(trip, busId, busName);
+    if (d >= lateMin) out.push({ rule: 'late', key: `late|trip:${trip.tripId}`, severity: SEVERITY.late, subject, figures: { delayMinutes: d }, message: `${named(subject)} is ${d} min late.` });
+    else if (d <= -earlyMin) out.push({ rule: 'early', key: `early|trip:${trip.tripId}`, severity: SEVERITY.early, subject, figures: { delayMinutes: d }, message: `${named(subject)} is ${-d} min early.` });
+  }
+}
+
+/** The bus's own fix was already this old when the feed last asked for it, and it asked after data came back. */
+function gpsLostRule(input: RuleInput, out: Condition[]): void {
+  const limitMs = input.thresholds.gpsLostS * 1000;
+  for (const v of input.snapshot.vehicles) {
+    if (!v.trip || v.gpsAt === null || v.fetchedAt === null || v.fetchedAt < input.resumedAt) continue;
+    const ageMs = v.fetchedAt - v.gpsAt;
+    if (ageMs < limitMs) continue;
+    const subject = tripSubject(v.trip, v.busId, v.busName);
+    const gpsAgeS = Math.round((input.now - v.gpsAt) / 1000);
+    out.push({ rule: 'gps-lost', key: `gps-lost|bus:${v.busId}`, severity: SEVERITY['gps-lost'], subject, figures: { gpsAgeS }, message: `${named(subject)}: no GPS fix for ${Math.round(gpsAgeS / 60)} min.` });
+  }
+}
+
+/** lib/regularity's ghost rule, its silence counted from when fresh data came back at the earliest. */
+function ghostRule(input: RuleInput, out: Condition[]): void {
+  const rule = { ghostAfterS: input.ghostAfterS, locations: input.snapshot.health.capabilities.locations };
+  const located = new Map<number, EpochMs | null>();
+  for (const v of input.snapshot.vehicles) located.set(v.busId, v.lat !== null && v.lon !== null && v.gpsAt !== null ? v.gpsAt : null);
+  for (const { trip, busId, busName } of activeTrips(input.snapshot)) {
+    const departed = tripDepartedAt(trip);
+    const reason = ghostReason({ busId, lastLocatedAt: busId === null ? null : (located.get(busId) ?? null), departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt) }, input.now, rule);
+    if (!reason) continue;
+    const subject = tripSubject(trip, busId, busName);
+    const why = reason === 'no-bus' ? 'runs with no bus' : reason === 'never-located' ? 'has a bus that was never located' : `has a bus not located for ${Math.round(input.ghostAfterS / 60)} min`;
+    out.push({ rule: 'ghost', key: `ghost|trip:${trip.tripId}`, severity: SEVERITY.ghost, subject, figures: {}, message: `${named(subject)} ${why}.` });
+  }
+}
+
+/** The fix against the trip's path, worked out once per fix and trip. */
+function placed(input: RuleInput, v: Vehicle, f: TrackFix): TrackFix['route'] {
+  const trip = v.trip;
+  if (!trip || trip.routeId === null || f.tripId !== trip.tripId) return null;
+  if (f.route !== undefined) return f.route;
+  const stops = input.stopsByRoute.get(trip.routeId);
+  const path = stops ? pathForTrip(stops, trip.direction) : null;
+  if (!path?.ok) return null; // not cached: the route's stops may come later
+  const p = routeProgress(path.path, f.lon, f.lat);
+  f.route = p ? { alongM: p.alongM, beyondM: p.beyondM, lengthM: path.path.line.lengthM } : null;
+  return f.route;
+}
+
+const metres = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>
+  Math.hypot((a.lat - b.lat) * 111_320, (a.lon - b.lon) * 111_320 * Math.cos((a.lat * Math.PI) / 180));
+
+function movementRules(input: RuleInput, out: Condition[]): void {
+  const stoppedMs = input.thresholds.stoppedMin * 60_000;
+  for (const v of input.snapshot.vehicles) {
+    if (!v.trip) continue;
+    const fixes = input.tracks.of(v.busId);
+    const last = fixes[fixes.length - 1];
+    // Fresh data only: the newest fix came after the last outage, on the trip the bus runs now.
+    if (!last || last.fetchedAt < input.resumedAt || last.tripId !== v.trip.tripId) continue;
+    const subject = tripSubject(v.trip, v.busId, v.busName);
+
+    const prev = fixes[fixes.length - 2];
+    const here = placed(input, v, last);
+    if (prev && here && here.beyondM > input.thresholds.offRouteM) {
+      const before = placed(input, v, prev);
+      if (before && before.beyondM > input.thresholds.offRouteM) {
+        const offRouteM = Math.round(here.beyondM);
+        out.push({ rule: 'off-route', key: `off-route|bus:${v.busId}`, severity: SEVERITY['off-route'], subject, figures: { offRouteM }, message: `${named(subject)} is ${offRouteM} m off its route.` });
+      }
+    }
+
+    // Walk back over the fixes that lie within the radius of the newest one.
+    let anchor = last;
+    for (let i = fixes.length - 2; i >= 0; i--) {
+      const f = fixes[i]!;
+      if (f.tripId !== last.tripId || metres(f, last) > STOPPED_RADIUS_M) break;
+      anchor = f;
+    }
+    const stood = last.gpsAt - anchor.gpsAt;
+    if (stood < stoppedMs || !here) continue;
+    if (here.alongM < TERMINAL_M || here.alongM > here.lengthM - TERMINAL_M) continue;
+    const stoppedMin = Math.round(stood / 60_000);
+    out.push({ rule: 'stopped', key: `stopped|bus:${v.busId}`, severity: SEVERITY.stopped, subject, figures: { stoppedMin }, message: `${named(subject)} has not moved for ${stoppedMin} min.` });
+  }
+}
+
+function headwayRules(input: RuleInput, out: Condition[]): void {
+  for (const h of input.headways ?? []) {
+    if (h.class === 'regular') continue;
+    const subject: ExceptionSubject = { busId: h.busId, tripId: h.tripId, routeId: h.routeId, routeCode: h.routeCode, busName: null };
+    const ratio = Math.round(h.ratio * 100) / 100;
+    out.push({ rule: h.class, key: `${h.class}|trip:${h.tripId}`, severity: SEVERITY[h.class], subject, figures: { headwayRatio: ratio }, message: `${named(subject)} is ${h.class} (headway ${ratio} of the schedule's).` });
+  }
+}
+
+function integrationRules(input: RuleInput, out: Condition[]): void {
+  const h = input.snapshot.health;
+  const add = (rule: ExceptionRule, message: string) => out.push({ rule, key: `${rule}|integration`, severity: SEVERITY[rule], subject: NO_SUBJECT, figures: {}, message });
+  if (TROUBLE.has(h.state)) add('upstream', h.message ?? `The upstream is ${h.state}.`);
+  if (h.budget.limit !== null && h.budget.usedLastMinute >= h.budget.limit) add('budget', `The key's whole limit of ${h.budget.limit} requests a minute is spent.`);
+  if (input.recorder === 'failed' || input.recorder === 'behind') add('recorder', `History is not being recorded (${input.recorder}).`);
+  if (h.coordination) add('coordination', 'This instance lost the coordination service (Redis): nobody refreshes the data.');
+}
+
+/** Every condition that holds now. While suppressed, only the integration rules are evaluated. */
+export function evaluateRules(input: RuleInput): Condition[] {
+  const out: Condition[] = [];
+  integrationRules(input, out);
+  if (suppressed(input.snapshot)) return out;
+  delayRules(input, out);
+  gpsLostRule(input, out);
+  ghostRule(input, out);
+  movementRules(input, out);
+  headwayRules(input, out);
+  return out;
+}
