@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distanceM } from '@/lib/geo/sphere';
-import { DEFAULT_TUNING, estimateAt, estimatePosition, straightUntil, type Estimate } from './estimate';
+import { DEFAULT_TUNING, estimateAt, estimatePosition, progressAt, straightUntil, type Estimate } from './estimate';
 import { pathForTrip, routePath, type RoutePath } from './path';
 import { MIN, T0, at, fix, stopsAlong, straightNorth, trip } from '@/lib/testing/estimate-factories';
 
@@ -42,6 +42,22 @@ describe('estimate on a straight line', () => {
     // The same as estimating afresh at that instant.
     const again = estimatePosition({ path: line, trip: trip(), fixes, now: T0 + 4 * MIN })!;
     expect(distanceM(later.lon, later.lat, again.lon, again.lat)).toBeLessThan(0.01);
+  });
+
+  it('gives its route-snapped progress, now and at any later instant', () => {
+    const fixes = [fix(3, 500, T0 + 2 * MIN), fix(-3, 700, T0 + 3 * MIN)];
+    const e = estimatePosition({ path: line, trip: trip(), fixes, now: T0 + 3 * MIN + 30_000 })!;
+    expect(e.progressM).toBeCloseTo(800, 0);
+    expect(progressAt(e, T0 + 4 * MIN)).toBeCloseTo(900, 0);
+    // A bus standing still is on its path where its fix snaps; the schedule's estimate is where the schedule puts it.
+    const held = [fix(4, 600, T0 + 2 * MIN, { speedKmh: 0 }), fix(-4, 605, T0 + 4 * MIN, { speedKmh: 0 })];
+    const stopped = estimatePosition({ path: line, trip: trip(), fixes: held, now: T0 + 4 * MIN + 10_000 })!;
+    expect([stopped.reason, Math.round(stopped.progressM!), progressAt(stopped, T0 + 9 * MIN)]).toEqual(['stopped', 605, stopped.progressM]);
+    const scheduled = estimatePosition({ path: line, trip: trip(), fixes: [], now: T0 + 5 * MIN })!;
+    expect([scheduled.basis, Math.round(scheduled.progressM!)]).toEqual(['schedule-estimate', 1000]);
+    // Off its path, the bus has no progress.
+    const off = estimatePosition({ path: line, trip: trip(), fixes: [fix(900, 500, T0 + 3 * MIN)], now: T0 + 3 * MIN })!;
+    expect([off.reason, off.progressM, progressAt(off, T0 + 4 * MIN)]).toEqual(['off-route', null, null]);
   });
 
   it('never advances faster than the bus was seen to move', () => {

@@ -88,6 +88,12 @@ export interface Estimate {
   /** Heading along the route, or the fix's own; null when unknown. */
   heading: number | null;
   radiusM: number;
+  /**
+   * Route-snapped progress: metres along the trip's path (RoutePath.line) at `at`; null when the bus is not placed
+   * on its path (no path, off the route, not departed yet, arrived). The ladder, the headways and everything else
+   * that asks "how far along" reads this (or progressAt), never a projection of its own.
+   */
+  progressM: number | null;
   /** The fix the estimate starts from (or is): the map joins it to the estimate when selected. */
   fix: { lon: number; lat: number; gpsAt: EpochMs } | null;
   /** Null when the estimate does not move (a fix). */
@@ -211,7 +217,7 @@ function radiusAtTime(r: EstimateRadius, t: number): number {
   return Math.min(MAX_RADIUS_M, SCHEDULE_RADIUS_M * Math.sqrt(minutes + 0.5));
 }
 
-function asFix(f: Usable, reason: EstimateReason, now: number, validUntil: EpochMs | null = null): Estimate {
+function asFix(f: Usable, reason: EstimateReason, now: number, validUntil: EpochMs | null = null, progressM: number | null = null): Estimate {
   const radius: EstimateRadius = { kind: 'growing', baseM: f.accuracy ?? DEFAULT_ACCURACY_M, growthMps: HELD_FIX_GROWTH_MPS, fromAt: f.gpsAt };
   return {
     basis: 'fix',
@@ -221,6 +227,7 @@ function asFix(f: Usable, reason: EstimateReason, now: number, validUntil: Epoch
     lat: f.lat,
     heading: f.heading,
     radiusM: radiusAtTime(radius, now),
+    progressM,
     fix: { lon: f.lon, lat: f.lat, gpsAt: f.gpsAt },
     motion: null,
     radius,
@@ -243,6 +250,7 @@ function fromSchedule(path: RoutePath, s: Schedule, reason: EstimateReason, now:
     lat: p.lat,
     heading: p.heading,
     radiusM: radiusAtTime(radius, now),
+    progressM: m,
     fix: fix ? { lon: fix.lon, lat: fix.lat, gpsAt: fix.gpsAt } : null,
     motion,
     radius,
@@ -252,6 +260,11 @@ function fromSchedule(path: RoutePath, s: Schedule, reason: EstimateReason, now:
 
 function positionM(m: EstimateMotion, t: number): number {
   return Math.min(m.toM, m.fromM + (m.speedMps * Math.max(0, t - m.fromAt)) / 1000);
+}
+
+/** Route-snapped progress at another instant `t` (metres along the trip's path), or null when not on it. */
+export function progressAt(e: Pick<Estimate, 'motion' | 'progressM'>, t: EpochMs): number | null {
+  return e.motion ? positionM(e.motion, t) : e.progressM;
 }
 
 /** The estimate placed at another instant `t` (a later animation frame): cheap, no estimating again. */
@@ -321,9 +334,9 @@ export function estimatePosition({ path, trip, fixes, now }: EstimateInput, tuni
   const base = earlier[0];
   const travel = travelSpeed(line, base, last, snapped.alongM);
   const pace = schedule ? line.lengthM / (schedule.durationMs / 1000) : null;
-  if (base && travel === 0 && (last.speedKmh ?? 0) === 0 && last.gpsAt - base.gpsAt >= STOPPED_MIN_MS) return asFix(last, 'stopped', now, staleAt);
+  if (base && travel === 0 && (last.speedKmh ?? 0) === 0 && last.gpsAt - base.gpsAt >= STOPPED_MIN_MS) return asFix(last, 'stopped', now, staleAt, snapped.alongM);
   let speed = travel !== null && pace !== null ? TRAVEL_WEIGHT * travel + (1 - TRAVEL_WEIGHT) * pace : (travel ?? pace);
-  if (speed === null) return asFix(last, 'no-speed', now, staleAt);
+  if (speed === null) return asFix(last, 'no-speed', now, staleAt, snapped.alongM);
   const moving = [last, ...earlier].map((f) => (f.speedKmh ?? 0) * KMH).filter((v) => Number.isFinite(v) && v > 0);
   if (travel !== null && travel > 0) moving.push(travel);
   if (moving.length > 0) speed = Math.min(speed, SPEED_CAP_FACTOR * Math.max(...moving));
@@ -348,6 +361,7 @@ export function estimatePosition({ path, trip, fixes, now }: EstimateInput, tuni
     lat: p.lat,
     heading: p.heading,
     radiusM: radiusAtTime(radius, now),
+    progressM: m,
     fix: { lon: last.lon, lat: last.lat, gpsAt: last.gpsAt },
     motion,
     radius,

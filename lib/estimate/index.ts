@@ -6,6 +6,7 @@ export {
   RECENT_FIXES_NEEDED,
   estimateAt,
   estimatePosition,
+  progressAt,
   routeProgress,
   straightUntil,
   type Estimate,

@@ -160,6 +160,7 @@ function undatedFix(v: Vehicle & { lat: number; lon: number }, now: EpochMs): Es
     lat: v.lat,
     heading: v.heading,
     radiusM: baseM,
+    progressM: null,
     fix: null,
     motion: null,
     radius: { kind: 'growing', baseM, growthMps: 0, fromAt: now },
