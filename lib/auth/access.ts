@@ -33,6 +33,8 @@ export const ROUTE_ACCESS = {
   // Live data every view reads (no upstream request of their own)
   '/api/live': { role: 'viewer', wall: true, params: { watch: 'dispatcher' } },
   '/api/network': { role: 'viewer', wall: true },
+  // Live headways and ghosts: computed from the same snapshot, scoped like /api/live for a wall limited to routes
+  '/api/headways': { role: 'viewer', wall: true },
   '/api/routes': { role: 'viewer', wall: true },
   '/api/buses': { role: 'viewer' },
   '/api/buses/last-trips': { role: 'viewer' },

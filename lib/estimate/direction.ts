@@ -33,7 +33,7 @@ export function directionRuns(stops: readonly RouteStop[]): RouteStop[][] {
 }
 
 /** Index of the run a direction value names, or null for a value the rule does not know. */
-function runIndexOf(direction: string | null): 0 | 1 | 'any' | null {
+export function runIndexOf(direction: string | null): 0 | 1 | 'any' | null {
   if (direction === null) return 'any';
   const d = direction.trim().toLowerCase();
   if (d === '') return 'any';

@@ -1,5 +1,5 @@
 // Where each bus is now: one pure module for the browser, the benchmarks and the tests.
-export { directionRuns, stopsForDirection, type DirectionSplit } from './direction';
+export { directionRuns, runIndexOf, stopsForDirection, type DirectionSplit } from './direction';
 export { pathForTrip, routePath, type RoutePath, type TripPath } from './path';
 export {
   DEFAULT_TUNING,

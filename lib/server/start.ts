@@ -9,6 +9,7 @@ import { lastOnTrip } from '@/lib/history/queries';
 import { startHistory, type HistoryService } from '@/lib/history/service';
 import { liveAnswer, serveLive } from '@/lib/http/live-answer';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
+import { startHeadways } from '@/lib/regularity/service';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
 import { recorderStatusOf } from './history-status';
 import { guardedLive } from './live-guard';
@@ -79,6 +80,7 @@ export async function startServer() {
       });
     },
   });
+  startHeadways(feed);
   serveLive(guardedLive((req) => liveAnswer(feed, req)));
   onShutdown(async () => {
     // A leader releases its lease first: another instance takes over while this one writes its last batch.

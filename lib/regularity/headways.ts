@@ -1,0 +1,285 @@
+// Live headways: THE definition (docs/regularity.md says the same in words). Pure: the server's service, the
+// benchmark and the tests call the same function.
+//
+// For each route and direction, the buses on trips are ordered by their route-snapped progress, the place
+// lib/estimate gives the map (placeBuses), never a projection of our own. For each bus behind another:
+//   headway h = the distance along the route from the follower to its leader's place now
+//               ÷ the follower's recent pace (its own progress over the last PACE_WINDOW_MS), or its trip's
+//                 planned pace (the direction's length over the planned trip time) when it has no recent pace;
+//   scheduled headway h_sched = the follower's planned departure − the leader's planned departure;
+//   r = h / h_sched: bunched when r ≤ HEADWAY_BUNCHED_RATIO (0.5), gapped when r ≥ HEADWAY_GAPPED_RATIO (1.5).
+// Ghost trips (ghosts.ts) are not in the order: no bus is seen running them, so the gap they leave shows. Buses
+// at a terminal between trips (not departed, or arrived) are laying over, not on the line.
+import { directionRuns, estimatePosition, pathForTrip, runIndexOf, type Estimate, type RoutePath } from '@/lib/estimate';
+import type {
+  DirectionHeadways,
+  EpochMs,
+  HeadwayBus,
+  HeadwayClass,
+  HeadwayGap,
+  LadderStop,
+  LiveSnapshot,
+  RegularityConfig,
+  RouteHeadways,
+  RouteStop,
+  Vehicle,
+  VehicleTrip,
+} from '@/lib/model';
+import type { BusPlacement } from '@/lib/view/bus-placement';
+import { ghostTrips } from './ghosts';
+
+/** The follower's recent pace is its progress over at most this long before its last fix... */
+export const PACE_WINDOW_MS = 10 * 60_000;
+/** ...and over at least this long: two fixes a minute apart may both fall in one dwell. */
+export const PACE_MIN_SPAN_MS = 2 * 60_000;
+/**
+ * Slower than this (1.8 km/h) a bus has stood still over the window (held, in traffic): how fast it stood says
+ * nothing of how long it needs to cover the gap, so the planned pace is used.
+ */
+export const PACE_MIN_MPS = 0.5;
+/** Faster than any bus in town (lib/estimate's bound). */
+const PACE_MAX_MPS = 25;
+
+export function headwayClass(ratio: number | null, config: Pick<RegularityConfig, 'bunchedRatio' | 'gappedRatio'>): HeadwayClass {
+  if (ratio === null || !Number.isFinite(ratio)) return 'unknown';
+  if (ratio <= config.bunchedRatio) return 'bunched';
+  if (ratio >= config.gappedRatio) return 'gapped';
+  return 'regular';
+}
+
+interface PaceSample {
+  at: EpochMs;
+  m: number;
+}
+
+/**
+ * Each bus's progress at its fixes on its current trip, for its recent pace. Fed with every placement made (a
+ * placement's fix, snapped by lib/estimate: the start of its motion, or the fix of a bus standing still).
+ */
+export class RecentPace {
+  private readonly byBus = new Map<number, { tripId: number; samples: PaceSample[] }>();
+
+  record(placements: readonly BusPlacement[], tripOf: (busId: number) => number | null): void {
+    const seen = new Set<number>();
+    for (const p of placements) {
+      const tripId = tripOf(p.busId);
+      if (tripId === null) continue;
+      seen.add(p.busId);
+      const sample = fixProgress(p.estimate);
+      if (!sample) continue;
+      let held = this.byBus.get(p.busId);
+      if (!held || held.tripId !== tripId) this.byBus.set(p.busId, (held = { tripId, samples: [] }));
+      const last = held.samples[held.samples.length - 1];
+      if (last && last.at >= sample.at) continue;
+      held.samples.push(sample);
+      const cut = sample.at - PACE_WINDOW_MS;
+      while (held.samples.length > 2 && held.samples[1]!.at <= cut) held.samples.shift();
+    }
+    for (const id of this.byBus.keys()) if (!seen.has(id)) this.byBus.delete(id);
+  }
+
+  /** m/s over the window before the bus's last fix on this trip; null when too short a span or standing still. */
+  of(busId: number, tripId: number): number | null {
+    const held = this.byBus.get(busId);
+    if (!held || held.tripId !== tripId || held.samples.length < 2) return null;
+    const last = held.samples[held.samples.length - 1]!;
+    const first = held.samples.find((s) => last.at - s.at <= PACE_WINDOW_MS)!;
+    const span = last.at - first.at;
+    if (span < PACE_MIN_SPAN_MS) return null;
+    const pace = (last.m - first.m) / (span / 1000);
+    return pace >= PACE_MIN_MPS ? Math.min(PACE_MAX_MPS, pace) : null;
+  }
+}
+
+/** The progress of the fix an estimate stands on, at the fix's GPS time; null for a schedule's estimate. */
+function fixProgress(e: Estimate): PaceSample | null {
+  if (e.basis === 'gps-estimate' && e.motion) return { at: e.motion.fromAt, m: e.motion.fromM };
+  if (e.basis === 'fix' && e.progressM !== null && e.fix) return { at: e.fix.gpsAt, m: e.progressM };
+  return null;
+}
+
+export interface HeadwayInputs {
+  snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>;
+  /** placeBuses's answer for the snapshot's vehicles at `now` (estimates mode): the map's own placements. */
+  placements: readonly BusPlacement[];
+  /** Route stops by route id, all directions (routeStopsFromNetwork). */
+  stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>;
+  /** Route codes and names by id; a route known only from its trips takes theirs. */
+  routeNames: ReadonlyMap<number, { code: string | null; name: string | null }>;
+  pace: Pick<RecentPace, 'of'>;
+  now: EpochMs;
+  config: RegularityConfig;
+  /** Only these routes; every route with stops or trips when absent. */
+  routeIds?: ReadonlySet<number>;
+}
+
+const DIRECTIONS = ['outbound', 'inbound'] as const;
+
+/** Where the timetable puts a trip now (departure to arrival at the planned pace, no delay), metres along `path`. */
+function timetableM(path: RoutePath, trip: VehicleTrip, now: EpochMs): number | null {
+  if (trip.plannedDepartureAt === null || now < trip.plannedDepartureAt) return trip.plannedDepartureAt === null ? null : 0;
+  const e = estimatePosition({ path, trip: { ...trip, actualDepartureAt: trip.plannedDepartureAt, actualArrivalAt: null, delayMinutes: 0 }, fixes: [], now });
+  return e?.progressM ?? null;
+}
+
+/** Where the schedule (moved by the trip's delay) places a trip with no bus to see: the map's schedule estimate. */
+function scheduleM(path: RoutePath, trip: VehicleTrip, now: EpochMs): number | null {
+  return estimatePosition({ path, trip, fixes: [], now })?.progressM ?? null;
+}
+
+function layoverOf(e: Estimate, trip: VehicleTrip): 'start' | 'end' | null {
+  if (trip.actualArrivalAt !== null || e.reason === 'arrived') return 'end';
+  if (e.reason === 'not-departed') return 'start';
+  if (e.basis === 'schedule-estimate' && !e.motion) return e.progressM === 0 ? 'start' : 'end';
+  return null;
+}
+
+function busOf(v: Vehicle & { trip: VehicleTrip }, p: BusPlacement, path: RoutePath, now: EpochMs): HeadwayBus {
+  const e = p.estimate;
+  const layover = layoverOf(e, v.trip);
+  return {
+    busId: v.busId,
+    tripId: v.trip.tripId,
+    // The map labels a bus by its route; on a route's own ladder the bus's name tells them apart.
+    label: v.busName ?? v.plateNumber ?? `#${v.busId}`,
+    delayMinutes: v.trip.delayMinutes,
+    delayClass: v.trip.delayClass,
+    basis: e.basis,
+    stale: p.stale,
+    gpsAt: v.lat !== null && v.lon !== null ? v.gpsAt : null,
+    progressM: layover ? (layover === 'start' ? 0 : path.line.lengthM) : e.progressM,
+    motion: !layover && e.motion ? { fromM: e.motion.fromM, fromAt: e.motion.fromAt, speedMps: e.motion.speedMps, toM: e.motion.toM } : null,
+    scheduledM: timetableM(path, v.trip, now),
+    layover,
+    plannedDepartureAt: v.trip.plannedDepartureAt,
+  };
+}
+
+interface DirectionWork {
+  direction: (typeof DIRECTIONS)[number];
+  path: RoutePath;
+  stops: LadderStop[];
+  toward: string | null;
+  onLine: HeadwayBus[];
+  layover: HeadwayBus[];
+  offLine: HeadwayBus[];
+  ghosts: DirectionHeadways['ghosts'];
+  trips: Map<number, VehicleTrip>;
+}
+
+/** The route's directions as lib/estimate cuts them, each with its path and its stops' places along it. */
+function directionsOf(stops: readonly RouteStop[]): DirectionWork[] {
+  const runs = directionRuns(stops);
+  const out: DirectionWork[] = [];
+  for (let i = 0; i < Math.min(runs.length, DIRECTIONS.length); i++) {
+    const direction = DIRECTIONS[i]!;
+    const tp = pathForTrip(stops, direction);
+    if (!tp.ok) continue;
+    // The path's vertex k is the run's k-th placed stop (path.ts).
+    const placed = runs[i]!.filter((s) => s.latitude !== null && s.longitude !== null && Number.isFinite(s.latitude) && Number.isFinite(s.longitude));
+    const ladderStops = placed.map((s, k) => ({ stopId: s.id, name: s.stopName, stopOrder: s.stopOrder, m: tp.path.line.cum[k]! }));
+    out.push({ direction, path: tp.path, stops: ladderStops, toward: placed[placed.length - 1]?.stopName ?? null, onLine: [], layover: [], offLine: [], ghosts: [], trips: new Map() });
+  }
+  return out;
+}
+
+function directionFor(dirs: readonly DirectionWork[], trip: Pick<VehicleTrip, 'direction'>): DirectionWork | undefined {
+  const index = runIndexOf(trip.direction);
+  if (index === null) return undefined;
+  if (index === 'any') return dirs.length === 1 ? dirs[0] : undefined;
+  return dirs.find((d) => d.direction === DIRECTIONS[index]);
+}
+
+function gapsOf(d: DirectionWork, pace: HeadwayInputs['pace'], config: RegularityConfig): HeadwayGap[] {
+  const gaps: HeadwayGap[] = [];
+  for (let i = 1; i < d.onLine.length; i++) {
+    const leader = d.onLine[i - 1]!;
+    const follower = d.onLine[i]!;
+    const trip = d.trips.get(follower.tripId)!;
+    const distanceM = Math.max(0, leader.progressM! - follower.progressM!);
+    const recent = pace.of(follower.busId, follower.tripId);
+    const plannedS = trip.plannedDepartureAt !== null && trip.plannedArrivalAt !== null ? (trip.plannedArrivalAt - trip.plannedDepartureAt) / 1000 : null;
+    const planned = plannedS !== null && plannedS > 0 ? d.path.line.lengthM / plannedS : null;
+    const paceMps = recent ?? planned;
+    if (paceMps === null) continue;
+    const headwayS = distanceM / paceMps;
+    const sched = leader.plannedDepartureAt !== null && follower.plannedDepartureAt !== null ? (follower.plannedDepartureAt - leader.plannedDepartureAt) / 1000 : null;
+    const scheduledS = sched !== null && sched > 0 ? sched : null;
+    const ratio = scheduledS === null ? null : headwayS / scheduledS;
+    gaps.push({
+      leaderTripId: leader.tripId,
+      followerTripId: follower.tripId,
+      distanceM,
+      headwayS,
+      paceMps,
+      paceSource: recent !== null ? 'recent' : 'scheduled',
+      scheduledS,
+      ratio,
+      cls: headwayClass(ratio, config),
+    });
+  }
+  return gaps;
+}
+
+/** Every route's directions with their buses in order, the gaps between them, layovers and ghosts. */
+export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
+  const { snapshot, now, config } = input;
+  const byRoute = new Map<number, DirectionWork[]>();
+  const work = (routeId: number): DirectionWork[] | undefined => {
+    if (input.routeIds && !input.routeIds.has(routeId)) return undefined;
+    let dirs = byRoute.get(routeId);
+    if (!dirs) {
+      const stops = input.stopsByRoute.get(routeId);
+      dirs = stops ? directionsOf(stops) : [];
+      byRoute.set(routeId, dirs);
+    }
+    return dirs;
+  };
+  const names = new Map(input.routeNames);
+  for (const id of input.stopsByRoute.keys()) work(id);
+
+  const ghosts = ghostTrips(snapshot, now, config.ghostAfterS);
+  const ghostIds = new Set(ghosts.map((g) => g.tripId));
+  const placements = new Map(input.placements.map((p) => [p.busId, p]));
+  for (const v of snapshot.vehicles) {
+    const trip = v.trip;
+    if (!trip || trip.routeId === null || ghostIds.has(trip.tripId)) continue;
+    if (!names.has(trip.routeId)) names.set(trip.routeId, { code: trip.routeCode, name: trip.routeName });
+    const d = work(trip.routeId) && directionFor(work(trip.routeId)!, trip);
+    const p = placements.get(v.busId);
+    if (!d || !p) continue;
+    const bus = busOf(v as Vehicle & { trip: VehicleTrip }, p, d.path, now);
+    d.trips.set(trip.tripId, trip);
+    if (bus.layover) d.layover.push(bus);
+    else if (bus.progressM === null) d.offLine.push(bus);
+    else d.onLine.push(bus);
+  }
+  for (const g of ghosts) {
+    if (g.routeId === null) continue;
+    if (!names.has(g.routeId)) names.set(g.routeId, { code: g.routeCode, name: g.routeName });
+    const d = work(g.routeId) && directionFor(work(g.routeId)!, g);
+    if (d) d.ghosts.push({ ...g, scheduledM: scheduleM(d.path, g, now) });
+  }
+
+  const out: RouteHeadways[] = [];
+  for (const [routeId, dirs] of byRoute) {
+    const directions = dirs.map((d): DirectionHeadways => {
+      // Furthest along first; a tie (two buses at one place) by bus id, so the order is stable between answers.
+      d.onLine.sort((a, b) => b.progressM! - a.progressM! || a.busId - b.busId);
+      return {
+        direction: d.direction,
+        toward: d.toward,
+        lengthM: d.path.line.lengthM,
+        stops: d.stops,
+        buses: d.onLine,
+        gaps: gapsOf(d, input.pace, config),
+        layover: d.layover.sort((a, b) => (a.plannedDepartureAt ?? 0) - (b.plannedDepartureAt ?? 0) || a.busId - b.busId),
+        offLine: d.offLine.sort((a, b) => a.busId - b.busId),
+        ghosts: d.ghosts,
+      };
+    });
+    const name = names.get(routeId);
+    out.push({ routeId, routeCode: name?.code ?? null, routeName: name?.name ?? null, directions });
+  }
+  return out.sort((a, b) => (a.routeCode ?? '').localeCompare(b.routeCode ?? '', 'en', { numeric: true }) || a.routeId - b.routeId);
+}

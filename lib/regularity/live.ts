@@ -1,0 +1,46 @@
+// The live headways of a stream of snapshots: the map's placement (placeBuses, with the recent fixes and the cache
+// the map keeps) and each bus's recent pace, carried from one snapshot to the next. Pure: the server's service,
+// the benchmark and the truth test feed it the same way.
+import type { EpochMs, LiveSnapshot, NetworkResponse, RegularityConfig, RouteHeadways, RouteStop } from '@/lib/model';
+import { PlacementCache, RecentFixes, placeBuses, routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { RecentPace, computeHeadways } from './headways';
+
+type RouteNames = Map<number, { code: string | null; name: string | null }>;
+
+function routeNamesFromNetwork(network: Pick<NetworkResponse, 'features'> | null): RouteNames {
+  const names: RouteNames = new Map();
+  for (const f of network?.features ?? []) {
+    const p = f.properties;
+    if (p.kind === 'route' && typeof p.routeId === 'number') names.set(p.routeId, { code: typeof p.code === 'string' ? p.code : null, name: typeof p.name === 'string' ? p.name : null });
+  }
+  return names;
+}
+
+export class LiveHeadways {
+  private readonly recent = new RecentFixes();
+  private readonly cache = new PlacementCache();
+  private readonly pace = new RecentPace();
+  private network: Pick<NetworkResponse, 'features'> | null = null;
+  private stopsByRoute: Map<number, RouteStop[]> = new Map();
+  private names: RouteNames = new Map();
+
+  constructor(private readonly o: { staleAfterS: number; config: RegularityConfig }) {}
+
+  get config(): RegularityConfig {
+    return this.o.config;
+  }
+
+  /** Every route's headways at `now`, from the snapshot and the network (route stops) the map reads too. */
+  update(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>, network: Pick<NetworkResponse, 'features'> | null, now: EpochMs, routeIds?: ReadonlySet<number>): RouteHeadways[] {
+    if (network !== this.network) {
+      this.network = network;
+      this.stopsByRoute = routeStopsFromNetwork(network ?? undefined);
+      this.names = routeNamesFromNetwork(network);
+    }
+    this.recent.record(snapshot.vehicles);
+    const placements = placeBuses(snapshot.vehicles, { mode: 'estimates', stopsByRoute: this.stopsByRoute, recent: this.recent, now, staleAfterS: this.o.staleAfterS, cache: this.cache });
+    const trips = new Map(snapshot.vehicles.map((v) => [v.busId, v.trip?.tripId ?? null]));
+    this.pace.record(placements, (busId) => trips.get(busId) ?? null);
+    return computeHeadways({ snapshot, placements, stopsByRoute: this.stopsByRoute, routeNames: this.names, pace: this.pace, now, config: this.o.config, routeIds });
+  }
+}
