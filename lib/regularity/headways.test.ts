@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REGULARITY, type Vehicle } from '@/lib/model';
-import { makeSnapshot, makeUnpositionedTrip, T0 } from '@/lib/view/test-factories';
+import { makeSnapshot, makeUnpositionedTrip, T0 } from '@/lib/testing/view-factories';
 import { headwayClass, PACE_MIN_SPAN_MS } from './headways';
 import { LiveHeadways } from './live';
-import { bus, MIN, network, ROUTE, STOPS } from './test-factories';
+import { bus, MIN, network, ROUTE, STOPS } from '@/lib/testing/regularity-factories';
 
 const headways = () => new LiveHeadways({ staleAfterS: 120, config: DEFAULT_REGULARITY });
 

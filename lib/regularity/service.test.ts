@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TypedEmitter, type FeedEvents } from '@/lib/fleet';
 import { DEFAULT_REGULARITY, type LiveSnapshot, type NetworkResponse } from '@/lib/model';
-import { makeSnapshot, T0 } from '@/lib/view/test-factories';
+import { makeSnapshot, T0 } from '@/lib/testing/view-factories';
 import { HeadwayService } from './service';
-import { bus, network, STOPS } from './test-factories';
+import { bus, network, STOPS } from '@/lib/testing/regularity-factories';
 
 function feedOf(snapshot: LiveSnapshot, net: Pick<NetworkResponse, 'features'>) {
   const events = new TypedEmitter<FeedEvents>();

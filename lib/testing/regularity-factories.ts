@@ -1,8 +1,8 @@
 // Small factories for the regularity tests: one two-way route of straight streets, its network as /api/network
 // carries it, and buses on its outbound trips.
-import { at, stopsAlong } from '@/lib/estimate/test-factories';
+import { at, stopsAlong } from '@/lib/testing/estimate-factories';
 import type { NetworkResponse, RouteStop, Vehicle } from '@/lib/model';
-import { makeTrip, makeVehicle, T0 } from '@/lib/view/test-factories';
+import { makeTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 
 export const MIN = 60_000;
 export const ROUTE = 10;
