@@ -66,6 +66,8 @@ export interface ReplaySample {
   trip: Trip;
   /** The path of the trip's direction, or null when the rule cannot tell it. */
   path: RoutePath | null;
+  /** The route's stops, all directions, as the feed reads /routes/{id}/stops. */
+  routeStops: readonly RouteStop[];
   /** The bus's last few distinct fixes as the browser holds them, oldest first. */
   fixes: readonly RecentFix[];
   truth: { lon: number; lat: number; onTrip: boolean };
@@ -83,15 +85,15 @@ export interface ReplayRun {
 
 /**
  * Replays the service day from `fromH` to `toH` (local hours, after a 30-minute warm-up) and hands every bus the
- * app holds an active trip for to `onSample` every SAMPLE_MS.
+ * app holds an active trip for to `onSample` every SAMPLE_MS. `dayStart`: another day's local midnight.
  */
-export function replayServiceDay(fromH: number, toH: number, onSample: (s: ReplaySample) => void): ReplayRun {
+export function replayServiceDay(fromH: number, toH: number, onSample: (s: ReplaySample) => void, dayStart = DAY_START): ReplayRun {
   const { scheduler: schedulerModule, config } = loadServerModules();
   const { schemas, map } = loadPartnerModules();
   const { LocationScheduler, newTrack, recordFix } = schedulerModule;
   const { budgetShare, tripsIntervalMs, parkedFloorMs } = config.appConfig({}).feed;
   const warmupMs = 30 * 60_000;
-  let now = DAY_START + fromH * HOUR_MS - warmupMs;
+  let now = dayStart + fromH * HOUR_MS - warmupMs;
   const sim = createSimulator({ startAt: now, now: () => now });
   const world = sim.world;
   const buses = world.fleet.buses;
@@ -109,8 +111,8 @@ export function replayServiceDay(fromH: number, toH: number, onSample: (s: Repla
   const scheduler = new LocationScheduler();
   const recent = new Map<number, RecentFix[]>();
   let tripsByBus = new Map<number, Trip>();
-  const measureFrom = DAY_START + fromH * HOUR_MS;
-  const end = DAY_START + toH * HOUR_MS;
+  const measureFrom = dayStart + fromH * HOUR_MS;
+  const end = dayStart + toH * HOUR_MS;
   let nextSlot = now;
   let nextTrips = now;
   let nextSample = measureFrom;
@@ -149,8 +151,9 @@ export function replayServiceDay(fromH: number, toH: number, onSample: (s: Repla
       samples++;
       for (const [busId, trip] of tripsByBus) {
         const truth = world.busState(buses[busId - 1]!, now);
-        const tripPath = trip.routeId === null ? null : pathForTrip(stopsByRoute.get(trip.routeId) ?? [], trip.direction);
-        onSample({ now, busId, trip, path: tripPath?.ok ? tripPath.path : null, fixes: recent.get(busId) ?? [], truth });
+        const routeStops = trip.routeId === null ? [] : (stopsByRoute.get(trip.routeId) ?? []);
+        const tripPath = trip.routeId === null ? null : pathForTrip(routeStops, trip.direction);
+        onSample({ now, busId, trip, path: tripPath?.ok ? tripPath.path : null, routeStops, fixes: recent.get(busId) ?? [], truth });
       }
       nextSample += SAMPLE_MS;
     }

@@ -17,6 +17,7 @@ import { freshness } from './freshness';
 import { history } from './history';
 import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
+import { predictions } from './predictions';
 import { schedulerReplay } from './scheduler-replay';
 import { describeMachine } from './support/machine';
 import { syncReadme } from './readme';
@@ -28,7 +29,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster];
 
 export class UsageError extends Error {
   constructor(

@@ -8,6 +8,7 @@ import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/histor
 import { lastOnTrip } from '@/lib/history/queries';
 import { startHistory, type HistoryService } from '@/lib/history/service';
 import { liveAnswer, serveLive } from '@/lib/http/live-answer';
+import { startPredictions } from '@/lib/predictions';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startHeadways } from '@/lib/regularity/service';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
@@ -81,6 +82,7 @@ export async function startServer() {
     },
   });
   startHeadways(feed);
+  startPredictions(feed);
   serveLive(guardedLive((req) => liveAnswer(feed, req)));
   onShutdown(async () => {
     // A leader releases its lease first: another instance takes over while this one writes its last batch.

@@ -1,0 +1,205 @@
+import 'server-only';
+import { RECENT_FIXES_NEEDED, type RecentFix } from '@/lib/estimate';
+import type { Answer, Feed, FixEvent } from '@/lib/fleet';
+import type { EpochMs, NetworkResponse, RouteStop, Vehicle, VehicleTrip } from '@/lib/model';
+import type { PredictionBasis, ScheduleReason, StopArrival, StopArrivalsResponse, TripPredictions } from '@/lib/model/predictions';
+import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { groupPlaces, type Places } from './places';
+import { predictTrip, type TripPrediction } from './predict';
+
+// Predictions as the server serves them: every active trip of the newest snapshot, predicted once per snapshot
+// version at the snapshot's time, from the route stops the feed has loaded (no upstream request of its own) and
+// the recent fixes the feed announced. Routes read it; the feed never knows it exists.
+
+/** Arrivals listed at a place at most (the soonest). */
+const MAX_ARRIVALS = 40;
+
+const NOTES: Record<PredictionBasis, string> & Record<ScheduleReason, string> = {
+  gps: "From the bus's position and pace along its route, with its current delay carried forward.",
+  'planned-departure': 'The bus waits at its first stop: from its planned departure.',
+  schedule: 'From the schedule moved by the current delay.',
+  'no-gps': 'From the schedule moved by the current delay: no GPS position for this bus (the key’s plan or the bus has none).',
+  'stale-fix': 'From the schedule moved by the current delay: no fix from this bus for 15 minutes.',
+  'off-route': 'From the schedule moved by the current delay: the bus’s last fix is off its route.',
+  'fix-before-trip': 'From the schedule moved by the current delay: no fix since the trip left.',
+};
+
+export interface PredictionSet {
+  /** The snapshot's epoch-version these were made for. */
+  key: string;
+  at: EpochMs;
+  /** By trip id, every active trip that could be predicted. */
+  trips: Map<number, TripPredictions>;
+  places: Places;
+  pendingRoutes: number;
+}
+
+type ActiveTrip = { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null };
+
+export class PredictionService {
+  private readonly recent = new Map<number, RecentFix[]>();
+  private current: PredictionSet | null = null;
+  private placesFor: { network: NetworkResponse; places: Places } | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly feed: Feed) {
+    this.unsubscribe = feed.events.on('fix', (f) => this.noteFix(f));
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private noteFix(f: FixEvent): void {
+    if (f.gpsAt === null) return;
+    const held = (this.recent.get(f.busId) ?? []).filter((x) => x.gpsAt !== f.gpsAt);
+    held.push({ lat: f.lat, lon: f.lon, gpsAt: f.gpsAt, speedKmh: f.speedKmh, heading: f.heading, accuracy: f.accuracy });
+    held.sort((a, b) => a.gpsAt! - b.gpsAt!);
+    this.recent.set(f.busId, held.slice(-RECENT_FIXES_NEEDED));
+  }
+
+  /** The bus's recent fixes, with the snapshot's own (a following instance hears no fix events). */
+  private fixesOf(v: Vehicle | null): RecentFix[] {
+    if (!v || v.lat === null || v.lon === null || v.gpsAt === null) return [];
+    const held = this.recent.get(v.busId) ?? [];
+    if (held.some((f) => f.gpsAt === v.gpsAt)) return held;
+    return [...held, { lat: v.lat, lon: v.lon, gpsAt: v.gpsAt, speedKmh: v.speedKmh, heading: v.heading, accuracy: v.accuracy }].slice(-RECENT_FIXES_NEEDED);
+  }
+
+  /** Predictions for every active trip of the newest snapshot (made once per version). */
+  predictionSet(): PredictionSet {
+    const stored = this.feed.liveSnapshot();
+    const snap = stored.snapshot;
+    const key = `${snap.epoch}-${snap.version}`;
+    if (this.current?.key === key) return this.current;
+    const network = this.feed.networkGeoJson();
+    const stopsByRoute = routeStopsFromNetwork(network);
+    const places = this.placesOf(network, stopsByRoute);
+    const active: ActiveTrip[] = [
+      ...snap.vehicles.filter((v) => v.trip).map((v) => ({ trip: v.trip!, busId: v.busId, busName: v.busName, vehicle: v })),
+      ...snap.unpositionedTrips.map((t) => ({ trip: t, busId: t.busId, busName: t.busName, vehicle: null })),
+    ];
+    const trips = new Map<number, TripPredictions>();
+    for (const a of active) {
+      const stops = a.trip.routeId === null ? undefined : stopsByRoute.get(a.trip.routeId);
+      if (!stops) continue;
+      const p = predictTrip({ trip: a.trip, routeStops: stops, fixes: this.fixesOf(a.vehicle), now: snap.generatedAt });
+      if (p.ok) trips.set(a.trip.tripId, tripPredictions(a, p, snap.generatedAt));
+    }
+    // Forget the fixes of buses that left the feed.
+    if (this.recent.size > snap.vehicles.length) {
+      const known = new Set(snap.vehicles.map((v) => v.busId));
+      for (const id of this.recent.keys()) if (!known.has(id)) this.recent.delete(id);
+    }
+    this.current = { key, at: snap.generatedAt, trips, places, pendingRoutes: network.pendingRoutes };
+    return this.current;
+  }
+
+  private placesOf(network: NetworkResponse, stopsByRoute: Map<number, RouteStop[]>): Places {
+    if (this.placesFor?.network === network) return this.placesFor.places;
+    const info = new Map<number, { code: string | null; name: string | null }>();
+    for (const f of network.features) {
+      const p = f.properties;
+      if (p.kind === 'route' && typeof p.routeId === 'number') info.set(p.routeId, { code: typeof p.code === 'string' ? p.code : null, name: typeof p.name === 'string' ? p.name : null });
+    }
+    const places = groupPlaces(stopsByRoute, (id) => info.get(id) ?? { code: null, name: null });
+    this.placesFor = { network, places };
+    return places;
+  }
+
+  /**
+   * One trip's predictions: an active trip's from the newest set; any other trip the upstream knows (a trip not yet
+   * or no longer active) from its schedule, its route's stops asked on demand for `client` when not loaded.
+   */
+  async forTrip(tripId: number, client: string): Promise<Answer<TripPredictions>> {
+    const set = this.predictionSet();
+    const hit = set.trips.get(tripId);
+    if (hit) return { ok: true, value: hit, fetchedAt: set.at };
+    const answer = await this.feed.trip(tripId, client);
+    if (!answer.ok) return answer;
+    const trip = answer.value;
+    if (trip.routeId === null) return { ok: false, failure: { status: 404, message: `Trip ${tripId} has no route: its stops are not known.`, correlationId: null } };
+    const stops = await this.feed.routeStops(trip.routeId, client);
+    if (!stops.ok) return stops;
+    const now = this.feed.liveSnapshot().snapshot.generatedAt;
+    const vt: VehicleTrip = {
+      tripId: trip.id,
+      routeId: trip.routeId,
+      routeCode: trip.routeCode,
+      routeName: trip.routeName,
+      direction: trip.direction,
+      status: trip.status,
+      delayMinutes: trip.delayMinutes,
+      delayClass: 'unknown',
+      plannedDepartureAt: trip.plannedDepartureAt,
+      plannedArrivalAt: trip.plannedArrivalAt,
+      actualDepartureAt: trip.actualDepartureAt,
+      actualArrivalAt: trip.actualArrivalAt,
+    };
+    const p = predictTrip({ trip: vt, routeStops: stops.value.stops, fixes: [], now });
+    if (!p.ok) return { ok: false, failure: { status: 404, message: p.reason === 'no-path' ? `Trip ${tripId}'s direction cannot be placed on its route's stops.` : `Trip ${tripId} has no planned departure and arrival.`, correlationId: null } };
+    return { ok: true, value: tripPredictions({ trip: vt, busId: trip.busId, busName: trip.busName, vehicle: null }, p, now), fetchedAt: answer.fetchedAt };
+  }
+
+  /** The next arrivals at the place of route stop `stopId`, soonest first; 404 for a stop no loaded route lists. */
+  arrivalsAt(stopId: number): Answer<StopArrivalsResponse> {
+    const set = this.predictionSet();
+    const place = set.places.of(stopId);
+    if (!place) return { ok: false, failure: { status: 404, message: `Stop ${stopId} is not a stop of any route the server has loaded.`, correlationId: null } };
+    const ids = new Set(place.stopIds);
+    const arrivals: StopArrival[] = [];
+    for (const t of set.trips.values()) {
+      for (const s of t.stops) {
+        if (!ids.has(s.stopId)) continue;
+        arrivals.push({
+          tripId: t.tripId,
+          routeId: t.routeId,
+          routeCode: t.routeCode,
+          routeName: t.routeName,
+          direction: t.direction,
+          headsign: t.headsign,
+          busId: t.busId,
+          busName: t.busName,
+          stopId: s.stopId,
+          arrivalAt: s.arrivalAt,
+          earliestAt: s.earliestAt,
+          latestAt: s.latestAt,
+          basis: t.basis,
+        });
+      }
+    }
+    arrivals.sort((a, b) => a.arrivalAt - b.arrivalAt || a.tripId - b.tripId);
+    return { ok: true, value: { place, arrivals: arrivals.slice(0, MAX_ARRIVALS), at: set.at, pendingRoutes: set.pendingRoutes }, fetchedAt: set.at };
+  }
+}
+
+function tripPredictions(a: ActiveTrip, p: Extract<TripPrediction, { ok: true }>, at: EpochMs): TripPredictions {
+  const t = a.trip;
+  return {
+    tripId: t.tripId,
+    routeId: t.routeId,
+    routeCode: t.routeCode,
+    routeName: t.routeName,
+    direction: t.direction,
+    headsign: p.headsign,
+    busId: a.busId,
+    busName: a.busName,
+    basis: p.basis,
+    scheduleReason: p.scheduleReason,
+    note: NOTES[p.scheduleReason ?? p.basis],
+    delayMinutes: t.delayMinutes,
+    at,
+    stops: p.stops.map((s) => ({
+      stopId: s.stop.id,
+      stopName: s.stop.stopName,
+      stopOrder: s.stop.stopOrder,
+      lat: s.stop.latitude,
+      lon: s.stop.longitude,
+      alongM: Math.round(s.alongM),
+      arrivalAt: s.arrivalAt,
+      earliestAt: s.earliestAt,
+      latestAt: s.latestAt,
+      plannedAt: s.plannedAt,
+    })),
+  };
+}
