@@ -5,6 +5,6 @@ import { defineConfig } from 'drizzle-kit';
 // them at start on PGlite and PostgreSQL alike (lib/history/store.ts).
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./lib/history/schema.ts', './lib/auth/schema.ts'],
+  schema: ['./lib/history/schema.ts', './lib/auth/schema.ts', './lib/exceptions/schema.ts'],
   out: './drizzle',
 });

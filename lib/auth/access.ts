@@ -52,6 +52,12 @@ export const ROUTE_ACCESS = {
   '/api/history/buses/[id]/track': { role: 'dispatcher' },
   '/api/history/routes': { role: 'manager' },
   '/api/history/fleet': { role: 'manager' },
+  // Exceptions (lib/exceptions): the live list for every view (the wall shows counts), the history over a period for
+  // managers, acknowledging and snoozing for dispatchers; read marks are each viewer's own.
+  '/api/exceptions': { role: 'viewer', wall: true, params: { from: 'manager', to: 'manager' } },
+  '/api/exceptions/read': { role: 'viewer' },
+  '/api/exceptions/[id]/acknowledge': { role: 'dispatcher' },
+  '/api/exceptions/[id]/snooze': { role: 'dispatcher' },
   // A load balancer's checks: no session, no data in the answer beyond the snapshot's version
   '/api/health/live': { role: 'public' },
   '/api/health/ready': { role: 'public' },

@@ -52,7 +52,10 @@ export type AuditEvent =
   | 'token.first-use'
   | 'user.added'
   | 'user.changed'
-  | 'user.removed';
+  | 'user.removed'
+  /** lib/exceptions: a person acknowledged or snoozed an exception (subject: its id). */
+  | 'exception.acknowledged'
+  | 'exception.snoozed';
 
 export interface ThrottleRow {
   key: string;

@@ -2,6 +2,7 @@ import 'server-only';
 import { startAuth } from '@/lib/auth';
 import { ClusterNode, readClusterConfig } from '@/lib/cluster';
 import { appConfig, historyConfig, validateConfigAtStartup } from '@/lib/config';
+import { startExceptions } from '@/lib/exceptions';
 import { startFeed, type Feed } from '@/lib/fleet';
 import type { RecorderStatus } from '@/lib/model';
 import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/history';
@@ -83,6 +84,7 @@ export async function startServer() {
   });
   startHeadways(feed);
   startPredictions(feed);
+  startExceptions(feed, () => (recorder ? recorderStatusOf(recorder.recorder.stats, null).state : null));
   serveLive(guardedLive((req) => liveAnswer(feed, req)));
   onShutdown(async () => {
     // A leader releases its lease first: another instance takes over while this one writes its last batch.
