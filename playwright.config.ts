@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.cjs';
+import { CHROMIUM_ARGS, findChromium } from './scripts/test/find-chromium.cjs';
 
 const executablePath: string = findChromium({ install: false });
 

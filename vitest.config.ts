@@ -6,7 +6,7 @@ export default defineConfig({
     alias: {
       '@': fileURLToPath(new URL('.', import.meta.url)),
       // `server-only` throws outside a React Server Components bundle; in tests we are the server.
-      'server-only': fileURLToPath(new URL('./scripts/server-only-stub.js', import.meta.url)),
+      'server-only': fileURLToPath(new URL('./scripts/test/server-only-stub.js', import.meta.url)),
     },
   },
   test: {

@@ -8,7 +8,7 @@
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '../components/map/layers/bus-layer';
 import { BASEMAP_LABEL_LAYER_IDS, BASEMAP_LAYER_IDS } from '../lib/map-style/offline-style';
-import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
+import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
 import { startBenchStack, waitForLive } from './support/app-stack';
 import type { Benchmark, Figure } from './support/report';
 import { median } from './support/stats';

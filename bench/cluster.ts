@@ -1,4 +1,4 @@
-// Benchmark 11: several instances on Redis (lib/cluster). Three instances (scripts/instance.ts: server start
+// Benchmark 11: several instances on Redis (lib/cluster). Three instances (scripts/test/instance.ts: server start
 // without Next.js, /api/live over HTTP) on a redis-server of the benchmark's own and a PostgreSQL database of its
 // own (BENCH_DATABASE_URL or TEST_DATABASE_URL), against the simulator at its busy hour, each instance's upstream
 // requests counted by a proxy in front of the simulator:

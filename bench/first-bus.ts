@@ -5,7 +5,7 @@
 // response, MapLibre's worker included, and how many of those scripts carry recharts (only /delays draws charts).
 import { chromium, type Browser, type Request } from '@playwright/test';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '../components/map/layers/bus-layer';
-import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
+import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
 import { startBenchStack, waitForLive } from './support/app-stack';
 import type { Benchmark, Figure } from './support/report';
 import { getOnTheWire } from './support/wire';

@@ -2,7 +2,7 @@
 // PostgreSQL:
 //   - storage per simulated day at the default 855 buses and reads on a store holding 14 simulated days (--days N):
 //     the 30-day per-route table, the fleet at a moment, one bus's day. The days are made by the simulator's
-//     clock and written through the recorder (scripts/history-fill.ts → lib/history/fill.ts: the simulator's
+//     clock and written through the recorder (scripts/data/history-fill.ts → lib/history/fill.ts: the simulator's
 //     world stepped minute by minute at the budget's pace, its walks of /trips/active, location answers and final
 //     lookups emitted as the feed's events to the real Recorder), one process per store, side by side;
 //   - the recorder's lag at 10,000 buses on a 1,200/min key: a minute of the feed's events at their real pace
@@ -115,7 +115,7 @@ interface Fill {
 
 function runFillScript(target: Target, args: string[], env: Record<string, string>, ctx: BenchContext): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/history-fill.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/data/history-fill.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let tail = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {

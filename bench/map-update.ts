@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
+import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
 import type { Benchmark, Figure } from './support/report';
 import { median } from './support/stats';
 

@@ -7,7 +7,7 @@ import { mergeResults, readResults, type BenchEntry } from './support/results';
 const ROOT = join(__dirname, '..');
 
 describe('docs/performance.md and the charts against bench/results/latest.json', () => {
-  it('hold exactly what the results file gives (regenerate with `node scripts/bench-readme.mjs`)', () => {
+  it('hold exactly what the results file gives (regenerate with `node scripts/bench/bench-readme.mjs`)', () => {
     const stale = expectedFiles(ROOT, readResults(LATEST_RESULTS), BENCHMARKS).filter((f) => f.want !== f.have);
     expect(stale.map((f) => f.path)).toEqual([]);
   });
@@ -50,7 +50,7 @@ describe('the soak table', () => {
     const MB = 2 ** 20;
     const table = renderSoak({
       date: '2026-11-26T07:34:00Z',
-      command: 'node scripts/wall-soak.mjs --speed 168',
+      command: 'node scripts/test/wall-soak.mjs --speed 168',
       machine: { loadAverageAtStart: 14.36 },
       options: { speed: 168, path: '/wall' },
       simulatedHours: 184.8,

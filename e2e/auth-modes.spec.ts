@@ -13,7 +13,7 @@ plain('a reachable HOST without AUTH_MODE: the server refuses to start, in one s
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, FLEETMAP_DIST_DIR: process.env.FLEETMAP_E2E_DIST ?? '.next-e2e', PARTNER_API_BASE_URL: 'http://127.0.0.1:9/api/v1/partner', PARTNER_API_KEY: 'k' };
   delete env.AUTH_MODE;
-  const proc = spawn(process.execPath, [join(ROOT, 'scripts', 'server.mjs'), '--port', String(port), '--host', '192.0.2.1'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [join(ROOT, 'scripts', 'server', 'server.mjs'), '--port', String(port), '--host', '192.0.2.1'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr.on('data', (c: Buffer) => (out += c.toString()));

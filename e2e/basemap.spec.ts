@@ -112,7 +112,7 @@ test.describe('MAP_PMTILES: a self-hosted PMTiles basemap', () => {
     test.setTimeout(180_000);
     const file = join(mkdtempSync(join(tmpdir(), 'fleetmap-e2e-pmtiles-')), 'region.pmtiles');
     // The writer is an ES module script; run as one (Playwright loads this spec as CommonJS).
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'basemap-pmtiles-fixture.mjs'), file], { stdio: 'inherit' });
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'data', 'basemap-pmtiles-fixture.mjs'), file], { stdio: 'inherit' });
     archive = readFileSync(file);
     stack = await startWithin(170_000, (progress) => startStack({ env: { MAP_PMTILES: file }, progress }));
   });

@@ -25,7 +25,7 @@ fuzz('the same requests without a session: no 5xx, each refused before the app, 
   expect(answers.filter((a) => a.status >= 500).map(describe), 'answers of 5xx').toEqual([]);
 
   // Every request is refused: a 401 for the API, the sign-in for a page (on this origin), a 403 for a change from
-  // no page of ours, or before Next.js (405 for TRACE by scripts/server.mjs, 400 or 431 from Node's parser; 308 for
+  // no page of ours, or before Next.js (405 for TRACE by scripts/server/server.mjs, 400 or 431 from Node's parser; 308 for
   // a trailing slash).
   const origin = new URL(stack.appUrl).origin;
   const served = answers.filter((a) => {

@@ -27,7 +27,7 @@ fuzz('5,000+ hostile requests: no 5xx, clear 4xx for invalid input, no key, no u
 
   const describe = (a: Answer) => `${a.probe.method} ${a.probe.path.slice(0, 100)} → ${a.status} ${a.body.slice(0, 160)}`;
   expect(answers.filter((a) => a.status >= 500).map(describe), 'answers of 5xx').toEqual([]);
-  // Methods Next.js cannot route (TRACE) are refused by scripts/server.mjs in front of it.
+  // Methods Next.js cannot route (TRACE) are refused by scripts/server/server.mjs in front of it.
   const trace = answers.filter((a) => a.probe.method === 'TRACE');
   expect(trace.length).toBeGreaterThan(0);
   expect(trace.filter((a) => a.status !== 405).map(describe)).toEqual([]);

@@ -93,7 +93,7 @@ test('"yesterday" on the delay board equals a recomputation from the store', asy
         '--conditions=react-server',
         '--import',
         'tsx',
-        join(ROOT, 'scripts', 'history-fill.ts'),
+        join(ROOT, 'scripts', 'data', 'history-fill.ts'),
         '--dir',
         stack.dataDir,
         '--from',

@@ -29,7 +29,7 @@ function childOf(pid: number): number {
 test('with its log pipe closed the server keeps answering and does not spin', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetmap-log-pipe-'));
   // run-with-parent stops the server if this test process goes away.
-  const proc = spawn(process.execPath, [join(ROOT, 'scripts', 'run-with-parent.mjs'), process.execPath, join(ROOT, 'scripts', 'server.mjs'), '--port', '0', '--host', '127.0.0.1'], {
+  const proc = spawn(process.execPath, [join(ROOT, 'scripts', 'test', 'run-with-parent.mjs'), process.execPath, join(ROOT, 'scripts', 'server', 'server.mjs'), '--port', '0', '--host', '127.0.0.1'], {
     cwd: ROOT,
     env: {
       ...process.env,

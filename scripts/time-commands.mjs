@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { require as tsxRequire } from 'tsx/cjs/api';
-import { ROOT } from './next-build.mjs';
+import { ROOT } from './server/next-build.mjs';
 
 const { describeMachine } = tsxRequire('../bench/support/machine.ts', import.meta.url);
 const { COMMANDS_RESULTS, syncReadme } = tsxRequire('../bench/readme.ts', import.meta.url);

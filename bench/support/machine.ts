@@ -1,7 +1,7 @@
 // What the figures were measured on: they mean little without it.
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
-import { findChromium } from '../../scripts/find-chromium.mjs';
+import { findChromium } from '../../scripts/test/find-chromium.mjs';
 
 export interface Machine {
   cores: number;

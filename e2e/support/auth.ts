@@ -21,7 +21,7 @@ export function usersCli(dataDir: string, args: string[], input = ''): Promise<s
   return new Promise((resolve, reject) => {
     // tsx as a loader in this one process (its CLI would run the script in a child of its own, which a kill of
     // the CLI leaves running with the data directory open).
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'scripts', 'users.ts'), ...args], {
+    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'scripts', 'server', 'users.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, FLEETMAP_DATA_DIR: dataDir },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-// Starts a simulator and an app server (the built app, through scripts/server.mjs) for end-to-end tests, benchmarks and
+// Starts a simulator and an app server (the built app, through scripts/server/server.mjs) for end-to-end tests, benchmarks and
 // soak runs. Both bind to 127.0.0.1 on free ports and stop by themselves if the test process goes away.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,8 +11,8 @@ import { zoneAtLocalHour } from '../../lib/sim/clock';
 
 export const ROOT = join(__dirname, '..', '..');
 const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const APP_SERVER = join(ROOT, 'scripts', 'server.mjs');
-const RUN_WITH_PARENT = join(ROOT, 'scripts', 'run-with-parent.mjs');
+const APP_SERVER = join(ROOT, 'scripts', 'server', 'server.mjs');
+const RUN_WITH_PARENT = join(ROOT, 'scripts', 'test', 'run-with-parent.mjs');
 
 export type KeyKind = 'business' | 'standard' | 'narrow';
 
@@ -242,7 +242,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   });
   let sim: ReturnType<typeof launch> | null = null;
   const startSimulator = async () => {
-    sim = launch([TSX_CLI, join(ROOT, 'scripts', 'sim.ts')], simEnv());
+    sim = launch([TSX_CLI, join(ROOT, 'scripts', 'data', 'sim.ts')], simEnv());
     opts.progress?.outputs.set('simulator', sim.output);
     const s = sim;
     await waitFor(`${simUrl()}/__admin/clock`, 'The simulator', s.proc, s.output, /simulator listening at/);

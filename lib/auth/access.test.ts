@@ -33,9 +33,9 @@ function routeFiles(): Array<{ file: string; pattern: string }> {
   };
   walk(join(ROOT, 'app'), join(ROOT, 'app'), false);
   if (existsSync(join(ROOT, 'pages'))) walk(join(ROOT, 'pages'), join(ROOT, 'pages'), true);
-  // What scripts/server.mjs answers itself: it must say so in its source, or the entry is stale.
-  const server = readFileSync(join(ROOT, 'scripts', 'server.mjs'), 'utf8');
-  for (const pattern of SERVER_ROUTES) if (server.includes(`'${pattern}'`)) out.push({ file: 'scripts/server.mjs', pattern });
+  // What scripts/server/server.mjs answers itself: it must say so in its source, or the entry is stale.
+  const server = readFileSync(join(ROOT, 'scripts', 'server', 'server.mjs'), 'utf8');
+  for (const pattern of SERVER_ROUTES) if (server.includes(`'${pattern}'`)) out.push({ file: 'scripts/server/server.mjs', pattern });
   return out;
 }
 

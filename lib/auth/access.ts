@@ -14,7 +14,7 @@ export interface RouteAccess {
 }
 
 /**
- * Routes answered by scripts/server.mjs itself, before Next.js (so not files under app/): each passes the same
+ * Routes answered by scripts/server/server.mjs itself, before Next.js (so not files under app/): each passes the same
  * guard there (lib/server/live-guard.ts).
  */
 export const SERVER_ROUTES = ['/api/live'] as const;

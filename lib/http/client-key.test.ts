@@ -7,7 +7,7 @@ describe('clientKey', () => {
     expect(from({ [CLIENT_ADDRESS_HEADER]: '10.0.0.7' })).toBe('address:10.0.0.7');
     expect(from({ [CLIENT_ADDRESS_HEADER]: '10.0.0.7' })).not.toBe(from({ [CLIENT_ADDRESS_HEADER]: '10.0.0.8' }));
     expect(from({})).toBe('address:unknown');
-    // A forwarded-for header is not trusted: only scripts/server.mjs's own header counts.
+    // A forwarded-for header is not trusted: only scripts/server/server.mjs's own header counts.
     expect(from({ 'x-forwarded-for': '1.2.3.4' })).toBe('address:unknown');
   });
 

@@ -2,11 +2,11 @@
 // the session (or the wall token) proxy.ts validated; else the address the connection came from. Nothing downstream
 // changes with it (the feed only compares the keys).
 //
-// The address is written by scripts/server.mjs from the socket, over whatever a client sent in that header, so
+// The address is written by scripts/server/server.mjs from the socket, over whatever a client sent in that header, so
 // it cannot be forged through the app's own server. Behind a reverse proxy every viewer shares the proxy's
 // address: the per-client bounds then act as one shared bound, which is safe, only stricter.
 
-/** Set by scripts/server.mjs on every request; a client's own value is overwritten. */
+/** Set by scripts/server/server.mjs on every request; a client's own value is overwritten. */
 export const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
 
 /**
@@ -15,7 +15,7 @@ export const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
  */
 export const CLIENT_PRINCIPAL_HEADER = 'x-fleetmap-client-principal';
 
-/** A request that did not pass scripts/server.mjs (next dev) shares this one key. */
+/** A request that did not pass scripts/server/server.mjs (next dev) shares this one key. */
 const UNIDENTIFIED = 'address:unknown';
 
 export function clientKey(request: Request): string {
@@ -24,7 +24,7 @@ export function clientKey(request: Request): string {
   return clientKeyOfAddress(request.headers.get(CLIENT_ADDRESS_HEADER));
 }
 
-/** The same key from the header's raw value (a request scripts/server.mjs answers itself, such as /api/live). */
+/** The same key from the header's raw value (a request scripts/server/server.mjs answers itself, such as /api/live). */
 export function clientKeyOfAddress(address: string | string[] | null | undefined): string {
   const a = (Array.isArray(address) ? address[0] : address)?.trim();
   return a ? `address:${a}` : UNIDENTIFIED;

@@ -113,7 +113,7 @@ describe('GET /api/live fallbacks, bytes and HTTP', () => {
     const d1 = get(source, `/api/live?since=${epoch}-1`, { 'accept-encoding': 'gzip' });
     expect(get(source, `/api/live?since=${epoch}-1`, { 'accept-encoding': 'gzip' }).body).toBe(d1.body);
     expect(JSON.parse(gunzipSync(d1.body!).toString())).toMatchObject({ kind: 'delta', since: 1, version: v2.version });
-    // The same answer object for the same question (scripts/server.mjs adds its headers once per object), frozen.
+    // The same answer object for the same question (scripts/server/server.mjs adds its headers once per object), frozen.
     const again1 = get(source, `/api/live?since=${epoch}-1`, { 'accept-encoding': 'gzip' });
     expect(again1).toBe(d1);
     expect(Object.isFrozen(d1.headers)).toBe(true);

@@ -9,7 +9,7 @@ import { etagMatches, idSchema } from './responses';
 
 // GET /api/live as bytes: the full snapshot, or the delta since the browser's version, each serialised and
 // compressed once per version and encoding however many viewers ask, and sent as they are. Framework-free:
-// scripts/server.mjs answers /api/live with it before Next.js (whose App Router would strip Content-Encoding and
+// scripts/server/server.mjs answers /api/live with it before Next.js (whose App Router would strip Content-Encoding and
 // compress the body again, and whose routing costs more CPU than the answer itself; see docs/serving.md).
 
 /** What the feed offers: the newest version, and the step changes since an older one. */
@@ -55,7 +55,7 @@ const GZIP_LEVEL = 6;
 
 /**
  * One answer's bytes, each encoding made on first demand, and the whole 200 answer per encoding: every viewer
- * asking the same gets the same object, headers included (scripts/server.mjs adds its own to them once per object).
+ * asking the same gets the same object, headers included (scripts/server/server.mjs adds its own to them once per object).
  */
 class Encoded {
   private readonly byEncoding = new Map<Encoding, RawAnswer>();
@@ -228,7 +228,7 @@ export function liveResponse(source: LiveSource, request: Request): Response {
 }
 
 /**
- * Where scripts/server.mjs finds the /api/live handler (it runs the Next.js app in its own process, outside the
+ * Where scripts/server/server.mjs finds the /api/live handler (it runs the Next.js app in its own process, outside the
  * bundles, as plain JavaScript: it names the same symbol). Set once at server start, in lib/server/start.ts, where
  * whatever must stand in front of the route (a sign-in check) wraps it.
  */

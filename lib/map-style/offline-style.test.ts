@@ -159,7 +159,7 @@ describe('land files', () => {
     );
     const networkFile = join(ROOT, 'lib/sim/data/manhattan-network.json');
     const network = existsSync(networkFile) ? (JSON.parse(readFileSync(networkFile, 'utf8')) as { bbox: number[] }).bbox : [...FALLBACK_NETWORK_BOX];
-    // Re-run scripts/clip-land.mjs when this fails: the network has grown past the land.
+    // Re-run scripts/data/clip-land.mjs when this fails: the network has grown past the land.
     expect(minX).toBeLessThan(network[0]!);
     expect(minY).toBeLessThan(network[1]!);
     expect(maxX).toBeGreaterThan(network[2]!);

@@ -1,5 +1,5 @@
 // The map style that ships with the app: land and water, the street skeleton and place names from files under
-// public/basemap (built by scripts/clip-land.mjs, basemap-world-land.mjs, basemap-streets.mjs and
+// public/basemap (built by scripts/data/clip-land.mjs, basemap-world-land.mjs, basemap-streets.mjs and
 // basemap-places.mjs), labels from glyphs under public/fonts, and the network from our own /api/network. Every
 // URL is on the app's origin, so the map works with no internet. Pure data: no DOM, no env, safe to import
 // from client components.
@@ -57,7 +57,7 @@ export const BASEMAP_PATHS = {
   glyphs: '/fonts/{fontstack}/{range}.pbf',
 } as const;
 
-/** The only face shipped in public/fonts (scripts/basemap-glyphs.mjs says why there is no bold). */
+/** The only face shipped in public/fonts (scripts/data/basemap-glyphs.mjs says why there is no bold). */
 export const LABEL_FONT = 'Noto Sans Regular';
 
 /** Network GeoJSON properties the labels read; the first one present wins. */

@@ -4,7 +4,7 @@
 // passed in, so the ~40 KB of style code loads only when a PMTiles basemap is configured (resolve-style.ts).
 //
 // Two departures from the stock style, because nothing may come from another host:
-// - Glyphs come from public/fonts, which has one face (Noto Sans Regular, scripts/basemap-glyphs.mjs); the
+// - Glyphs come from public/fonts, which has one face (Noto Sans Regular, scripts/data/basemap-glyphs.mjs); the
 //   style's Medium, Italic and Devanagari faces are drawn in it. Names in scripts past the shipped ranges
 //   (Latin, Latin Extended, punctuation) are skipped by MapLibre.
 // - No sprite ships: the layers that only draw icons (one-way arrows, road shields) are left out, and POI and

@@ -4,7 +4,7 @@ import { guardRequest, principalKey } from '@/lib/auth/guard';
 import { CLIENT_PRINCIPAL_HEADER } from '@/lib/http/client-key';
 import type { LiveHandler, LiveRequest, RawAnswer } from '@/lib/http/live-answer';
 
-// /api/live is answered by scripts/server.mjs before Next.js (and so before proxy.ts), so the sign-in check that
+// /api/live is answered by scripts/server/server.mjs before Next.js (and so before proxy.ts), so the sign-in check that
 // proxy.ts makes for every other route is made here, with the same guard: a refusal never reaches the feed, and a
 // signed-in caller's per-client limits count by session (the principal header), as on every other route. A wall
 // token limited to some routes is answered with those routes' buses and trips only.

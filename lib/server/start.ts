@@ -23,7 +23,7 @@ import { provideStatusSources } from './status-sources';
  * Whatever subscribes to the feed (a recorder) or replaces its snapshot store (a cluster) is wired here, in
  * startFeed's wiring, never inside lib/fleet; what they tell the status page and the fleet table (the recorder's
  * state and each bus's last trip, this instance's role) is handed to provideStatusSources (status-sources.ts).
- * /api/live is answered by scripts/server.mjs with the handler set here (serveLive), behind the same sign-in check.
+ * /api/live is answered by scripts/server/server.mjs with the handler set here (serveLive), behind the same sign-in check.
  */
 export async function startServer() {
   validateConfigAtStartup();
@@ -99,7 +99,7 @@ function followerRecorder(where: string): RecorderStatus {
   return { state: 'stopped', store: where, lagMs: null, pending: 0, lastWriteAt: null, message: 'This instance follows another: the leader records history.' };
 }
 
-// scripts/server.mjs awaits this on SIGTERM/SIGINT before the process exits, so the last batch is written.
+// scripts/server/server.mjs awaits this on SIGTERM/SIGINT before the process exits, so the last batch is written.
 const SHUTDOWN = Symbol.for('fleetmap.shutdown');
 
 function onShutdown(hook: () => Promise<void>): void {
@@ -119,7 +119,7 @@ export async function startServerOrExit(): Promise<void> {
     console.error(err instanceof Error ? err.message : String(err));
     process.exit(1);
   }
-  // scripts/server.mjs waits for this before it reports a failure to listen (the checks above speak first).
+  // scripts/server/server.mjs waits for this before it reports a failure to listen (the checks above speak first).
   (globalThis as { [STARTUP]?: { resolve?: () => void } })[STARTUP]?.resolve?.();
 }
 

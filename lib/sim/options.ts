@@ -129,7 +129,7 @@ export interface SimRunnerOptions {
   exitWithParent: boolean;
 }
 
-/** Options of the stand-alone runner (scripts/sim.ts): SIM_PORT, SIM_EXIT_AFTER_S, SIM_EXIT_WITH_PARENT. */
+/** Options of the stand-alone runner (scripts/data/sim.ts): SIM_PORT, SIM_EXIT_AFTER_S, SIM_EXIT_WITH_PARENT. */
 export function simRunnerFromEnv(env: Env = process.env): SimRunnerOptions {
   const parsed = runnerSchema.safeParse(present(env, Object.keys(runnerSchema.shape)));
   if (!parsed.success) fail(parsed.error);

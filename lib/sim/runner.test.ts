@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// scripts/sim.ts as a process: it prints where it listens, and stops by itself (SIM_EXIT_AFTER_S, or when its
+// scripts/data/sim.ts as a process: it prints where it listens, and stops by itself (SIM_EXIT_AFTER_S, or when its
 // parent dies with SIM_EXIT_WITH_PARENT=1).
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,7 +19,7 @@ const alive = (pid: number) => {
 
 describe('npm run sim', () => {
   it('prints the base URL and the demo keys, serves, and exits after SIM_EXIT_AFTER_S', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/sim.ts'], { cwd: repo, env: env({ SIM_EXIT_AFTER_S: '3' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/data/sim.ts'], { cwd: repo, env: env({ SIM_EXIT_AFTER_S: '3' }), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -43,7 +43,7 @@ describe('npm run sim', () => {
 
   it('exits when its parent dies with SIM_EXIT_WITH_PARENT=1', async () => {
     // The shell starts the simulator in the background, prints its pid and exits after a moment.
-    const parent = spawn('sh', ['-c', `"${process.execPath}" --import tsx scripts/sim.ts >/dev/null 2>&1 & echo $!; sleep 3`], {
+    const parent = spawn('sh', ['-c', `"${process.execPath}" --import tsx scripts/data/sim.ts >/dev/null 2>&1 & echo $!; sleep 3`], {
       cwd: repo,
       env: env({ SIM_EXIT_WITH_PARENT: '1', SIM_EXIT_AFTER_S: '60' }),
       stdio: ['ignore', 'pipe', 'ignore'],

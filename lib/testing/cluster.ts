@@ -4,13 +4,13 @@ import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 
 // Real processes for the cluster's integration test and benchmark: a redis-server of the test's own on a free
-// port (never the machine's shared one: the test stops and restarts it), instances (scripts/instance.ts) and a
+// port (never the machine's shared one: the test stops and restarts it), instances (scripts/test/instance.ts) and a
 // counting proxy in front of the simulator for each instance, which notes the moment every upstream request of
 // that instance arrives. Every process binds 127.0.0.1 and stops by itself when the test process goes away
-// (scripts/run-with-parent.mjs).
+// (scripts/test/run-with-parent.mjs).
 
 const ROOT = join(__dirname, '..', '..');
-const RUN_WITH_PARENT = join(ROOT, 'scripts', 'run-with-parent.mjs');
+const RUN_WITH_PARENT = join(ROOT, 'scripts', 'test', 'run-with-parent.mjs');
 const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 export async function freePort(): Promise<number> {
@@ -91,9 +91,9 @@ export interface Instance {
   stop(): Promise<void>;
 }
 
-/** One instance (scripts/instance.ts) on a free port; resolves once it answers. */
+/** One instance (scripts/test/instance.ts) on a free port; resolves once it answers. */
 export async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const p = launch(TSX_CLI, ['--conditions=react-server', join(ROOT, 'scripts', 'instance.ts'), '--port', '0'], { NODE_ENV: 'production', AUTH_MODE: 'none', ...env });
+  const p = launch(TSX_CLI, ['--conditions=react-server', join(ROOT, 'scripts', 'test', 'instance.ts'), '--port', '0'], { NODE_ENV: 'production', AUTH_MODE: 'none', ...env });
   // Starting tsx and the server modules takes tens of seconds on a loaded two-core machine.
   const ready = await waitUntil(
     'instance started',

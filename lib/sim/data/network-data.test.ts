@@ -1,4 +1,4 @@
-// Invariants of the committed network derived from MTA GTFS by scripts/derive-network.mjs: the simulator
+// Invariants of the committed network derived from MTA GTFS by scripts/data/derive-network.mjs: the simulator
 // trusts this file, so a regeneration that breaks any of them must fail here rather than on the map.
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

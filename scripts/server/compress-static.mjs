@@ -1,5 +1,5 @@
 // After a build: a brotli copy of every script and stylesheet the browser loads from the build, and of MapLibre's
-// worker, for scripts/server.mjs to send to browsers that accept br (Next.js serves these files gzip-compressed
+// worker, for scripts/server/server.mjs to send to browsers that accept br (Next.js serves these files gzip-compressed
 // only). Made once here, at quality 10: 11 saves another 2 % for half again the time.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

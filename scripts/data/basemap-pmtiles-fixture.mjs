@@ -4,7 +4,7 @@
 // `pmtiles` package only reads archives, and no maintained npm package writes them, so the writer is here;
 // basemap-pmtiles-fixture.test.ts reads its output back with `pmtiles`.
 //
-//   node scripts/basemap-pmtiles-fixture.mjs <out.pmtiles>
+//   node scripts/data/basemap-pmtiles-fixture.mjs <out.pmtiles>
 //
 // Format: https://github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md (header of 127 bytes, a root directory,
 // JSON metadata, then the tiles; directories and metadata gzip-compressed; one root directory, no leaves).
@@ -204,7 +204,7 @@ export function fixtureArchive({ maxZoom = 14 } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const out = process.argv[2];
   if (!out) {
-    console.error('usage: node scripts/basemap-pmtiles-fixture.mjs <out.pmtiles>');
+    console.error('usage: node scripts/data/basemap-pmtiles-fixture.mjs <out.pmtiles>');
     process.exit(1);
   }
   const archive = fixtureArchive();

@@ -1,10 +1,10 @@
 // One Fleetmap instance without Next.js: server start (lib/server/start.ts: the feed, the recorder, sign-in, the
 // cluster) and the answers a load balancer and the live map need, over plain HTTP: /api/live (the same handler
-// scripts/server.mjs serves), /api/health/live, /api/health/ready and /api/integration's instance section.
+// scripts/server/server.mjs serves), /api/health/live, /api/health/ready and /api/integration's instance section.
 // The cluster's integration test and benchmark start three of these: a production build of the whole app takes
 // minutes on a loaded machine, and /api/live never goes through Next.js anyway.
 //
-//   tsx --conditions=react-server scripts/instance.ts --port 0      (prints {"msg":"instance ready","port":N})
+//   tsx --conditions=react-server scripts/test/instance.ts --port 0      (prints {"msg":"instance ready","port":N})
 import { createServer } from 'node:http';
 import { ensureFeedStarted } from '@/lib/fleet';
 import { LIVE_HANDLER, type LiveHandler } from '@/lib/http/live-answer';

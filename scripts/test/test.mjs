@@ -5,7 +5,7 @@
 // failed, so one run shows everything that is wrong.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from './next-build.mjs';
+import { ROOT } from '../server/next-build.mjs';
 
 const bin = (pkg, file) => join(ROOT, 'node_modules', ...pkg.split('/'), ...file.split('/'));
 /** Groups run one after another; the steps of a group run at once (their output is then interleaved). */
@@ -16,9 +16,9 @@ const groups = [
   ],
   [
     ['unit and integration', [bin('vitest', 'vitest.mjs'), 'run']],
-    ['end-to-end build', [join(ROOT, 'scripts', 'e2e.mjs'), '--build-only']],
+    ['end-to-end build', [join(ROOT, 'scripts', 'test', 'e2e.mjs'), '--build-only']],
   ],
-  [['end-to-end', [join(ROOT, 'scripts', 'e2e.mjs')]]],
+  [['end-to-end', [join(ROOT, 'scripts', 'test', 'e2e.mjs')]]],
 ];
 
 function run([name, args]) {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // breaks them silently on GitHub. This reads every link of every Markdown file there and checks that its file
 // exists and that its anchor names a heading of that file (GitHub's slugs).
 
-const ROOT = join(__dirname, '..');
+const ROOT = join(__dirname, '..', '..');
 const README_MAX_LINES = 200;
 
 function markdownFiles(): string[] {

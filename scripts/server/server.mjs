@@ -5,17 +5,17 @@
 // - GET /api/live, with the handler the app set at start (lib/http/live-answer.ts, set in lib/server/start.ts):
 //   its answers are bytes compressed once per snapshot version, which an App Router route cannot send, and
 //   Next's routing would cost more CPU per request than the answer (docs/serving.md);
-// - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/compress-static.mjs made
+// - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/server/compress-static.mjs made
 //   them; Next.js serves gzip only).
 // Every answer made here carries the headers next.config.js gives every answer.
 //
-//   node scripts/server.mjs [--port 3000] [--host 127.0.0.1] [--dev]     (PORT / HOST work too)
+//   node scripts/server/server.mjs [--port 3000] [--host 127.0.0.1] [--dev]     (PORT / HOST work too)
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
-import nextConfig from '../next.config.js';
+import nextConfig from '../../next.config.js';
 
 // Logs go to stdout and stderr. When what reads them goes away (a closed pipe: a log shipper restarted, a terminal
 // gone), every write fails with EPIPE; unhandled, each failure is an uncaught exception that Next.js logs, to the
@@ -23,7 +23,7 @@ import nextConfig from '../next.config.js';
 // which nothing here can help; the service goes on.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
 // lib/http/client-key.ts reads who a request comes from here (the per-client limits on watches and lookups), and
 // lib/auth the address for sign-in throttling and the audit log.

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const INPUTS = ['app', 'components', 'lib', 'public', 'scripts/compress-static.mjs', 'next.config.js', 'package-lock.json', 'postcss.config.mjs', 'tsconfig.json', 'instrumentation.ts'];
+const INPUTS = ['app', 'components', 'lib', 'public', 'scripts/server/compress-static.mjs', 'next.config.js', 'package-lock.json', 'postcss.config.mjs', 'tsconfig.json', 'instrumentation.ts'];
 const SKIP = new Set(['node_modules', '.next', 'maplibre-gl-worker.mjs']);
 const STAMP = '.fleetmap-build-fingerprint';
 

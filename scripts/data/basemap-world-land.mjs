@@ -3,18 +3,18 @@
 //
 // Source: Natural Earth 1:110m land (public domain; credited "Natural Earth") as TopoJSON in the npm package
 // `world-atlas@2.0.2` (`land-110m.json`). Not a dependency: this script runs `npm pack world-atlas@2.0.2` into a
-// temp dir, untars it, decodes the TopoJSON with our own arc decoder (scripts/basemap-geometry.mjs), rounds to
+// temp dir, untars it, decodes the TopoJSON with our own arc decoder (scripts/data/basemap-geometry.mjs), rounds to
 // 3 decimals (~100 m, far below 110m's own precision), and removes the temp dir.
 //
-//   node scripts/basemap-world-land.mjs                       # downloads the package (~2 MB tarball)
-//   node scripts/basemap-world-land.mjs --package-dir <dir>   # an already unpacked `package/` folder
+//   node scripts/data/basemap-world-land.mjs                       # downloads the package (~2 MB tarball)
+//   node scripts/data/basemap-world-land.mjs --package-dir <dir>   # an already unpacked `package/` folder
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countPoints, preparePolygons, topologyPolygons } from './basemap-geometry.mjs';
 import { fetchPackage } from './basemap-package.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PACKAGE = 'world-atlas@2.0.2';
 const SOURCE_FILE = 'land-110m.json';
 const OUT = join(root, 'public/basemap/land-world.geojson');

@@ -1,6 +1,6 @@
 // `npm run sim`: the Partner API v1 simulator on its own, on SIM_PORT (default 4010) at 127.0.0.1.
 // SIM_EXIT_AFTER_S stops it after N seconds; SIM_EXIT_WITH_PARENT=1 stops it when its parent process dies.
-import { PLAN_NAMES, createSimulator, maskKey, simOptionsFromEnv, simRunnerFromEnv } from '../lib/sim/index';
+import { PLAN_NAMES, createSimulator, maskKey, simOptionsFromEnv, simRunnerFromEnv } from '../../lib/sim/index';
 
 async function main() {
   let options;

@@ -16,6 +16,6 @@ const port = process.env.PORT || '3000';
 // Loopback by default: set HOST=0.0.0.0 to serve a wall display on another machine.
 const host = process.env.HOST || '127.0.0.1';
 console.log(`Fleetmap: http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`);
-const child = spawn(process.execPath, [join(ROOT, 'scripts', 'server.mjs'), '--port', port, '--host', host], { cwd: ROOT, stdio: 'inherit', env: process.env });
+const child = spawn(process.execPath, [join(ROOT, 'scripts', 'server', 'server.mjs'), '--port', port, '--host', host], { cwd: ROOT, stdio: 'inherit', env: process.env });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

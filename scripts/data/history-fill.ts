@@ -2,7 +2,7 @@
 // was written and, with --date, the per-route figures of that service date recomputed from the stored trips by
 // plain SQL (the e2e test compares the delay board with them).
 //
-//   node --conditions=react-server --import tsx scripts/history-fill.ts --dir <FLEETMAP_DATA_DIR> --from <ISO> --to <ISO> [--buses N] [--date YYYY-MM-DD] [--stats FILE]
+//   node --conditions=react-server --import tsx scripts/data/history-fill.ts --dir <FLEETMAP_DATA_DIR> --from <ISO> --to <ISO> [--buses N] [--date YYYY-MM-DD] [--stats FILE]
 //   (DATABASE_URL set: PostgreSQL instead of --dir)
 // Each simulated day filled is logged on stderr. --stats writes what was filled, how long it took and the
 // machine's load before and after into FILE once the fill is complete (the history benchmark keeps its fills so).

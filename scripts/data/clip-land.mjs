@@ -1,5 +1,5 @@
 // Builds public/basemap/land-local.geojson: detailed land around the network, for the offline map. Run by the
-// build (`npm run prepare-assets`, scripts/next-build.mjs) with --if-stale: it rebuilds the file only when its
+// build (`npm run prepare-assets`, scripts/server/next-build.mjs) with --if-stale: it rebuilds the file only when its
 // stamp (the source package, the network's extent, this script and the geometry code) no longer matches the one
 // the file carries, so a build on a new network's extent makes its land, and any other build costs a hash.
 //
@@ -7,18 +7,18 @@
 // OpenStreetMap's coastline, as one 107 MB GeoJSON of 250 MultiPolygons (data © OpenStreetMap contributors, ODbL;
 // credited in the style's attribution), read from node_modules: offline, as every build is. Parsing it costs a
 // few seconds of CPU, which is why the stamp is checked first. The result is committed too, so that tests and
-// `npm run dev` have it before a build; a test (scripts/clip-land.test.ts) fails when it is not current.
+// `npm run dev` have it before a build; a test (scripts/data/clip-land.test.ts) fails when it is not current.
 //
-//   node scripts/clip-land.mjs                       # rebuilds it
-//   node scripts/clip-land.mjs --if-stale            # only when its stamp is not current (the build's way)
-//   node scripts/clip-land.mjs --package-dir <dir>   # from another unpacked copy of the package
+//   node scripts/data/clip-land.mjs                       # rebuilds it
+//   node scripts/data/clip-land.mjs --if-stale            # only when its stamp is not current (the build's way)
+//   node scripts/data/clip-land.mjs --package-dir <dir>   # from another unpacked copy of the package
 //
 // What the package really holds: its "1 m" is the Douglas–Peucker tolerance applied to OpenStreetMap's
 // *simplified* land polygons, which are already generalised for small scales. Around Manhattan that is about
 // 200 vertices, segments up to ~3.5 km along the East River: the shape is right (no river across the island,
 // no seams) but not street-exact. The older countries-land-10m had about 400 vertices here, a third of them
 // seams of a tile grid that cut notches of water into Manhattan at zoom 12–13. The street skeleton
-// (scripts/basemap-streets.mjs) is drawn over the land, so a street along the shore still reads as a street.
+// (scripts/data/basemap-streets.mjs) is drawn over the land, so a street along the shore still reads as a street.
 //
 // The box is the network's `bbox` from lib/sim/data/manhattan-network.json when that file exists, else the
 // Manhattan network's [-74.03, 40.68, -73.90, 40.89]; padded by 10 km so the map has land past the last stop (basemap-network.mjs).

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import chromium from './find-chromium.cjs';
 
 const { findChromium } = chromium;
-import { buildIfStale, ROOT } from './next-build.mjs';
+import { buildIfStale, ROOT } from '../server/next-build.mjs';
 
 const DIST = process.env.FLEETMAP_E2E_DIST || '.next-e2e';
 // The canary lives outside the build directory (or the build would contain it by construction).

@@ -1,4 +1,4 @@
-// Soak run of the wall display: `node scripts/wall-soak.mjs [--minutes 20] [--speed 72] [--warmup 60]
+// Soak run of the wall display: `node scripts/test/wall-soak.mjs [--minutes 20] [--speed 72] [--warmup 60]
 // [--buses N] [--path "/wall?rotate=30"] [--sample 60] [--heap-diff] [--save-snapshots DIR]`. Starts the simulator (fast
 // clock: a simulated day in ~20 real minutes at the defaults) and the built app (e2e/support/stack.ts), opens the
 // wall in Chromium and records, after forced garbage collection, the JS heap, DOM nodes and event listeners after
@@ -8,14 +8,14 @@
 // `npm test` (a soak takes half an hour). Heap follows the data: the snapshot's trips rise and fall with the
 // simulated time of day, so a run whose measurement spans a whole simulated day (20 min at speed 72) compares
 // like with like. --heap-diff takes heap snapshots (page and worker) after the warm-up and at the end and prints
-// what survived in between, by constructor and retainer (scripts/wall-heap-diff.mjs); --save-snapshots keeps them.
+// what survived in between, by constructor and retainer (scripts/test/wall-heap-diff.mjs); --save-snapshots keeps them.
 // Builds into .next-soak when stale (FLEETMAP_SOAK_DIST picks another build directory). --out FILE writes the
 // samples, the heap at the baseline's simulated time of day on each later day, and the verdict as JSON (the
-// README's soak table is generated from bench/results/wall-soak.json, scripts/bench-readme.mjs).
+// README's soak table is generated from bench/results/wall-soak.json, scripts/bench/bench-readme.mjs).
 import { require as tsxRequire } from 'tsx/cjs/api';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './find-chromium.mjs';
-import { buildIfStale } from './next-build.mjs';
+import { buildIfStale } from '../server/next-build.mjs';
 import { heapDiffReport, parseSnapshot, takeHeapSnapshot } from './wall-heap-diff.mjs';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -195,7 +195,7 @@ async function main() {
   const distDir = process.env.FLEETMAP_SOAK_DIST || '.next-soak';
   buildIfStale({ distDir, env: { PARTNER_API_BASE_URL: 'http://127.0.0.1:9/api/v1/partner' } });
   // stack.ts is CommonJS TypeScript that locates the repo by its own __dirname: load it as such.
-  const { startStack } = tsxRequire('../e2e/support/stack.ts', import.meta.url);
+  const { startStack } = tsxRequire('../../e2e/support/stack.ts', import.meta.url);
   // The stack's servers stop by themselves after FLEETMAP_MAX_LIFETIME_S (30 min by default, for tests): a soak
   // outlives that, and a wall whose app stopped would measure a frozen page.
   process.env.FLEETMAP_MAX_LIFETIME_S = String(Math.ceil(opts.minutes * 60 + 1800));
@@ -317,7 +317,7 @@ async function main() {
       mkdirSync(dirname(opts.out), { recursive: true });
       const result = {
         date: new Date(started).toISOString(),
-        command: `node scripts/wall-soak.mjs ${process.argv.slice(2).join(' ')}`,
+        command: `node scripts/test/wall-soak.mjs ${process.argv.slice(2).join(' ')}`,
         machine: { cores: cpus().length, memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10, node: process.version, loadAverageAtStart: loadAverageAtStart },
         options: { minutes: opts.minutes, speed: opts.speed, warmupS: opts.warmup, path: opts.path },
         simulatedHours: simH,

@@ -1,4 +1,4 @@
-// `node scripts/repeat-tests.mjs [--runs N] [--busy-cores K] [--out FILE] [-- vitest args]`: the unit and
+// `node scripts/test/repeat-tests.mjs [--runs N] [--busy-cores K] [--out FILE] [-- vitest args]`: the unit and
 // integration suite N times in a row (default 10), optionally while K busy-looping processes keep cores busy (as a
 // second job on a CI machine would), and a line per run: exit code, duration, load average, failed tests. Stops
 // nothing on a failure: the point is to count them. Writes the runs as JSON to --out when given.
@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT } from './next-build.mjs';
+import { ROOT } from '../server/next-build.mjs';
 
 const dashdash = process.argv.indexOf('--');
 const own = dashdash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashdash);
@@ -16,7 +16,7 @@ const { values } = parseArgs({ args: own, options: { runs: { type: 'string', def
 const runs = Number(values.runs);
 const busyCores = Number(values['busy-cores']);
 if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(busyCores) || busyCores < 0) {
-  console.error('usage: node scripts/repeat-tests.mjs [--runs N ≥ 1] [--busy-cores K ≥ 0] [--out FILE] [-- vitest args]');
+  console.error('usage: node scripts/test/repeat-tests.mjs [--runs N ≥ 1] [--busy-cores K ≥ 0] [--out FILE] [-- vitest args]');
   process.exit(2);
 }
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertBox, padBox } from './basemap-geometry.mjs';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const NETWORK_FILE = join(ROOT, 'lib/sim/data/manhattan-network.json');
 const FALLBACK_NETWORK_BOX = [-74.03, 40.68, -73.9, 40.89];
 // Land and place names reach this far past the last stop: at zoom 11 a dispatcher's screen spans ~50 km, and

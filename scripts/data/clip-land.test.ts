@@ -3,7 +3,7 @@ import { LAND_LOCAL_FILE, landStamp, writtenStamp } from './clip-land.mjs';
 
 describe('the offline land file', () => {
   it('is current: its stamp is the one the build would make (the package, the extent, the cutting code)', () => {
-    // Fails after a change to the network's extent or to the cutting code until `node scripts/clip-land.mjs`
+    // Fails after a change to the network's extent or to the cutting code until `node scripts/data/clip-land.mjs`
     // (or a build) remakes it.
     expect(writtenStamp(LAND_LOCAL_FILE)).toBe(landStamp());
   });

@@ -4,8 +4,8 @@
 // Source: `tileserver-gl-styles@2.0.0` (fonts/, Noto Sans: SIL Open Font License). Not a dependency: this script
 // runs `npm pack tileserver-gl-styles@2.0.0` into a temp dir, untars it, copies, and removes the temp dir.
 //
-//   node scripts/basemap-glyphs.mjs                       # downloads the package (~0.6 MB tarball)
-//   node scripts/basemap-glyphs.mjs --package-dir <dir>   # an already unpacked `package/` folder
+//   node scripts/data/basemap-glyphs.mjs                       # downloads the package (~0.6 MB tarball)
+//   node scripts/data/basemap-glyphs.mjs --package-dir <dir>   # an already unpacked `package/` folder
 //
 // Fonts: only "Noto Sans Regular". Version 2.0.0 of the package ships no other face (no Noto Sans Bold), so the
 // style uses Regular everywhere; add a face here and in lib/map-style/offline-style.ts together.
@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchPackage } from './basemap-package.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PACKAGE = 'tileserver-gl-styles@2.0.0';
 const FONTS = ['Noto Sans Regular'];
 // MapLibre asks for the 256-code-point block of every character it lays out. The blocks we ship:
