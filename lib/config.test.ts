@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
-import { readAppConfig, readHistoryConfig, readRegularityConfig, validateConfigAtStartup } from './config';
+import { readAppConfig, readHistoryConfig, readOpsConfig, readRegularityConfig, validateConfigAtStartup } from './config';
 
 describe('readAppConfig', () => {
   it('gives the documented defaults for an empty environment (blank counts as unset)', () => {
@@ -150,5 +150,20 @@ describe('readRegularityConfig', () => {
       'HEADWAY_GAPPED_RATIO must be between 1.05 and 10',
     ]);
     expect(() => validateConfigAtStartup({ GHOST_AFTER_S: '5' })).toThrow(/GHOST_AFTER_S must be between 30 and 86400/);
+  });
+});
+
+describe('readOpsConfig', () => {
+  it('defaults to no metrics token and the info level; reads both', () => {
+    expect(readOpsConfig({ METRICS_TOKEN: ' ', LOG_LEVEL: '' })).toEqual({ ok: true, config: { metricsToken: null, logLevel: 'info' } });
+    expect(readOpsConfig({ METRICS_TOKEN: 'scrape-token-0123456789', LOG_LEVEL: 'DEBUG' })).toEqual({ ok: true, config: { metricsToken: 'scrape-token-0123456789', logLevel: 'debug' } });
+  });
+
+  it('refuses a short token or one with spaces without repeating it, and an unknown level', () => {
+    const r = readOpsConfig({ METRICS_TOKEN: 'short secret', LOG_LEVEL: 'verbose' });
+    expect(r.ok).toBe(false);
+    const problems = r.ok ? [] : r.problems;
+    expect(problems).toEqual(['METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces)', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent']);
+    expect(() => validateConfigAtStartup({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of/);
   });
 });

@@ -207,6 +207,43 @@ export function regularityConfig(env: Env = process.env): RegularityConfig {
   return r.config;
 }
 
+/** Running it as a service (lib/metrics, lib/log): who may scrape /metrics, and how much the log says. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface OpsConfig {
+  /** The bearer token /metrics asks for; null: /metrics answers loopback callers only. */
+  metricsToken: string | null;
+  logLevel: LogLevel;
+}
+
+const blankAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const opsConfigSchema = z.object({
+  // The message never repeats the value: it is a secret.
+  METRICS_TOKEN: z
+    .preprocess(blankAsUnset, z.string().regex(/^[\x21-\x7e]{16,256}$/, 'METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces)').optional())
+    .transform((v) => v ?? null),
+  LOG_LEVEL: z
+    .preprocess((v) => (typeof v === 'string' ? (v.trim().toLowerCase() || undefined) : v), z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional())
+    .transform((v) => v ?? 'info'),
+});
+
+export type OpsConfigResult = { ok: true; config: OpsConfig } | { ok: false; problems: string[] };
+
+export function readOpsConfig(env: Env = process.env): OpsConfigResult {
+  const parsed = opsConfigSchema.safeParse(env);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => i.message) };
+  return { ok: true, config: { metricsToken: parsed.data.METRICS_TOKEN, logLevel: parsed.data.LOG_LEVEL } };
+}
+
+/** The validated operations configuration; throws the start-up error when it is invalid. */
+export function opsConfig(env: Env = process.env): OpsConfig {
+  const r = readOpsConfig(env);
+  if (!r.ok) throw configError(r.problems);
+  return r.config;
+}
+
 /** Checks the app's and the upstream's settings together so that one start reports every problem. */
 export function validateConfigAtStartup(env: Env = process.env): void {
   const problems: string[] = [];
@@ -219,6 +256,8 @@ export function validateConfigAtStartup(env: Env = process.env): void {
   if (!history.ok) problems.push(...history.problems);
   const regularity = readRegularityConfig(env);
   if (!regularity.ok) problems.push(...regularity.problems);
+  const ops = readOpsConfig(env);
+  if (!ops.ok) problems.push(...ops.problems);
   const partner = readPartnerConfig(env);
   if (!partner.ok) problems.push(...partner.problems);
   const auth = readAuthConfig(env);

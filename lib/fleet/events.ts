@@ -50,6 +50,8 @@ export interface RequestEvent {
   ok: boolean;
   /** A failed request's error as the health reports it (correlation id included); absent when ok. */
   error?: UpstreamError;
+  /** Wall-clock time from sending to the answer or the failure; absent for events not sent over HTTP (a replay). */
+  durationMs?: number;
 }
 
 /** The upstream health changed state. */

@@ -124,6 +124,7 @@ export class UpstreamGateway {
   /** Every upstream request goes through here: health, budget feedback, the error log and the event in one place. */
   async call<T>(op: PartnerOperation, purpose: CallPurpose, send: (client: PartnerClient) => Promise<PartnerResponse<T>>): Promise<PartnerResponse<T>> {
     const kind = purpose.kind ?? op;
+    const started = performance.now();
     try {
       const res = await send(this.clientFor(op));
       const at = this.o.clock.now();
@@ -134,13 +135,13 @@ export class UpstreamGateway {
         this.troubled = false;
         this.o.onRecovered?.();
       }
-      this.o.events.emit('request', { at, kind, lane: purpose.lane, status: res.status, ok: true });
+      this.o.events.emit('request', { at, kind, lane: purpose.lane, status: res.status, ok: true, durationMs: performance.now() - started });
       return res;
     } catch (e) {
       if (e instanceof PartnerError) {
         const at = this.o.clock.now();
         this.noteFailure(op, e);
-        this.o.events.emit('request', { at, kind, lane: purpose.lane, status: e.status, ok: false, error: toUpstreamError(e, at) });
+        this.o.events.emit('request', { at, kind, lane: purpose.lane, status: e.status, ok: false, error: toUpstreamError(e, at), durationMs: performance.now() - started });
       }
       throw e;
     }

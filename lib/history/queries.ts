@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { BusTrackResponse, DelayThresholds, FleetMomentResponse, FleetMomentVehicle, HistoryFix, HistoryRoutesResponse, HistoryTripResponse } from '@/lib/model';
 import type { TimeRule } from '@/lib/partner';
 import { addDays } from '@/lib/time/calendar';
+import { timedQuery } from './query-timing';
 import { figuresOf, localDate, routeDaysFromTrips, storedRouteDays, type RouteDay } from './rollups';
 import { budgetMinutes, busFixes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
 import { rows, type HistoryDb } from './store';
@@ -14,7 +15,7 @@ import { busIdsScan, num, tripFromRow, type FixRowRaw } from './warm';
 /** How far back "the fleet at a moment" looks for a bus's last fix. */
 export const FLEET_LOOKBACK_MS = 86_400_000;
 
-export async function routesOverPeriod(
+async function readRoutesOverPeriod(
   db: HistoryDb,
   q: { from: string; to: string; routeIds: readonly number[] | null; thresholds: DelayThresholds; now: number; rule: TimeRule },
 ): Promise<HistoryRoutesResponse> {
@@ -81,7 +82,7 @@ const FIX_COLUMNS = {
 /** Trips run longer than this are not real; it also bounds the trail's window. */
 const TRIP_TRAIL_SLACK_MS = 30 * 60_000;
 
-export async function recordedTrip(db: HistoryDb, id: number): Promise<HistoryTripResponse | null> {
+async function readRecordedTrip(db: HistoryDb, id: number): Promise<HistoryTripResponse | null> {
   const [row] = await db.select().from(trips).where(eq(trips.tripId, id));
   if (!row) return null;
   const [delays, statuses] = await Promise.all([
@@ -101,7 +102,7 @@ export async function recordedTrip(db: HistoryDb, id: number): Promise<HistoryTr
   return { trip: tripFromRow(row), firstSeenAt: row.firstSeenAt, lastSeenAt: row.lastSeenAt, finalAt: row.finalAt, finalFound: row.finalFound, delayChanges: delays, statusChanges: statuses, trail };
 }
 
-export async function busTrack(db: HistoryDb, busId: number, from: number, to: number): Promise<BusTrackResponse> {
+async function readBusTrack(db: HistoryDb, busId: number, from: number, to: number): Promise<BusTrackResponse> {
   const fixes = await db
     .select(FIX_COLUMNS)
     .from(busFixes)
@@ -127,7 +128,7 @@ type FleetRowRaw = FixRowRaw & {
  * (history_buses), each bus's last fix before `at` (within FLEET_LOOKBACK_MS) is one probe of the (bus, fetched)
  * index, its trip one probe of the trips' key and the trip's delay then one probe of the delay changes' key.
  */
-export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
+async function readFleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
   // The span the store keeps is read beside the moment (one round trip on a pool), not after it.
   const [got, recorded] = await Promise.all([
     rows<FleetRowRaw>(
@@ -177,7 +178,7 @@ async function recordedSpan(db: HistoryDb): Promise<FleetMomentResponse['recorde
 // --- For the ops pages (/fleet, /status) -------------------------------------------------------------------
 
 /** Each bus's last recorded trip (the one that started last) and when it was last seen on it. */
-export async function lastOnTrip(db: HistoryDb, busIds: readonly number[]): Promise<Map<number, { tripId: number; routeCode: string | null; lastSeenAt: number }>> {
+async function readLastOnTrip(db: HistoryDb, busIds: readonly number[]): Promise<Map<number, { tripId: number; routeCode: string | null; lastSeenAt: number }>> {
   if (busIds.length === 0) return new Map();
   const got = await rows<{ bus_id: number; trip_id: string | number; route_code: string | null; last_seen_at: string | number }>(
     db,
@@ -198,3 +199,10 @@ export async function budgetPerMinute(db: HistoryDb, from: number, to: number) {
     .orderBy(asc(budgetMinutes.minute), asc(budgetMinutes.kind), desc(budgetMinutes.lane))
     .limit(100_000);
 }
+
+// Each read the pages use, timed (lib/history/query-timing.ts: fleetmap_store_query_duration_seconds).
+export const routesOverPeriod = timedQuery('routes_over_period', readRoutesOverPeriod);
+export const recordedTrip = timedQuery('recorded_trip', readRecordedTrip);
+export const busTrack = timedQuery('bus_track', readBusTrack);
+export const fleetAt = timedQuery('fleet_at', readFleetAt);
+export const lastOnTrip = timedQuery('last_on_trip', readLastOnTrip);

@@ -5,6 +5,7 @@ import { formatPartnerTimestamp, type TimeRule } from '@/lib/partner';
 import { Batch, type TripRow } from './batch';
 import { recorderGaps } from './schema';
 import type { Store } from './store';
+import { timedQuery } from './query-timing';
 import { writeBatch } from './writes';
 
 // The recorder: listens to the feed's events and writes what it hears in batches, off the request path. The
@@ -12,6 +13,8 @@ import { writeBatch } from './writes';
 // When the store is slow or down the pending rows wait, up to a bound, then new fixes and changes are dropped
 // and counted; the health carries "history: not recording since HH:MM (reason)" and the recorder retries by
 // itself, with backoff. A crash loses the pending batch at most; close() (SIGTERM) writes it first.
+
+const timedWriteBatch = timedQuery('write_batch', writeBatch);
 
 export interface RecorderOptions {
   /** The store, or how to get it (retried while it cannot be opened). */
@@ -254,7 +257,7 @@ export class Recorder {
     this.pendingSince = null;
     try {
       this.store ??= await this.opts.store();
-      await writeBatch(this.store.db, batch);
+      await timedWriteBatch(this.store.db, batch);
       const end = this.now();
       this.stats.writtenRows += batch.rows;
       this.stats.batches += 1;

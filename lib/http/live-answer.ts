@@ -38,8 +38,13 @@ export interface LiveRequest {
   routes?: readonly string[] | null;
 }
 
+/** What a 200 answer of /api/live brings: the whole snapshot, or the change since the viewer's version. */
+export type LiveAnswerKind = 'full' | 'delta';
+
 export interface RawAnswer {
   status: number;
+  /** A 200 answer's kind, for counting (lib/metrics); absent on every other answer. */
+  kind?: LiveAnswerKind;
   /** Shared by every viewer given the same answer: never changed after it is made (frozen). */
   headers: Readonly<Record<string, string>>;
   /** null for HEAD, 204 and 304. */
@@ -62,6 +67,7 @@ class Encoded {
   constructor(
     private readonly identity: Buffer,
     private readonly etag: string,
+    private readonly kind: LiveAnswerKind,
   ) {}
 
   answer(encoding: Encoding): RawAnswer {
@@ -76,7 +82,7 @@ class Encoded {
     const headers: Record<string, string> = { 'Cache-Control': 'no-cache', ETag: this.etag, Vary: 'Accept-Encoding' };
     if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
     Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
-    a = Object.freeze({ status: 200, headers: Object.freeze(headers), body });
+    a = Object.freeze({ status: 200, kind: this.kind, headers: Object.freeze(headers), body });
     this.byEncoding.set(encoding, a);
     return a;
   }
@@ -92,7 +98,7 @@ class VersionAnswers {
   private answers = new Map<string, Encoded>();
 
   /** The answer under `key`, made by `make` on first demand: a body, or another answer of this version to share. */
-  get(stored: StoredSnapshot, key: string, etag: string, make: () => string | Encoded): Encoded {
+  get(stored: StoredSnapshot, key: string, etag: string, kind: LiveAnswerKind, make: () => string | Encoded): Encoded {
     const tag = liveVersionTag(stored.snapshot.epoch, stored.snapshot.version);
     if (tag !== this.tag) {
       this.tag = tag;
@@ -101,7 +107,7 @@ class VersionAnswers {
     let e = this.answers.get(key);
     if (!e) {
       const made = make();
-      e = typeof made === 'string' ? new Encoded(Buffer.from(made), etag) : made;
+      e = typeof made === 'string' ? new Encoded(Buffer.from(made), etag, kind) : made;
       this.answers.set(key, e);
     }
     return e;
@@ -155,8 +161,8 @@ const scopedViews = new ScopedViews(RECENT_VERSIONS);
 function scopedEncoded(stored: StoredSnapshot, routes: readonly string[], key: string, since: { epoch: string; version: number } | null, etag: string): Encoded {
   const view = scopedViews.view(key, routes, stored.snapshot);
   const changes = since === null ? null : scopedViews.changesSince(key, since.epoch, since.version, view);
-  if (since !== null && changes !== null) return answers.get(stored, `s${key}:d${since.version}`, etag, () => deltaBody(view, since.version, changes));
-  return answers.get(stored, `s${key}:full`, etag, () => JSON.stringify({ kind: 'full', ...view }));
+  if (since !== null && changes !== null) return answers.get(stored, `s${key}:d${since.version}`, etag, 'delta', () => deltaBody(view, since.version, changes));
+  return answers.get(stored, `s${key}:full`, etag, 'full', () => JSON.stringify({ kind: 'full', ...view }));
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
@@ -196,14 +202,14 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}"`;
   if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers: { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' }, body: null };
 
-  const full = () => answers.get(stored, 'full', etag, () => stored.body);
+  const full = () => answers.get(stored, 'full', etag, 'full', () => stored.body);
   let encoded: Encoded;
   if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since, etag);
   else if (since === null) encoded = full();
   else {
     // Keyed by the whole version tag: a `since` of another epoch with the same number is another question. The
     // steps are looked up once per version and `since`, not per request.
-    encoded = answers.get(stored, `d${liveVersionTag(since.epoch, since.version)}`, etag, () => {
+    encoded = answers.get(stored, `d${liveVersionTag(since.epoch, since.version)}`, etag, 'delta', () => {
       const steps = source.liveChangesSince(since.epoch, since.version);
       return steps === null ? full() : deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps));
     });

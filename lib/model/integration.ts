@@ -51,6 +51,8 @@ export interface RecorderStatus {
   lagMs: number | null;
   /** Events waiting to be written. */
   pending: number;
+  /** Rows dropped since start because the buffer was full (the store too slow or down); absent where nothing records. */
+  droppedRows?: number;
   lastWriteAt: EpochMs | null;
   /** One sentence when something is wrong. */
   message: string | null;

@@ -6,7 +6,7 @@ const stats = (over: Partial<RecorderStats> = {}): RecorderStats => ({ writtenRo
 
 describe("the recorder's state on the status page", () => {
   it('is recording with its lag and waiting rows, or starting before its first batch', () => {
-    expect(recorderStatusOf(stats(), 'PGlite in /data')).toEqual({ state: 'recording', store: 'PGlite in /data', lagMs: 900, pending: 3, lastWriteAt: null, message: null });
+    expect(recorderStatusOf(stats(), 'PGlite in /data')).toEqual({ state: 'recording', store: 'PGlite in /data', lagMs: 900, pending: 3, droppedRows: 0, lastWriteAt: null, message: null });
     expect(recorderStatusOf(stats({ batches: 0, lastLagMs: null }), null)).toMatchObject({ state: 'starting', store: 'store not open yet' });
   });
 

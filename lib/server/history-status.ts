@@ -8,7 +8,7 @@ const BEHIND_LAG_MS = 30_000;
 
 /** The recorder's own figures as the status page shows them. */
 export function recorderStatusOf(stats: RecorderStats, where: string | null): RecorderStatus {
-  const base = { store: where ?? 'store not open yet', lagMs: stats.lastLagMs, pending: stats.pendingRows, lastWriteAt: null };
+  const base = { store: where ?? 'store not open yet', lagMs: stats.lastLagMs, pending: stats.pendingRows, droppedRows: stats.droppedRows, lastWriteAt: null };
   if (stats.failing) return { ...base, state: 'failed', message: `Not recording: ${stats.failing.reason}` };
   const dropped = stats.droppedRows > 0 ? `${stats.droppedRows} rows dropped since start (buffer full)` : null;
   if (stats.pendingRows > BEHIND_PENDING_ROWS || (stats.lastLagMs ?? 0) > BEHIND_LAG_MS) return { ...base, state: 'behind', message: dropped };

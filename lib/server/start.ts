@@ -9,6 +9,7 @@ import { closeProcessStore, DataDirInUseError, processStore } from '@/lib/histor
 import { lastOnTrip } from '@/lib/history/queries';
 import { startHistory, type HistoryService } from '@/lib/history/service';
 import { liveAnswer, serveLive } from '@/lib/http/live-answer';
+import { startMetrics } from '@/lib/metrics';
 import { startPredictions } from '@/lib/predictions';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startHeadways } from '@/lib/regularity/service';
@@ -86,6 +87,7 @@ export async function startServer() {
   startPredictions(feed);
   startExceptions(feed, () => (recorder ? recorderStatusOf(recorder.recorder.stats, null).state : null));
   serveLive(guardedLive((req) => liveAnswer(feed, req)));
+  startMetrics(feed);
   onShutdown(async () => {
     // A leader releases its lease first: another instance takes over while this one writes its last batch.
     await node?.stop();

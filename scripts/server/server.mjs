@@ -6,8 +6,10 @@
 //   its answers are bytes compressed once per snapshot version, which an App Router route cannot send, and
 //   Next's routing would cost more CPU per request than the answer (docs/serving.md);
 // - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/server/compress-static.mjs made
-//   them; Next.js serves gzip only).
-// Every answer made here carries the headers next.config.js gives every answer.
+//   them; Next.js serves gzip only);
+// - GET /metrics, with the handler lib/metrics sets at start (never behind the user sign-in: a scraper has none).
+// Every answer made here carries the headers next.config.js gives every answer. Every request, answered here or by
+// Next.js, is shown to the observer lib/metrics sets at start (its duration by route template).
 //
 //   node scripts/server/server.mjs [--port 3000] [--host 127.0.0.1] [--dev]     (PORT / HOST work too)
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -80,8 +82,10 @@ function acceptsBrotli(acceptEncoding) {
   });
 }
 
-// The name lib/http/live-answer.ts gives it (LIVE_HANDLER).
+// The names lib/http/live-answer.ts (LIVE_HANDLER) and lib/metrics (METRICS_HANDLER, REQUEST_OBSERVER) give them.
 const LIVE_HANDLER = Symbol.for('fleetmap.live-handler');
+const METRICS_HANDLER = Symbol.for('fleetmap.metrics-handler');
+const REQUEST_OBSERVER = Symbol.for('fleetmap.request-observer');
 
 function sendJsonError(res, status, message, extra = {}) {
   const body = JSON.stringify({ error: { status, message } });
@@ -111,6 +115,7 @@ function sendLive(req, res) {
     return true;
   }
   const send = (answer) => {
+    globalThis[REQUEST_OBSERVER]?.liveAnswer(answer, req);
     res.writeHead(answer.status, withEveryAnswer(answer.headers));
     res.end(answer.body ?? undefined);
   };
@@ -128,6 +133,29 @@ function sendLive(req, res) {
   }
   if (typeof answer?.then === 'function') answer.then(send, fail);
   else send(answer);
+  return true;
+}
+
+/** Answers /metrics (with any query); false for every other path. */
+function sendMetrics(req, res) {
+  const url = req.url ?? '';
+  if (url !== '/metrics' && !url.startsWith('/metrics?')) return false;
+  const handler = globalThis[METRICS_HANDLER];
+  if (!handler) {
+    sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
+    return true;
+  }
+  handler({ method: req.method ?? 'GET', headers: req.headers, remoteAddress: req.socket.remoteAddress }).then(
+    (answer) => {
+      const body = answer.body === null ? undefined : Buffer.from(answer.body);
+      res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers, ...(body ? { 'Content-Length': body.length } : {}) });
+      res.end(body);
+    },
+    (err) => {
+      console.error(JSON.stringify({ msg: '/metrics failed', error: err instanceof Error ? err.message : String(err) }));
+      sendJsonError(res, 500, 'The metrics could not be collected.');
+    },
+  );
   return true;
 }
 
@@ -156,13 +184,14 @@ function sendBrotli(req, res) {
 }
 
 const server = createServer((req, res) => {
+  globalThis[REQUEST_OBSERVER]?.request(req, res);
   if (!ALLOWED_METHODS.has(req.method ?? '')) {
     sendJsonError(res, 405, 'This method is not allowed here; Fleetmap answers GET.', { Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' });
     return;
   }
   // Written from the socket over anything the client sent, so the per-client limits cannot be dodged by a header.
   req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
-  if (sendLive(req, res) || sendBrotli(req, res)) return;
+  if (sendLive(req, res) || sendMetrics(req, res) || sendBrotli(req, res)) return;
   handle(req, res);
 });
 // Idle keep-alive connections stay open longer than the pages' 5 s poll and than a reverse proxy's usual idle
