@@ -24,12 +24,13 @@ import { syncReadme } from './readme';
 import { renderTable, type Benchmark } from './support/report';
 import { mergeResults, readResults, writeResults, type BenchEntry } from './support/results';
 import { upstreamCost } from './upstream-cost';
+import { metricsScrape } from './metrics';
 
 export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape];
 
 export class UsageError extends Error {
   constructor(
