@@ -15,11 +15,11 @@ export const SOAK_END = '<!-- end of the generated wall soak table -->';
 export const SOAK_RESULTS = 'bench/results/wall-soak.json';
 /** The page the tables are written into. */
 export const PERFORMANCE_PAGE = 'docs/performance.md';
-export const COMMANDS_START = '<!-- command times: generated from bench/results/commands.json (scripts/time-commands.mjs); do not edit by hand -->';
+export const COMMANDS_START = '<!-- command times: generated from bench/results/commands.json (scripts/bench/time-commands.mjs); do not edit by hand -->';
 export const COMMANDS_END = '<!-- end of the generated command times -->';
 export const COMMANDS_RESULTS = 'bench/results/commands.json';
 
-/** What scripts/time-commands.mjs writes: the README's two commands timed on a fresh clone. */
+/** What scripts/bench/time-commands.mjs writes: the README's two commands timed on a fresh clone. */
 export interface CommandTimes {
   date: string;
   command: string;
@@ -190,12 +190,12 @@ const duration = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(
 /** The README's sentence on how long its two commands take, from the last timed fresh clone. */
 export function renderCommandTimes(times: CommandTimes | null): string {
   const body = !times
-    ? 'How long each takes has not been measured yet (`node scripts/time-commands.mjs --test`).'
+    ? 'How long each takes has not been measured yet (`node scripts/bench/time-commands.mjs --test`).'
     : `How long they take, measured on a fresh clone (${times.machine.commit}, ${utc(times.date)} UTC) on ${times.machine.cores} cores ` +
       `(load ${times.machine.loadAverageAtStart} at the start, ${times.machine.loadAverageAtEnd} at the end): ` +
       `\`npm install\` ${duration(times.seconds.install)}${times.npmCacheWarm ? " (npm's cache already held the packages; a first install also downloads them)" : ''}, ` +
       `\`npm start\` up to the map page ${duration(times.seconds.start)} (the first start builds the app), ` +
-      (times.seconds.test === null ? '`npm test` not measured yet (`node scripts/time-commands.mjs --test`).' : `\`npm test\` ${duration(times.seconds.test)}.`) +
+      (times.seconds.test === null ? '`npm test` not measured yet (`node scripts/bench/time-commands.mjs --test`).' : `\`npm test\` ${duration(times.seconds.test)}.`) +
       ` Command: \`${times.command}\`, figures in \`${COMMANDS_RESULTS}\`.`;
   return [COMMANDS_START, body, COMMANDS_END].join('\n');
 }

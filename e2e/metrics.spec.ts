@@ -1,6 +1,6 @@
 // /metrics of the running app, read with a real Prometheus text-format parser: the upstream request counter moves
 // with the simulator's own count of the requests it received (/__admin/stats), within 1 %; every request is timed
-// under its route template (/api/live, which scripts/server.mjs answers itself, included), never its raw path; the
+// under its route template (/api/live, which scripts/server/server.mjs answers itself, included), never its raw path; the
 // labels name no bus, trip or token; a caller through a proxy is refused when METRICS_TOKEN is unset.
 import { ROUTE_ACCESS } from '@/lib/auth/access';
 import { parseScrape, samplesOf, valueOf, type Family } from '@/lib/testing/prometheus';

@@ -1,4 +1,4 @@
-// `node scripts/time-commands.mjs [--test]`: times the README's two commands as a new user meets them, on a fresh
+// `node scripts/bench/time-commands.mjs [--test]`: times the README's two commands as a new user meets them, on a fresh
 // clone of this repository's HEAD in a temporary directory: `npm install` (as .ci/run runs it), then `npm start`
 // up to the first answer of its map page (the first start builds), and with --test `npm test` (with the machine's
 // PostgreSQL and Redis, as .ci/run sets them). Writes bench/results/commands.json and regenerates the README's
@@ -9,12 +9,12 @@ import { createServer } from 'node:net';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { require as tsxRequire } from 'tsx/cjs/api';
-import { ROOT } from './server/next-build.mjs';
+import { ROOT } from '../server/next-build.mjs';
 
-const { describeMachine } = tsxRequire('../bench/support/machine.ts', import.meta.url);
-const { COMMANDS_RESULTS, syncReadme } = tsxRequire('../bench/readme.ts', import.meta.url);
-const { BENCHMARKS, LATEST_RESULTS } = tsxRequire('../bench/run.ts', import.meta.url);
-const { readResults } = tsxRequire('../bench/support/results.ts', import.meta.url);
+const { describeMachine } = tsxRequire('../../bench/support/machine.ts', import.meta.url);
+const { COMMANDS_RESULTS, syncReadme } = tsxRequire('../../bench/readme.ts', import.meta.url);
+const { BENCHMARKS, LATEST_RESULTS } = tsxRequire('../../bench/run.ts', import.meta.url);
+const { readResults } = tsxRequire('../../bench/support/results.ts', import.meta.url);
 
 const withTest = process.argv.includes('--test');
 const load = () => Math.round(loadavg()[0] * 100) / 100;
@@ -87,7 +87,7 @@ try {
     : null;
   const result = {
     date: new Date().toISOString(),
-    command: `node scripts/time-commands.mjs${withTest ? ' --test' : ''}`,
+    command: `node scripts/bench/time-commands.mjs${withTest ? ' --test' : ''}`,
     machine: { ...machine, commit: machine.commit.replace(' (with uncommitted changes)', ''), loadAverageAtEnd: load() },
     // Whether npm's own cache held packages before the install: a first install on a new machine downloads them too.
     npmCacheWarm,
