@@ -5,6 +5,7 @@ import { pmtilesFileProblem } from '@/lib/map-style/pmtiles-file';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
 import { readAuthConfig } from '@/lib/auth/config';
 import { readExceptionsConfig } from '@/lib/exceptions/config';
+import { readGtfsRtConfig } from '@/lib/gtfs-rt/config';
 import { DEFAULT_REGULARITY, type RegularityConfig } from '@/lib/model/regularity';
 import { readPartnerConfig } from '@/lib/partner';
 
@@ -264,5 +265,7 @@ export function validateConfigAtStartup(env: Env = process.env): void {
   if (!auth.ok) problems.push(...auth.problems);
   const exceptions = readExceptionsConfig(env);
   if (!exceptions.ok) problems.push(...exceptions.problems);
+  const gtfsRt = readGtfsRtConfig(env);
+  if (!gtfsRt.ok) problems.push(...gtfsRt.problems);
   if (problems.length > 0) throw configError(problems);
 }

@@ -46,6 +46,9 @@ export const ROUTE_ACCESS = {
   // Predictions: a trip's may ask its route's stops or an inactive trip upstream; a stop's come from what the feed holds.
   '/api/trips/[id]/predictions': { role: 'dispatcher' },
   '/api/stops/[id]/arrivals': { role: 'viewer' },
+  // GTFS-Realtime for other systems (docs/gtfs-realtime.md): from what the feed holds, no upstream request.
+  '/gtfs-rt/vehicle-positions': { role: 'viewer' },
+  '/gtfs-rt/trip-updates': { role: 'viewer' },
   // History (the store, no upstream): a trip's recorded delays and a bus's track belong to the dispatcher's trip
   // detail; history over routes and the fleet at a past moment to the manager's review.
   '/api/history/trips/[id]': { role: 'dispatcher' },

@@ -49,6 +49,8 @@ export interface TripPredictions {
   /** One sentence for people on what the predictions rest on ("From the schedule: no fix for 15 minutes."). */
   note: string;
   delayMinutes: number | null;
+  /** The trip's planned departure from its first stop. */
+  plannedDepartureAt: EpochMs | null;
   /** The instant the predictions were made for. */
   at: EpochMs;
   /** The stops the bus has still to reach, in order; empty once the trip has reached its last stop. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { RECENT_FIXES_NEEDED, type RecentFix } from '@/lib/estimate';
 import type { Answer, Feed, FixEvent } from '@/lib/fleet';
-import type { EpochMs, NetworkResponse, RouteStop, Vehicle, VehicleTrip } from '@/lib/model';
+import type { EpochMs, LiveSnapshot, NetworkResponse, RouteStop, Vehicle, VehicleTrip } from '@/lib/model';
 import type { PredictionBasis, ScheduleReason, StopArrival, StopArrivalsResponse, TripPredictions } from '@/lib/model/predictions';
 import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
 import { groupPlaces, type Places } from './places';
@@ -32,6 +32,8 @@ export interface PredictionSet {
   trips: Map<number, TripPredictions>;
   places: Places;
   pendingRoutes: number;
+  /** The snapshot version they were made from. */
+  snapshot: LiveSnapshot;
 }
 
 type ActiveTrip = { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null };
@@ -42,7 +44,7 @@ export class PredictionService {
   private placesFor: { network: NetworkResponse; places: Places } | null = null;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly feed: Feed) {
+  constructor(readonly feed: Feed) {
     this.unsubscribe = feed.events.on('fix', (f) => this.noteFix(f));
   }
 
@@ -91,7 +93,7 @@ export class PredictionService {
       const known = new Set(snap.vehicles.map((v) => v.busId));
       for (const id of this.recent.keys()) if (!known.has(id)) this.recent.delete(id);
     }
-    this.current = { key, at: snap.generatedAt, trips, places, pendingRoutes: network.pendingRoutes };
+    this.current = { key, at: snap.generatedAt, trips, places, pendingRoutes: network.pendingRoutes, snapshot: snap };
     return this.current;
   }
 
@@ -188,6 +190,7 @@ function tripPredictions(a: ActiveTrip, p: Extract<TripPrediction, { ok: true }>
     scheduleReason: p.scheduleReason,
     note: NOTES[p.scheduleReason ?? p.basis],
     delayMinutes: t.delayMinutes,
+    plannedDepartureAt: t.plannedDepartureAt,
     at,
     stops: p.stops.map((s) => ({
       stopId: s.stop.id,

@@ -11,6 +11,7 @@ import { startHistory, type HistoryService } from '@/lib/history/service';
 import { liveAnswer, serveLive } from '@/lib/http/live-answer';
 import { startMetrics } from '@/lib/metrics';
 import { startPredictions } from '@/lib/predictions';
+import { startGtfsRt } from '@/lib/gtfs-rt';
 import { isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
 import { startHeadways } from '@/lib/regularity/service';
 import { startEmbeddedSimulator } from '@/lib/sim/embedded';
@@ -86,6 +87,7 @@ export async function startServer() {
   startHeadways(feed);
   startPredictions(feed);
   startExceptions(feed, () => (recorder ? recorderStatusOf(recorder.recorder.stats, null).state : null));
+  startGtfsRt(feed);
   serveLive(guardedLive((req) => liveAnswer(feed, req)));
   startMetrics(feed);
   onShutdown(async () => {

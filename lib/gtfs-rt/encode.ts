@@ -1,0 +1,28 @@
+// Encoding with gtfs-realtime-bindings. A FeedMessage's bytes are its header's field followed by its entities'
+// (protobuf fields concatenate), so the entities are encoded once and the header put in front: the service compares
+// a version's entity bytes with the previous version's to keep the header's timestamp honest without encoding twice.
+import { transit_realtime } from 'gtfs-realtime-bindings';
+import { Writer } from 'protobufjs/minimal';
+
+const { FeedMessage, FeedEntity } = transit_realtime;
+
+/** FeedMessage.entity is field 2, length-delimited: tag (2 << 3) | 2. */
+const ENTITY_TAG = 18;
+
+/** The entity fields of a message, encoded (as FeedMessage.encode writes them). */
+export function encodeEntities(message: transit_realtime.IFeedMessage): Uint8Array {
+  const writer = Writer.create();
+  for (const e of message.entity ?? []) FeedEntity.encode(e, writer.uint32(ENTITY_TAG).fork()).ldelim();
+  return writer.finish();
+}
+
+/** The whole message: the header's field, then the entities' bytes. */
+export function encodeWithHeader(header: transit_realtime.IFeedHeader, entities: Uint8Array): Buffer {
+  const head = FeedMessage.encode({ header, entity: [] }).finish();
+  return Buffer.concat([head, entities]);
+}
+
+/** The readable copy (?format=json) of the encoded feed: the bindings' JSON mapping of its bytes (floats as sent). */
+export function toJson(bytes: Uint8Array): string {
+  return JSON.stringify(FeedMessage.toObject(FeedMessage.decode(bytes), { longs: Number, enums: String, defaults: false }));
+}

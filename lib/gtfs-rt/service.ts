@@ -1,0 +1,102 @@
+import 'server-only';
+import type { transit_realtime } from 'gtfs-realtime-bindings';
+import type { Feed } from '@/lib/fleet';
+import type { PredictionService } from '@/lib/predictions';
+import { etagMatches } from '@/lib/http/responses';
+import { tripUpdates, vehiclePositions, type FeedSource } from './build';
+import { encodeEntities, encodeWithHeader, toJson } from './encode';
+import { gtfsIds, type GtfsIdConfig } from './ids';
+
+// The GTFS-Realtime feeds as served: built from the newest snapshot version and its predictions, encoded once per
+// version and format, answered with an ETag (304 when the consumer has it). The header's timestamp is the snapshot's
+// time and never goes backwards; should a version's time equal (or precede) the previous one's while its content
+// differs (a restart or a new leader with another clock), it moves one second past it (validator rules E017, E018).
+
+export type GtfsRtKind = 'vehicle-positions' | 'trip-updates';
+export type GtfsRtFormat = 'protobuf' | 'json';
+
+interface Encoded {
+  body: Buffer | string;
+  etag: string;
+}
+
+interface KindState {
+  /** The snapshot's epoch-version the encodings below are for. */
+  key: string;
+  byFormat: Partial<Record<GtfsRtFormat, Encoded>>;
+  header: transit_realtime.IFeedHeader;
+  message: transit_realtime.IFeedMessage;
+  entities: Uint8Array;
+  leftOut: number;
+}
+
+const BUILDERS = { 'vehicle-positions': vehiclePositions, 'trip-updates': tripUpdates } as const;
+
+export class GtfsRtService {
+  private tripDates = new Map<number, string | null>();
+  private readonly state = new Map<GtfsRtKind, KindState>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly feed: Feed,
+    private readonly predictions: PredictionService,
+    private readonly idConfig: GtfsIdConfig,
+  ) {
+    // trip_date comes with /trips/active only (the snapshot's trips do not carry it).
+    this.unsubscribe = feed.events.on('trips', (e) => {
+      this.tripDates = new Map(e.trips.map((t) => [t.id, t.tripDate]));
+    });
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  /** The newest version's message (built once per version). */
+  current(kind: GtfsRtKind): KindState {
+    const set = this.predictions.predictionSet();
+    const snap = set.snapshot;
+    const key = set.key;
+    const prev = this.state.get(kind);
+    if (prev?.key === key) return prev;
+    const source: FeedSource = {
+      at: snap.generatedAt,
+      vehicles: snap.vehicles,
+      predictions: set.trips,
+      tripDate: (id) => this.tripDates.get(id) ?? null,
+      timeRule: this.feed.timeRule(),
+      ids: gtfsIds(this.idConfig),
+    };
+    const built = BUILDERS[kind](source);
+    const entities = encodeEntities(built.message);
+    const header = { ...built.message.header };
+    let ts = Number(header.timestamp);
+    if (prev) {
+      const last = Number(prev.header.timestamp);
+      const same = Buffer.from(entities).equals(Buffer.from(prev.entities));
+      if (ts < last || (ts === last && !same)) ts = same ? last : last + 1;
+    }
+    header.timestamp = ts;
+    const next: KindState = { key, byFormat: {}, header, message: built.message, entities, leftOut: built.leftOut };
+    this.state.set(kind, next);
+    return next;
+  }
+
+  /** The feed's answer to a GET: protobuf or its JSON copy, 304 when If-None-Match names this version. */
+  respond(kind: GtfsRtKind, format: GtfsRtFormat, ifNoneMatch: string | null): Response {
+    const s = this.current(kind);
+    let enc = s.byFormat[format];
+    if (!enc) {
+      const etag = `"gtfs-rt-${kind}-${format}-${s.key}-${String(s.header.timestamp)}"`;
+      const bytes = (s.byFormat.protobuf?.body as Buffer | undefined) ?? encodeWithHeader(s.header, s.entities);
+      enc = s.byFormat[format] = { etag, body: format === 'json' ? toJson(bytes) : bytes };
+    }
+    const headers = {
+      ETag: enc.etag,
+      'Cache-Control': 'no-cache',
+      'Content-Type': format === 'json' ? 'application/json; charset=utf-8' : 'application/x-protobuf',
+    };
+    if (etagMatches(ifNoneMatch, enc.etag)) return new Response(null, { status: 304, headers });
+    return new Response(typeof enc.body === 'string' ? enc.body : new Uint8Array(enc.body), { status: 200, headers });
+  }
+}
