@@ -14,8 +14,9 @@ const nextConfig = {
   distDir: process.env.FLEETMAP_DIST_DIR || '.next',
   poweredByHeader: false,
   // The stores load WebAssembly and native-looking modules at run time (PGlite's wasm and data files, pg's
-  // optional native binding): Node loads them from node_modules instead of the bundle.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'redis'],
+  // optional native binding): Node loads them from node_modules instead of the bundle. protobufjs (under
+  // gtfs-realtime-bindings) finds its optional modules by a run-time require that a bundle would not keep.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'redis', 'gtfs-realtime-bindings', 'protobufjs'],
   reactStrictMode: true,
   devIndicators: false,
   // `npm test` typechecks the whole tree as its first step; the build does not repeat it (it would also
