@@ -64,7 +64,7 @@ async function waitForPositionedTrip(page: Page): Promise<{ snap: LiveSnapshot; 
 }
 
 async function mapReady(page: Page) {
-  await expect.poll(() => page.evaluate(() => !!window.__fleetmap?.buses && !!window.__fleetmap.map.isStyleLoaded())).toBe(true);
+  await expect.poll(() => page.evaluate(() => !!window.__fleetmap?.drawing && !!window.__fleetmap.map.isStyleLoaded())).toBe(true);
 }
 
 /** A bus of the map by id, where it is drawn now. */
@@ -122,7 +122,7 @@ test('clicking a bus on the map opens its panel; show route draws the overlay', 
   }, [start.lon, start.lat]);
   const point = await page.evaluate((busId) => {
     const h = window.__fleetmap!;
-    const b = h.buses!.drawn().find((x) => x.busId === busId)!;
+    const b = h.drawing!.drawn().buses.find((x) => x.busId === busId)!;
     const p = h.map.project([b.lon, b.lat]);
     const rect = h.map.getCanvas().getBoundingClientRect();
     return { x: rect.left + p.x, y: rect.top + p.y };
@@ -151,7 +151,7 @@ test('clicking a bus on the map opens its panel; show route draws the overlay', 
     .poll(() =>
       page.evaluate((busId) => {
         const h = window.__fleetmap!;
-        const b = h.buses!.drawn().find((x) => x.busId === busId && x.selected);
+        const b = h.drawing!.drawn().buses.find((x) => x.busId === busId && x.selected);
         if (!b) return Infinity;
         const bus = h.map.project([b.lon, b.lat]);
         const centre = h.map.project(h.map.getCenter());

@@ -2,7 +2,7 @@
 // starts half a second or more after the map's first frame; until it has drawn the fleet, the bus overlay draws
 // every bus itself, and then steps aside for the clusters. Shown here by holding the worker's script back: the
 // buses must be on the map while no worker can exist, and the clusters must take over once it is let through.
-import { BUS_LAYER_MAX_ZOOM } from '@/components/map/layers/bus-layer';
+import { OVERLAY_MIN_ZOOM } from '@/components/map/bus-drawing';
 import { expect, test } from './support/fixtures';
 import { placedBuses, renderedBuses } from './support/map';
 
@@ -10,7 +10,7 @@ import { placedBuses, renderedBuses } from './support/map';
 const VIEW = { lng: -73.965, lat: 40.78, zoom: 11 };
 
 test('below street zoom the buses come before the map worker, and the clusters take over once it has drawn them', async ({ page }) => {
-  expect(VIEW.zoom).toBeLessThan(BUS_LAYER_MAX_ZOOM);
+  expect(VIEW.zoom).toBeLessThan(OVERLAY_MIN_ZOOM);
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   let workerAsked = false;
@@ -24,8 +24,8 @@ test('below street zoom the buses come before the map worker, and the clusters t
     // Buses on the map with the worker's script still held: drawn by the overlay, every one of them, no cluster.
     await expect.poll(() => page.evaluate(() => window.__fleetmap?.buses?.timing.lastFrameBuses ?? 0), { timeout: 60_000 }).toBeGreaterThan(0);
     expect(workerAsked, 'the map asked for its worker (and is still waiting for it)').toBe(true);
-    expect(await page.evaluate(() => window.__fleetmap!.map.getZoom())).toBeLessThan(BUS_LAYER_MAX_ZOOM);
-    expect(await page.evaluate(() => window.__fleetmap!.buses!.drawsEveryBus)).toBe(true);
+    expect(await page.evaluate(() => window.__fleetmap!.map.getZoom())).toBeLessThan(OVERLAY_MIN_ZOOM);
+    expect(await page.evaluate(() => window.__fleetmap!.drawing!.drawn().fleet)).toBe('overlay');
     const early = await renderedBuses(page);
     expect(early.clustered, 'no cluster can be drawn without the worker').toBe(0);
     expect(early.singles.length).toBeGreaterThan(0);
@@ -34,8 +34,8 @@ test('below street zoom the buses come before the map worker, and the clusters t
     await expect
       .poll(() =>
         page.evaluate(() => {
-          const buses = window.__fleetmap!.buses!;
-          return buses.drawn().length === buses.timing.lastFrameBuses;
+          const h = window.__fleetmap!;
+          return h.drawing!.drawn().buses.length === h.buses!.timing.lastFrameBuses;
         }),
       )
       .toBe(true);
@@ -43,13 +43,13 @@ test('below street zoom the buses come before the map worker, and the clusters t
     release();
   }
   // The worker comes, tiles the fleet, and the clustered layer takes over: the overlay draws no bus but a selected one.
-  await expect.poll(() => page.evaluate(() => window.__fleetmap!.buses!.drawsEveryBus), { timeout: 60_000 }).toBe(false);
+  await expect.poll(() => page.evaluate(() => window.__fleetmap!.drawing!.drawn().fleet), { timeout: 60_000 }).toBe('clusters');
   await expect
     .poll(async () => {
       const r = await renderedBuses(page);
       return r.clustered + r.singles.length;
     }, { timeout: 30_000 })
     .toBeGreaterThan(0);
-  expect(await page.evaluate(() => window.__fleetmap!.buses!.drawn().length)).toBe(0);
+  expect(await page.evaluate(() => window.__fleetmap!.drawing!.drawn().buses.filter((b) => b.by === 'overlay').length)).toBe(0);
   await expect.poll(() => page.evaluate(() => window.__fleetmap!.buses!.timing.lastFrameBuses)).toBe(0);
 });

@@ -189,7 +189,7 @@ function place(d: Drawn, now: number) {
   const vehicles = d.buses.map((b) => b.vehicle);
   d.recent.record(vehicles);
   d.placements = placeBuses(vehicles, { mode: 'estimates', stopsByRoute: ROUTE_STOPS, recent: d.recent, now, staleAfterS: STALE_AFTER_S, cache: d.cache });
-  d.overlay!.update(d.placements, null, now);
+  d.overlay!.update({ placements: d.placements, selectedBusId: null, placedAt: now, now });
 }
 
 /** Draws the first N buses at `zoom`; resolves with the milliseconds until they are on screen. */
@@ -200,7 +200,8 @@ async function setup(contender: Contender, n: number, zoom: number): Promise<num
   const t0 = performance.now();
   const d: Drawn = { map, contender, buses, markers: [], overlay: null, recent: new RecentFixes(), cache: new PlacementCache(), placements: [], from: [], step: 0 };
   if (contender === 'overlay') {
-    d.overlay = new BusOverlay(map);
+    // No clustered layer here: the overlay draws every bus at every zoom.
+    d.overlay = new BusOverlay(map, () => true);
     place(d, now);
   } else {
     for (const b of buses) d.markers.push(new maplibregl.Marker({ element: markerElement(b.vehicle.trip!.delayClass) }).setLngLat([b.vehicle.lon!, b.vehicle.lat!]).addTo(map));

@@ -1,26 +1,26 @@
 'use client';
 // The live map of the fleet, shared by the dispatcher view and the wall display, composed from its hooks:
-// the MapLibre instance and its style (use-maplibre), the buses at street zoom moving on the GPU (use-bus-overlay),
-// the clustered bus layer below it and the route overlay (./layers), the pointer (use-map-pointer) and the camera
-// (use-map-camera). Where each bus is drawn comes from its placement (lib/view/bus-placement), made by the page.
+// the MapLibre instance and its style (use-maplibre), the buses (use-bus-overlay hands them to the controller,
+// ./bus-drawing, which gives them to the overlay at street zoom and the clustered layer below it), the route
+// overlay and the trail (./layers), the pointer (use-map-pointer) and the camera (use-map-camera). Where each bus
+// is drawn comes from its placement (lib/view/bus-placement), made by the page.
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { estimateAt } from '@/lib/estimate';
 import { featurePositions, lonLatBounds, type LngLat } from '@/lib/geo/lon-lat';
 import { networkQuery } from '@/lib/client/queries';
 import type { HistoryFix, Vehicle } from '@/lib/model';
-import { busCollections, busPoints } from '@/lib/view/bus-features';
 import type { BusPlacement } from '@/lib/view/bus-placement';
 import type { Theme } from '@/lib/theme/theme';
 import { MapTooltip } from './bus-tooltip';
-import { BUS_LAYER_MAX_ZOOM, useBusLayer } from './layers/bus-layer';
+import { useBusLayer } from './layers/bus-layer';
 import { useRouteOverlayLayer } from './layers/route-overlay-layer';
 import { useTrailLayer } from './layers/trail-layer';
 import { useBusOverlay } from './use-bus-overlay';
-import { useMapCamera } from './use-map-camera';
-import { useLaterSources, useMapLibre, useNetworkRefresh, type MapView } from './use-maplibre';
+import { useMapCamera, type MapView } from './use-map-camera';
+import { useLaterSources, useMapLibre, useNetworkRefresh } from './use-maplibre';
 import { useMapPointer } from './use-map-pointer';
 
 export type { MapView };
@@ -94,12 +94,9 @@ export function FleetMap(props: FleetMapProps) {
 
   const [overlayRestoredWithView] = useState(() => (initialView ? (routeOverlay?.routeId ?? null) : null));
   useRouteOverlayLayer(handle, theme, routeOverlay?.routeId ?? null, { fit: interactive, keepViewForRouteId: overlayRestoredWithView });
-  // The clustered layer is fed only below street zoom, where it draws: above, new data costs the map nothing.
-  const lowZoom = useLowZoom(map, BUS_LAYER_MAX_ZOOM);
-  const clustered = useMemo(() => (lowZoom ? busCollections(busPoints(placements, placedAt), selectedBusId).clustered : null), [lowZoom, placements, placedAt, selectedBusId]);
-  useBusLayer(handle, theme, clustered, busScale);
-  const overlay = handle.buses ?? null;
-  useBusOverlay(overlay, placements, selectedBusId, now, theme, busScale);
+  useBusLayer(handle, handle.clusters, theme, busScale);
+  const overlay = handle.overlay;
+  useBusOverlay(handle.drawing ?? null, overlay, { placements, selectedBusId, placedAt, now }, theme, busScale);
   useTrailLayer(handle, theme, props.trail ?? null);
   useNetworkRefresh(handle);
   // Last: the basemap's held sources queue behind the buses' and the network's data.
@@ -142,19 +139,4 @@ export function FleetMap(props: FleetMapProps) {
       )}
     </div>
   );
-}
-
-/** Whether the map is below `zoom` (re-read when a zoom ends, not on every frame of it). */
-function useLowZoom(map: MapLibreMap | null, zoom: number): boolean {
-  const [low, setLow] = useState(true);
-  useEffect(() => {
-    if (!map) return;
-    const read = () => setLow(map.getZoom() < zoom);
-    read();
-    map.on('zoomend', read);
-    return () => {
-      map.off('zoomend', read);
-    };
-  }, [map, zoom]);
-  return low;
 }

@@ -1,13 +1,14 @@
 'use client';
-// The bus overlay (created with the map in use-maplibre) handed each new set of placements (it writes only the
-// buses that changed) and kept in step with the theme.
+// The buses handed to the controller (./bus-drawing, made with the map in use-maplibre) on each new set of
+// placements, and the overlay kept in step with the theme.
 import { useEffect, useRef } from 'react';
-import type { BusPlacement } from '@/lib/view/bus-placement';
 import type { Theme } from '@/lib/theme/theme';
+import type { BusDrawing, BusFrame } from './bus-drawing';
 import type { BusOverlay } from './bus-overlay';
 
-/** `now` is the server's clock now (ticking): read when placements change, never a reason to update. */
-export function useBusOverlay(overlay: BusOverlay | null, placements: readonly BusPlacement[], selectedBusId: number | null, now: number, theme: Theme, scale: number) {
+/** `frame.now` is the server's clock now (ticking): read when placements change, never a reason to update. */
+export function useBusOverlay(drawing: BusDrawing | null, overlay: BusOverlay | null, frame: BusFrame, theme: Theme, scale: number) {
+  const { placements, selectedBusId, placedAt, now } = frame;
   const latestNow = useRef(now);
   useEffect(() => {
     latestNow.current = now;
@@ -18,6 +19,6 @@ export function useBusOverlay(overlay: BusOverlay | null, placements: readonly B
   }, [overlay, theme, scale]);
 
   useEffect(() => {
-    if (overlay && latestNow.current > 0) overlay.update(placements, selectedBusId, latestNow.current);
-  }, [overlay, placements, selectedBusId]);
+    if (drawing && latestNow.current > 0) drawing.update({ placements, selectedBusId, placedAt, now: latestNow.current });
+  }, [drawing, placements, selectedBusId, placedAt]);
 }

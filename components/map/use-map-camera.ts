@@ -4,7 +4,13 @@
 import { useEffect, useRef } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { LngLat, LonLatBounds } from '@/lib/geo/lon-lat';
-import type { MapView } from './use-maplibre';
+
+/** Where the map looks, as the URL keeps it. */
+export interface MapView {
+  lng: number;
+  lat: number;
+  zoom: number;
+}
 
 const REFIT_MS = 5 * 60_000;
 /** Street level, where a bus is seen among its neighbours: centring on a bus zooms in at least this far, fitting never further. */

@@ -7,7 +7,7 @@ import type { MapHover } from './bus-tooltip';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID, BUS_SOURCE_ID } from './layers/bus-layer';
 import { ROUTE_OVERLAY_STOP_LAYER_IDS } from './layers/route-overlay-layer';
 import type { BusOverlay } from './bus-overlay';
-import type { MapView } from './use-maplibre';
+import type { MapView } from './use-map-camera';
 
 export interface MapPointerHandlers {
   onSelectBus?: (busId: number | null) => void;

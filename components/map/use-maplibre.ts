@@ -12,24 +12,41 @@ import { NETWORK_SOURCE_ID } from '@/lib/map-style/offline-style';
 import { prepareBasemap, resolveMapStyle } from '@/lib/map-style/resolve-style';
 import type { Theme } from '@/lib/theme/theme';
 import { FLEET_MAP_RENDER_OPTIONS } from './render-options';
+import { BusDrawing } from './bus-drawing';
 import { BusOverlay } from './bus-overlay';
-import { FIT_PADDING_PX, STREET_ZOOM } from './use-map-camera';
+import { ClusterLayer } from './layers/bus-layer';
+import { FIT_PADDING_PX, STREET_ZOOM, type MapView } from './use-map-camera';
 import type { MapHandle } from './use-map-layers';
 
 declare global {
   interface Window {
     /**
-     * The live MapLibre instance, for tests and tools, and the bus overlay beside it (`buses.drawn()` lists the
-     * buses it draws, where and how, at that instant).
+     * The live MapLibre instance, for tests and tools; who draws the buses (`drawing.drawn()` lists every bus
+     * drawn, where, as what and by which renderer, at that instant), and the bus overlay's timing.
      */
-    __fleetmap?: { map: MapLibreMap; buses?: Pick<BusOverlay, 'drawn' | 'pick' | 'timing' | 'drawsEveryBus'> };
+    __fleetmap?: { map: MapLibreMap; drawing?: Pick<BusDrawing, 'drawn'>; buses?: Pick<BusOverlay, 'pick' | 'timing'> };
   }
 }
 
-export interface MapView {
-  lng: number;
-  lat: number;
-  zoom: number;
+/** The map's handle, with the two bus renderers the controller (handle.drawing) drives. */
+export interface FleetMapHandle extends MapHandle {
+  overlay: BusOverlay | null;
+  clusters: ClusterLayer | null;
+}
+
+interface Buses {
+  drawing: BusDrawing;
+  overlay: BusOverlay;
+  clusters: ClusterLayer;
+}
+
+/** The controller and its two renderers, made with the map. */
+function busesFor(map: MapLibreMap): Buses {
+  const drawing = new BusDrawing(map);
+  const overlay = new BusOverlay(map, (zoom) => drawing.fleetAt(zoom) === 'overlay');
+  const clusters = new ClusterLayer(map, (ready) => drawing.setClustersReady(ready));
+  drawing.attach(overlay, clusters);
+  return { drawing, overlay, clusters };
 }
 
 export interface MapStyleChoice {
@@ -64,9 +81,9 @@ function styleKey({ theme, styleUrl, styleUrlDark }: MapStyleChoice) {
   return `${theme}|${styleUrl ?? ''}|${styleUrlDark ?? ''}`;
 }
 
-export function useMapLibre(container: RefObject<HTMLDivElement | null>, options: MapLibreOptions): MapHandle {
+export function useMapLibre(container: RefObject<HTMLDivElement | null>, options: MapLibreOptions): FleetMapHandle {
   const [map, setMap] = useState<MapLibreMap | null>(null);
-  const [buses, setBuses] = useState<BusOverlay | null>(null);
+  const [buses, setBuses] = useState<Buses | null>(null);
   // Which style finished loading last, and how many loads so far. Layers are added only while the loaded
   // style is the one the props ask for: during a theme switch the old style is going and the new one not
   // ready, and adding to it would throw.
@@ -86,7 +103,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
   useEffect(() => {
     let cancelled = false;
     let created: MapLibreMap | null = null;
-    let overlay: BusOverlay | null = null;
+    let made: Buses | null = null;
     void import('maplibre-gl').then(async (maplibre) => {
       await prepareBasemap(maplibre, latest.current);
       const element = container.current;
@@ -121,10 +138,10 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
       if (o.interactive) created.addControl(new maplibre.NavigationControl({ showCompass: false }), 'bottom-right');
       appliedStyle.current = styleKey(o);
       created.on('style.load', () => setLoaded((l) => ({ gen: l.gen + 1, key: appliedStyle.current, later: later.current })));
-      overlay = new BusOverlay(created);
-      window.__fleetmap = { map: created, buses: overlay };
+      made = busesFor(created);
+      window.__fleetmap = { map: created, drawing: made.drawing, buses: made.overlay };
       setMap(created);
-      setBuses(overlay);
+      setBuses(made);
       latest.current.onMapReady?.(created);
     });
     return () => {
@@ -132,7 +149,9 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
       if (created) {
         if (window.__fleetmap?.map === created) delete window.__fleetmap;
         latest.current.onMapReady?.(null);
-        overlay?.destroy();
+        made?.drawing.destroy();
+        made?.clusters.destroy();
+        made?.overlay.destroy();
         created.remove();
       }
     };
@@ -150,7 +169,10 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
   }, [map, currentKey, theme, styleUrl, styleUrlDark]);
 
   const laterNow = styleGen === 0 ? undefined : loaded.later;
-  return useMemo(() => ({ map, styleGen, buses, later: laterNow }), [map, styleGen, buses, laterNow]);
+  return useMemo(
+    () => ({ map, styleGen, later: laterNow, drawing: buses?.drawing ?? null, overlay: buses?.overlay ?? null, clusters: buses?.clusters ?? null }),
+    [map, styleGen, buses, laterNow],
+  );
 }
 
 /**

@@ -1,36 +1,22 @@
 'use client';
-// All buses except the selected one below street zoom: ONE clustered GeoJSON source (feature id = bus id),
-// clusters with a count, and per bus a circle coloured by delay class (arrows come at street zoom). From
-// BUS_LAYER_MAX_ZOOM on, the bus overlay (../bus-overlay.ts) draws every bus moving along its route, and these
-// layers step aside: their source is then not fed at all, so new data costs the map no tiles and no frame.
+// The clustered bus renderer: all buses except the selected one below OVERLAY_MIN_ZOOM, in ONE clustered GeoJSON
+// source (feature id = bus id), clusters with a count, and per bus a circle coloured by delay class. From
+// OVERLAY_MIN_ZOOM on the bus overlay (../bus-overlay.ts) draws every bus moving along its route, and these
+// layers step aside. Which of the two draws, and when this one is fed, is the controller's rule (../bus-drawing).
 import { useEffect, useMemo } from 'react';
-import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, SymbolLayerSpecification } from 'maplibre-gl';
+import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, Map as MapLibreMap, SymbolLayerSpecification } from 'maplibre-gl';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import type { Theme } from '@/lib/theme/theme';
-import type { BusFeatureCollection } from '@/lib/view/bus-features';
+import { busCollections, busPoints, type BusFeatureCollection } from '@/lib/view/bus-features';
 import { LABEL_FONT } from '@/lib/map-style/offline-style';
-import { useGeoJsonData, useSourceAndLayers, type MapHandle } from '../use-map-layers';
+import { BUS_CLUSTER_MAX_ZOOM, OVERLAY_MIN_ZOOM, type BusFrame, type BusRenderer, type DrawnBus } from '../bus-drawing';
+import { GeoJsonFeed, useSourceAndLayers, type MapHandle } from '../use-map-layers';
 import { busCircleLayer } from './bus-style';
 
 export const BUS_SOURCE_ID = 'fleet-buses';
 export const BUS_CLUSTER_LAYER_ID = 'fleet-bus-clusters';
 export const BUS_CLUSTER_COUNT_LAYER_ID = 'fleet-bus-cluster-count';
 export const BUS_LAYER_ID = 'fleet-bus-circles';
-
-/**
- * Above this zoom every bus is drawn on its own. Clusters are tiled per whole zoom, so 11 means a
- * dispatcher sees single buses from zoom 12 on: a whole borough's worth of streets.
- */
-export const BUS_CLUSTER_MAX_ZOOM = 11;
-/** From this zoom on the bus overlay draws every bus; these layers draw below it. */
-export const BUS_LAYER_MAX_ZOOM = BUS_CLUSTER_MAX_ZOOM + 1;
-/** Labels only where a bus's neighbours are far enough apart to read them (drawn by the bus overlay). */
-export const BUS_LABEL_MIN_ZOOM = 14;
-/**
- * Heading arrows likewise: below it an arrow's tip is two or three pixels, and drawing it would nearly triple the
- * pixels each bus costs the overlay in software GL (its point must reach the tip).
- */
-export const BUS_ARROW_MIN_ZOOM = 14;
 
 /** `scale` widens the clustering radius with the circles, so bigger clusters do not overlap each other. */
 function busSourceFor(scale: number): GeoJSONSourceSpecification {
@@ -58,7 +44,7 @@ function clusterLayers(theme: Theme, scale: number): [CircleLayerSpecification, 
       id: BUS_CLUSTER_LAYER_ID,
       type: 'circle',
       source: BUS_SOURCE_ID,
-      maxzoom: BUS_LAYER_MAX_ZOOM,
+      maxzoom: OVERLAY_MIN_ZOOM,
       filter: CLUSTERED,
       paint: {
         'circle-color': dark ? '#cbd5e1' : '#334155',
@@ -72,7 +58,7 @@ function clusterLayers(theme: Theme, scale: number): [CircleLayerSpecification, 
       id: BUS_CLUSTER_COUNT_LAYER_ID,
       type: 'symbol',
       source: BUS_SOURCE_ID,
-      maxzoom: BUS_LAYER_MAX_ZOOM,
+      maxzoom: OVERLAY_MIN_ZOOM,
       filter: CLUSTERED,
       layout: {
         'text-field': ['get', 'point_count_abbreviated'],
@@ -88,7 +74,7 @@ function clusterLayers(theme: Theme, scale: number): [CircleLayerSpecification, 
 export function busLayersFor(theme: Theme, scale = 1): LayerSpecification[] {
   return [
     ...clusterLayers(theme, scale),
-    busCircleLayer(BUS_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, scale, BUS_LAYER_MAX_ZOOM),
+    busCircleLayer(BUS_LAYER_ID, BUS_SOURCE_ID, theme, SINGLE, scale, OVERLAY_MIN_ZOOM),
   ];
 }
 
@@ -96,37 +82,89 @@ export function busLayersFor(theme: Theme, scale = 1): LayerSpecification[] {
 export const BUS_LAYERS: Record<Theme, LayerSpecification[]> = { light: busLayersFor('light'), dark: busLayersFor('dark') };
 
 /**
- * `scale` sizes circles and clusters (1: the dispatcher's desk size). `data` null leaves the source as it
- * is (above BUS_LAYER_MAX_ZOOM, where nothing of it is drawn).
+ * The clustered layer as a renderer: it keeps what it was last given (the controller feeds it only below
+ * OVERLAY_MIN_ZOOM), sends it to the source with back-pressure, and tells the controller when it has drawn the
+ * fleet: the first frame after buses were given to the source and its tiles for the view are loaded. Until then,
+ * and again after a new style (its source starts empty), the overlay draws every bus below street zoom itself.
  */
-export function useBusLayer(handle: MapHandle, theme: Theme, data: BusFeatureCollection | null, scale = 1) {
+export class ClusterLayer implements BusRenderer {
+  private data: BusFeatureCollection | null = null;
+  private readonly feed: GeoJsonFeed;
+  private watching = false;
+  private ready = false;
+
+  constructor(
+    private readonly map: MapLibreMap,
+    private readonly onReady: (ready: boolean) => void,
+  ) {
+    this.feed = new GeoJsonFeed(map, BUS_SOURCE_ID);
+  }
+
+  update({ placements, selectedBusId, placedAt }: BusFrame) {
+    this.data = busCollections(busPoints(placements, placedAt), selectedBusId).clustered;
+    this.send();
+  }
+
+  /** The source was (re)added, empty: a new style, or new specs. It gets the data again and must draw it again. */
+  sourceAdded() {
+    this.ready = false;
+    this.onReady(false);
+    this.send();
+  }
+
+  redraw() {
+    this.map.triggerRepaint();
+  }
+
+  private send() {
+    if (!this.data || !this.feed.send(this.data)) return;
+    if (!this.ready && this.data.features.length > 0) this.watchForDrawn();
+  }
+
+  private watchForDrawn() {
+    if (this.watching) return;
+    this.watching = true;
+    this.map.on('render', this.onRender);
+    this.map.triggerRepaint();
+  }
+
+  // In a 'render' event the frame is painted: tiles loaded by then are in it (a tile's load is a task of its own).
+  // Only a frame below OVERLAY_MIN_ZOOM counts: above it these layers draw nothing.
+  private onRender = () => {
+    if (this.map.getZoom() >= OVERLAY_MIN_ZOOM || !this.map.getSource(BUS_SOURCE_ID) || !this.map.isSourceLoaded(BUS_SOURCE_ID)) return;
+    this.map.off('render', this.onRender);
+    this.watching = false;
+    this.ready = true;
+    this.onReady(true);
+  };
+
+  /** The buses it was last given, where they were placed (on screen, some are inside clusters). */
+  drawn(): DrawnBus[] {
+    return (this.data?.features ?? []).map((f) => {
+      const p = f.properties;
+      const [lon, lat] = f.geometry.coordinates as [number, number];
+      return { busId: p.busId, lon, lat, basis: p.basis, stale: p.stale, label: p.label, selected: false, fix: null, by: 'clusters' };
+    });
+  }
+
+  destroy() {
+    this.map.off('render', this.onRender);
+  }
+}
+
+/**
+ * Adds the clustered layer's source and layers to the map's style; `scale` sizes circles and clusters (1: the
+ * dispatcher's desk size). Its data comes from the controller (handle.drawing), not from here.
+ */
+export function useBusLayer(handle: MapHandle, clusters: ClusterLayer | null, theme: Theme, scale = 1) {
   // The effect that adds the layers re-runs on a new identity: specs change only with the theme or the scale.
   const source = useMemo(() => (scale === 1 ? busSource : busSourceFor(scale)), [scale]);
   const layers = useMemo(() => (scale === 1 ? BUS_LAYERS[theme] : busLayersFor(theme, scale)), [theme, scale]);
   useSourceAndLayers(handle, BUS_SOURCE_ID, source, layers);
-  useGeoJsonData(handle, BUS_SOURCE_ID, data);
-  useClusterHandOver(handle, data !== null && data.features.length > 0);
-}
-
-/**
- * Tells the bus overlay when these layers have drawn the fleet: the first frame after buses were given to the
- * source and its tiles for the view are loaded. Until then, and again after a new style (its source starts
- * empty), the overlay draws every bus below street zoom itself.
- */
-function useClusterHandOver({ map, styleGen, buses }: MapHandle, fed: boolean) {
+  // After the effect above (effects run in order): the source exists again, empty.
+  const { map, styleGen } = handle;
   useEffect(() => {
-    buses?.showClusters(false);
-  }, [buses, styleGen]);
-  useEffect(() => {
-    if (!map || !buses || styleGen === 0 || !fed) return;
-    // In a 'render' event the frame is painted: tiles loaded by then are in it (a tile's load is a task of its own).
-    const onRender = () => {
-      if (!map.getSource(BUS_SOURCE_ID) || !map.isSourceLoaded(BUS_SOURCE_ID)) return;
-      map.off('render', onRender);
-      buses.showClusters(true);
-    };
-    map.on('render', onRender);
-    map.triggerRepaint();
-    return () => void map.off('render', onRender);
-  }, [map, buses, styleGen, fed]);
+    if (!map || !clusters || styleGen === 0) return;
+    clusters.sourceAdded();
+  }, [map, clusters, styleGen, source, layers]);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CircleLayerSpecification, ExpressionSpecification, LayerSpecification } from 'maplibre-gl';
-import { BUS_LAYER_ID, BUS_LAYER_MAX_ZOOM, BUS_LAYERS, BUS_CLUSTER_LAYER_ID, busLayersFor } from './bus-layer';
+import { OVERLAY_MIN_ZOOM } from '../bus-drawing';
+import { BUS_LAYER_ID, BUS_LAYERS, BUS_CLUSTER_LAYER_ID, busLayersFor } from './bus-layer';
 import { BUS_RADIUS_STOPS, interpolateStops, sizeByZoom } from './bus-style';
 
 function layer<T extends LayerSpecification>(layers: LayerSpecification[], id: string): T {
@@ -45,7 +46,7 @@ describe('bus layer scale', () => {
   });
 
   it('steps aside at street zoom, where the bus overlay draws every bus', () => {
-    for (const l of BUS_LAYERS.light) expect(l.maxzoom, l.id).toBe(BUS_LAYER_MAX_ZOOM);
+    for (const l of BUS_LAYERS.light) expect(l.maxzoom, l.id).toBe(OVERLAY_MIN_ZOOM);
   });
 
   it('keeps the layer ids, so clicks and tests find the same layers', () => {
