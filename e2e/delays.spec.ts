@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { LiveSnapshot } from '@/lib/model';
 import { activeTrips } from '@/lib/view/trips';
-import { filterTrips, routeDelayRows, sortRouteRows, type RouteSortKey, type SortDirection } from '@/lib/view/delays';
+import { filterBoardTrips, routeDelayRows, sortRouteRows, type RouteSortKey, type SortDirection } from '@/lib/view/delays';
 import { DELAY_COLUMNS } from '@/lib/view/delay-table';
 import { expect, guardPage, test } from './support/fixtures';
 import { captureLive } from './support/live-capture';
@@ -21,7 +21,7 @@ async function renderedTable(page: Page): Promise<string[][]> {
 }
 
 function expectedTable(snap: LiveSnapshot, t: { lateMin: number; earlyMin: number }, sort: RouteSortKey, dir: SortDirection, direction: string | null = null) {
-  const trips = filterTrips(activeTrips(snap), { routeKeys: [], direction });
+  const trips = filterBoardTrips(activeTrips(snap), { routeKeys: [], direction });
   return sortRouteRows(routeDelayRows(trips, t), sort, dir).map((r) => DELAY_COLUMNS.map((c) => c.cell(r)));
 }
 

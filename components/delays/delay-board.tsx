@@ -12,7 +12,7 @@ import { delayTableCsv, formatShare } from '@/lib/view/delay-table';
 import {
   delayFigures,
   delayHistogram,
-  filterTrips,
+  filterBoardTrips,
   mostDelayedTrips,
   routeDelayRows,
   sortRouteRows,
@@ -79,7 +79,7 @@ function LiveDelayBoard({ periodControl }: { periodControl: ReactNode }) {
     return direction && !list.includes(direction) ? [...list, direction] : list;
   }, [allTrips, direction]);
   const filter = useMemo(() => ({ routeKeys: route ? [route.key] : [], direction: direction || null }), [route, direction]);
-  const trips = useMemo(() => filterTrips(allTrips, filter), [allTrips, filter]);
+  const trips = useMemo(() => filterBoardTrips(allTrips, filter), [allTrips, filter]);
   const rows = useMemo(() => sortRouteRows(routeDelayRows(trips, thresholds), sortKey, sortDir), [trips, thresholds, sortKey, sortDir]);
   const totals = useMemo(() => delayFigures(trips, thresholds), [trips, thresholds]);
   const bins = useMemo(() => delayHistogram(trips, thresholds), [trips, thresholds]);

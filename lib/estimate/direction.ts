@@ -6,6 +6,7 @@
 //    `outbound` and trips with no direction;
 //  - anything else cannot be split (no run for the value, an unknown value, an inbound trip on a route of one run
 //    whose reverse is not given, three or more runs): the caller keeps the bus at its last fix.
+import { stopsInOrder } from '@/lib/geo/route-lines';
 import type { RouteStop } from '@/lib/model';
 
 export type DirectionSplit =
@@ -14,7 +15,7 @@ export type DirectionSplit =
 
 /** The route's stops cut into runs (see the rule above), each in stop_order. */
 export function directionRuns(stops: readonly RouteStop[]): RouteStop[][] {
-  const ordered = [...stops].sort((a, b) => a.stopOrder - b.stopOrder || a.id - b.id);
+  const ordered = stopsInOrder(stops);
   const runs: RouteStop[][] = [];
   let run: RouteStop[] = [];
   for (const s of ordered) {

@@ -1,6 +1,7 @@
 // A direction's route as a measured line through its stops: the app has no route shapes, only stops, so a bus is
 // placed on the straight segments between them (within a few tens of metres of the street at corners).
 import { polyline, type Polyline } from '@/lib/geo/polyline';
+import { routeLine } from '@/lib/geo/route-lines';
 import type { RouteStop } from '@/lib/model';
 import { stopsForDirection, type DirectionSplit } from './direction';
 
@@ -9,14 +10,14 @@ export interface RoutePath {
   line: Polyline;
 }
 
-const placed = (s: RouteStop): s is RouteStop & { latitude: number; longitude: number } =>
-  s.latitude !== null && s.longitude !== null && Number.isFinite(s.latitude) && Number.isFinite(s.longitude);
-
-/** The line through a direction's stops in order (stops without coordinates left out); null below two placed stops. */
+/**
+ * The line through a direction's stops in order, as the map draws it (lib/geo/route-lines routeLine: the same
+ * stops count as placed, in the same order); null below two placed stops.
+ */
 export function routePath(stops: readonly RouteStop[]): RoutePath | null {
-  const points = stops.filter(placed);
-  if (points.length < 2) return null;
-  const line = polyline(points.map((s) => [s.longitude, s.latitude] as const));
+  const { coordinates } = routeLine(stops);
+  if (!coordinates) return null;
+  const line = polyline(coordinates);
   if (!(line.lengthM > 0)) return null;
   return { line };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   delayFigures,
   delayHistogram,
-  filterTrips,
+  filterBoardTrips,
   mostDelayedTrips,
   routeDelayRows,
   sortRouteRows,
@@ -69,16 +69,16 @@ describe('sortRouteRows', () => {
   });
 });
 
-describe('filterTrips', () => {
+describe('filterBoardTrips', () => {
   it('filters by route keys and direction together', () => {
     const trips = [
       trip({ routeId: 1, direction: 'outbound' }),
       trip({ routeId: 1, direction: 'inbound' }),
       trip({ routeId: 2, direction: 'outbound' }),
     ];
-    expect(filterTrips(trips, { routeKeys: ['id:1'], direction: null })).toHaveLength(2);
-    expect(filterTrips(trips, { routeKeys: [], direction: 'outbound' })).toHaveLength(2);
-    expect(filterTrips(trips, { routeKeys: ['id:1'], direction: 'inbound' })).toEqual([trips[1]]);
+    expect(filterBoardTrips(trips, { routeKeys: ['id:1'], direction: null })).toHaveLength(2);
+    expect(filterBoardTrips(trips, { routeKeys: [], direction: 'outbound' })).toHaveLength(2);
+    expect(filterBoardTrips(trips, { routeKeys: ['id:1'], direction: 'inbound' })).toEqual([trips[1]]);
     expect(tripDirections(trips)).toEqual(['inbound', 'outbound']);
   });
 });

@@ -86,7 +86,8 @@ export interface TripFilter {
 
 export const NO_TRIP_FILTER: TripFilter = { routeKeys: [], direction: null };
 
-export function filterTrips(trips: readonly ActiveTrip[], f: TripFilter): ActiveTrip[] {
+/** The delay board's trips: those of the chosen routes (by routeKey) and direction. */
+export function filterBoardTrips(trips: readonly ActiveTrip[], f: TripFilter): ActiveTrip[] {
   const routes = f.routeKeys.length ? new Set(f.routeKeys) : null;
   return trips.filter((t) => (!routes || routes.has(routeKey(t))) && (f.direction === null || t.direction === f.direction));
 }
