@@ -1,13 +1,15 @@
 // A direction's route as a measured line through its stops: the app has no route shapes, only stops, so a bus is
 // placed on the straight segments between them (within a few tens of metres of the street at corners).
 import { polyline, type Polyline } from '@/lib/geo/polyline';
-import { routeLine } from '@/lib/geo/route-lines';
+import { routeLine, type PlacedStop } from '@/lib/geo/route-lines';
 import type { RouteStop } from '@/lib/model';
 import { stopsForDirection, type DirectionSplit } from './direction';
 
 export interface RoutePath {
   /** Through the placed stops in order: vertex i is the i-th placed stop, `line.cum[i]` its metres along. */
   line: Polyline;
+  /** The placed stops, in order: stop i is vertex i. */
+  stops: PlacedStop<RouteStop>[];
 }
 
 /**
@@ -15,11 +17,11 @@ export interface RoutePath {
  * stops count as placed, in the same order); null below two placed stops.
  */
 export function routePath(stops: readonly RouteStop[]): RoutePath | null {
-  const { coordinates } = routeLine(stops);
+  const { stops: placed, coordinates } = routeLine(stops);
   if (!coordinates) return null;
   const line = polyline(coordinates);
   if (!(line.lengthM > 0)) return null;
-  return { line };
+  return { line, stops: placed };
 }
 
 export type TripPath = { ok: true; path: RoutePath } | { ok: false; reason: Extract<DirectionSplit, { ok: false }>['reason'] | 'too-few-placed-stops' };

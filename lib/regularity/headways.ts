@@ -175,8 +175,8 @@ function directionsOf(stops: readonly RouteStop[]): DirectionWork[] {
     const direction = DIRECTIONS[i]!;
     const tp = pathForTrip(stops, direction);
     if (!tp.ok) continue;
-    // The path's vertex k is the run's k-th placed stop (path.ts).
-    const placed = runs[i]!.filter((s) => s.latitude !== null && s.longitude !== null && Number.isFinite(s.latitude) && Number.isFinite(s.longitude));
+    // The path's vertex k is its k-th placed stop (path.ts).
+    const placed = tp.path.stops;
     const ladderStops = placed.map((s, k) => ({ stopId: s.id, name: s.stopName, stopOrder: s.stopOrder, m: tp.path.line.cum[k]! }));
     out.push({ direction, path: tp.path, stops: ladderStops, toward: placed[placed.length - 1]?.stopName ?? null, onLine: [], layover: [], offLine: [], ghosts: [], trips: new Map() });
   }
