@@ -9,7 +9,7 @@
 // planned departure (or now, when that has passed); with no position (no GPS, no fix for 15 minutes, off the
 // route) the planned times are moved by the trip's current delay_minutes. A pace profile learnt from earlier days
 // (the share of the trip's time spent up to each stop) can replace the flat plan.
-import { estimatePosition, pathForTrip, stopsForDirection, type EstimateTrip, type RecentFix, type RoutePath } from '@/lib/estimate';
+import { estimatePosition, pathForTrip, type EstimateTrip, type RecentFix, type RoutePath } from '@/lib/estimate';
 import type { EpochMs, RouteStop } from '@/lib/model';
 import type { PredictionBasis, ScheduleReason } from '@/lib/model/predictions';
 
@@ -85,10 +85,6 @@ const MIN_RUN_FOR_DRIFT_S = 180;
 const MIN_DRIFT = -0.3;
 const MAX_DRIFT = 0.6;
 
-type Placed = RouteStop & { latitude: number; longitude: number };
-
-const placed = (s: RouteStop): s is Placed => s.latitude !== null && s.longitude !== null && Number.isFinite(s.latitude) && Number.isFinite(s.longitude);
-
 export interface PlannedOffsets {
   /** Planned seconds from departure to the arrival at each placed stop. */
   atStopS: number[];
@@ -143,11 +139,11 @@ function band(arrivalAt: number, now: number, b: UncertaintyBand): { earliestAt:
 
 /** Predicted arrivals at every stop the trip has still to reach. */
 export function predictTrip({ trip, routeStops, fixes, now, profile, pace = DEFAULT_PACE }: PredictInput): TripPrediction {
-  const split = stopsForDirection(routeStops, trip.direction);
   const tripPath = pathForTrip(routeStops, trip.direction);
-  if (!split.ok || !tripPath.ok) return { ok: false, reason: 'no-path' };
+  if (!tripPath.ok) return { ok: false, reason: 'no-path' };
   const path = tripPath.path;
-  const stops = split.stops.filter(placed);
+  // The path's placed stops: stop i is vertex i (lib/estimate/path.ts).
+  const stops = path.stops;
   if (trip.plannedDepartureAt === null || trip.plannedArrivalAt === null || !(trip.plannedArrivalAt > trip.plannedDepartureAt)) return { ok: false, reason: 'no-schedule' };
   const depAt = trip.plannedDepartureAt;
   const durationS = (trip.plannedArrivalAt - depAt) / 1000;
