@@ -1,12 +1,12 @@
 // The estimates of the live freshness run (benchmark 2): every sample, every bus on an active trip that Fleetmap
 // holds a fix of is compared with the simulator's truth three ways, as in the service-day replay of benchmark 7:
-// (1) Fleetmap's last fix, (2) the GPS-based estimate the browser draws (lib/view/bus-placement over the fixes a
+// (1) Fleetmap's last fix, (2) the GPS-based estimate the browser draws (lib/placement/bus-placement over the fixes a
 // browser polling every 5 s has seen, the routes' stops from /api/network), (3) the schedule-only estimate (the
 // same module with no fix, as a Standard-plan key sees it). Errors overall and by the fix's age.
 import { estimatePosition, pathForTrip } from '../lib/estimate';
 import { distanceM } from '../lib/geo/sphere';
 import type { LiveSnapshot, NetworkResponse, RouteStop, Vehicle } from '../lib/model';
-import { RecentFixes, placeBuses, routeStopsFromNetwork } from '../lib/view/bus-placement';
+import { RecentFixes, placeBuses, routeStopsFromNetwork } from '../lib/placement/bus-placement';
 import { ageBucket } from './estimation';
 import type { TruthBus } from './support/app-stack';
 import { mean, median, percentile } from './support/stats';

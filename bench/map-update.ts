@@ -191,7 +191,7 @@ export const mapUpdate: Benchmark = {
         conditions:
           `Chromium ${VIEWPORT.width}×${VIEWPORT.height} headless, SwiftShader WebGL, zoom ${ZOOM} over Manhattan (every bus drawn on its own), offline basemap; buses on trips along 40 synthetic routes of ${16} stops; ` +
           `${updates} rounds after one warm-up, each: an update giving every bus a new fix 10–40 m further along its route, an update giving ${PARTIAL} buses one, then ${GLIDE_FRAMES} animation frames of motion; ` +
-          `Fleetmap: placement of every bus (lib/view/bus-placement, estimates) and the bus overlay (only changed buses written to the GPU, motion by the GPU, the map itself not redrawn); ` +
+          `Fleetmap: placement of every bus (lib/placement/bus-placement, estimates) and the bus overlay (only changed buses written to the GPU, motion by the GPU, the map itself not redrawn); ` +
           `markers: setLngLat on each moved marker, and during motion on every marker each frame (a 1 s glide to the new fix); update = until two frames; glide frame = task time over the frames ÷ ${GLIDE_FRAMES}`,
         figures,
         details: { sizes: SIZES, viewport: VIEWPORT, zoom: ZOOM, updates, partial: PARTIAL, glideFrames: GLIDE_FRAMES, runs },

@@ -1,6 +1,6 @@
 // The browser side of benchmark 5, bundled with esbuild by bench/map-update.ts and served only by it (it never
 // ships in the app). Draws N synthetic buses on trips along synthetic routes either the way Fleetmap does (the
-// app's placement, lib/view/bus-placement, and its bus overlay, components/map/bus-overlay) or as one DOM marker
+// app's placement, lib/placement/bus-placement, and its bus overlay, components/map/bus-overlay) or as one DOM marker
 // per bus (maplibregl.Marker), then times updates (new fixes for every bus, or for 20) and glide frames.
 import * as maplibregl from 'maplibre-gl';
 import { offsetLonLat } from '@/lib/geo/sphere';
@@ -9,7 +9,7 @@ import { resolveMapStyle } from '@/lib/map-style/resolve-style';
 import { FLEET_MAP_RENDER_OPTIONS } from '@/components/map/render-options';
 import { BusOverlay } from '@/components/map/bus-overlay';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
-import { PlacementCache, RecentFixes, placeBuses, type BusPlacement } from '@/lib/view/bus-placement';
+import { PlacementCache, RecentFixes, placeBuses, type BusPlacement } from '@/lib/placement/bus-placement';
 
 export type Contender = 'overlay' | 'markers';
 

@@ -6,7 +6,7 @@ import { HealthBanners } from '@/components/status';
 import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
 import { agencyZoneOf, zoneCaption } from '@/lib/view/display-zone';
-import { heldDataAgeS } from '@/lib/view/ages';
+import { heldDataAgeS } from '@/lib/placement/ages';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import { delayTableCsv, formatShare } from '@/lib/view/delay-table';
 import {

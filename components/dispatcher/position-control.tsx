@@ -1,5 +1,5 @@
 'use client';
-import type { PositionMode } from '@/lib/view/bus-placement';
+import type { PositionMode } from '@/lib/placement/bus-placement';
 
 const OPTIONS: { mode: PositionMode; label: string; title: string }[] = [
   { mode: 'estimates', label: 'Estimated', title: 'Each bus where it most likely is now: its last fix advanced along its route, or its schedule' },

@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Theme } from '@/lib/theme/theme';
-import { isStaleAge } from '@/lib/view/ages';
+import { isStaleAge } from '@/lib/placement/ages';
 import { formatAgo } from '@/lib/view/format';
 import { tripAgeS } from '@/lib/view/trip-list';
 import type { ActiveTrip } from '@/lib/view/trips';

@@ -5,7 +5,7 @@ import type { Estimate } from '@/lib/estimate';
 import type { Trip, Vehicle } from '@/lib/model';
 import { fakeFetch, renderWithClient } from '@/lib/testing/render';
 import { makeTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
-import type { BusPlacement } from '@/lib/view/bus-placement';
+import type { BusPlacement } from '@/lib/placement/bus-placement';
 import { activeTrips } from '@/lib/view/trips';
 import { TripPanel, type TripPanelProps } from './trip-panel';
 

@@ -2,13 +2,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { HistoryTripResponse, Vehicle } from '@/lib/model';
 import type { Theme } from '@/lib/theme/theme';
-import { isStaleAge, locationAgeS } from '@/lib/view/ages';
+import { isStaleAge, locationAgeS } from '@/lib/placement/ages';
 import { formatAgo, formatClock, formatDuration, formatHeading } from '@/lib/view/format';
 import { zoneCaption, type ResolvedZone } from '@/lib/view/display-zone';
-import { basisPhrase, type BusPlacement } from '@/lib/view/bus-placement';
+import { basisPhrase, type BusPlacement } from '@/lib/placement/bus-placement';
 import { ApiError, tripQuery } from '@/lib/client/queries';
 import { useHasRole } from '@/lib/client/use-viewer';
-import { hasPosition } from '@/lib/view/bus';
+import { hasPosition } from '@/lib/placement/bus';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
 import { TripDelayHistory } from './trip-delay-history';

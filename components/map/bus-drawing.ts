@@ -7,7 +7,7 @@
 // costs the map no tiles and no frame. Tests read drawn() instead of re-deriving this rule.
 import type { EstimateBasis } from '@/lib/estimate';
 import type { EpochMs } from '@/lib/model';
-import type { BusPlacement } from '@/lib/view/bus-placement';
+import type { BusPlacement } from '@/lib/placement/bus-placement';
 
 /**
  * Clusters are tiled per whole zoom, so 11 means a dispatcher sees single buses from zoom 12 on: a whole

@@ -3,7 +3,7 @@
 // slots whose signature changed, and flush() uploads only the slots written since the last frame. No GL calls but
 // through the InstanceBuffers it is handed, so it runs (and is tested) without a GPU.
 import { placementSignature, keyAt, mercator, type Key } from '@/lib/view/bus-keyframes';
-import type { BusPlacement } from '@/lib/view/bus-placement';
+import type { BusPlacement } from '@/lib/placement/bus-placement';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import type { Theme } from '@/lib/theme/theme';
 import { BASIS_CODE, FLOATS_PER_BUS, INSTANCE_LAYOUT, type InstanceBuffer } from './bus-overlay-gl';

@@ -1,9 +1,9 @@
 'use client';
 import type { Vehicle } from '@/lib/model';
-import { basisPhrase, type BusPlacement } from '@/lib/view/bus-placement';
-import { hasPosition } from '@/lib/view/bus';
+import { basisPhrase, type BusPlacement } from '@/lib/placement/bus-placement';
+import { hasPosition } from '@/lib/placement/bus';
 import { DELAY_LABELS } from '@/lib/view/delay-palette';
-import { isStaleAge, locationAgeS } from '@/lib/view/ages';
+import { isStaleAge, locationAgeS } from '@/lib/placement/ages';
 import { formatAgo, formatDelay, formatDuration } from '@/lib/view/format';
 
 export type MapHover = { kind: 'bus'; busId: number; x: number; y: number } | { kind: 'stop'; name: string; role: string; x: number; y: number };

@@ -3,7 +3,7 @@
 // the MapLibre instance and its style (use-maplibre), the buses (use-bus-overlay hands them to the controller,
 // ./bus-drawing, which gives them to the overlay at street zoom and the clustered layer below it), the route
 // overlay and the trail (./layers), the pointer (use-map-pointer) and the camera (use-map-camera). Where each bus
-// is drawn comes from its placement (lib/view/bus-placement), made by the page.
+// is drawn comes from its placement (lib/placement/bus-placement), made by the page.
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
@@ -12,7 +12,7 @@ import { estimateAt } from '@/lib/estimate';
 import { featurePositions, lonLatBounds, type LngLat } from '@/lib/geo/lon-lat';
 import { networkQuery } from '@/lib/client/queries';
 import type { HistoryFix, Vehicle } from '@/lib/model';
-import type { BusPlacement } from '@/lib/view/bus-placement';
+import type { BusPlacement } from '@/lib/placement/bus-placement';
 import type { Theme } from '@/lib/theme/theme';
 import { MapTooltip } from './bus-tooltip';
 import { useBusLayer } from './layers/bus-layer';

@@ -7,7 +7,7 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { Vehicle } from '@/lib/model';
 import { lonLatBounds } from '@/lib/geo/lon-lat';
-import { hasPosition } from '@/lib/view/bus';
+import { hasPosition } from '@/lib/placement/bus';
 
 const MIN_REFRAME_MS = 10_000;
 

@@ -1,6 +1,6 @@
 'use client';
 import type { Health, Vehicle } from '@/lib/model';
-import { estimateCounts, type BusPlacement } from '@/lib/view/bus-placement';
+import { estimateCounts, type BusPlacement } from '@/lib/placement/bus-placement';
 import { budgetLabel, dataAgeS, meanTripLocationAgeS, UPSTREAM_STATE_LABELS, UPSTREAM_STATE_TONE } from '@/lib/view/health';
 import { formatAgo, formatDuration } from '@/lib/view/format';
 

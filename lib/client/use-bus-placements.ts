@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Vehicle } from '@/lib/model';
-import { PlacementCache, RecentFixes, placeBuses, routeStopsFromNetwork, type BusPlacement, type PositionMode } from '@/lib/view/bus-placement';
+import { PlacementCache, RecentFixes, placeBuses, routeStopsFromNetwork, type BusPlacement, type PositionMode } from '@/lib/placement/bus-placement';
 import { networkQuery } from './queries';
 import { useServerNow } from './use-server-now';
 

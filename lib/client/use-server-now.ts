@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import { serverNow, type SnapshotClock } from '@/lib/view/ages';
+import { serverNow, type SnapshotClock } from '@/lib/placement/ages';
 import { useNow } from './use-now';
 
 /**

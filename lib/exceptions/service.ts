@@ -1,7 +1,7 @@
 import 'server-only';
 import type { FeedEvents, StoredSnapshot, TypedEmitter } from '@/lib/fleet';
 import type { EpochMs, FleetException, NetworkResponse, RecorderStatus, RouteStop } from '@/lib/model';
-import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import type { ExceptionsConfig } from './config';
 import { ExceptionEngine, type Transition } from './engine';
 import { evaluateRules, suppressed, type LiveHeadway } from './rules';

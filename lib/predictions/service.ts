@@ -3,7 +3,7 @@ import { RECENT_FIXES_NEEDED, type RecentFix } from '@/lib/estimate';
 import type { Answer, Feed, FixEvent } from '@/lib/fleet';
 import type { EpochMs, LiveSnapshot, NetworkResponse, RouteStop, Vehicle, VehicleTrip } from '@/lib/model';
 import type { PredictionBasis, ScheduleReason, StopArrival, StopArrivalsResponse, TripPredictions } from '@/lib/model/predictions';
-import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { groupPlaces, type Places } from './places';
 import { predictTrip, type TripPrediction } from './predict';
 

@@ -25,7 +25,7 @@ import type {
   Vehicle,
   VehicleTrip,
 } from '@/lib/model';
-import type { BusPlacement } from '@/lib/view/bus-placement';
+import type { BusPlacement } from '@/lib/placement/bus-placement';
 import { ghostTrips } from './ghosts';
 
 /** The follower's recent pace is its progress over at most this long before its last fix... */

@@ -2,7 +2,7 @@
 // the map keeps) and each bus's recent pace, carried from one snapshot to the next. Pure: the server's service,
 // the benchmark and the truth test feed it the same way.
 import type { EpochMs, LiveSnapshot, NetworkResponse, RegularityConfig, RouteHeadways, RouteStop } from '@/lib/model';
-import { PlacementCache, RecentFixes, placeBuses, routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { PlacementCache, RecentFixes, placeBuses, routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { RecentPace, computeHeadways } from './headways';
 
 type RouteNames = Map<number, { code: string | null; name: string | null }>;

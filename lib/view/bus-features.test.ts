@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { busCollections, busPoints } from './bus-features';
-import { RecentFixes, placeBuses, type PlaceOptions } from './bus-placement';
+import { RecentFixes, placeBuses, type PlaceOptions } from '@/lib/placement/bus-placement';
 import { makeTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import type { Vehicle } from '@/lib/model';
 

@@ -2,8 +2,8 @@
 import { estimateAt, type EstimateBasis } from '@/lib/estimate';
 import type { EpochMs } from '@/lib/model';
 import type { LngLat } from '@/lib/geo/lon-lat';
-import type { BusClass } from './bus';
-import type { BusPlacement } from './bus-placement';
+import type { BusClass } from '@/lib/placement/bus';
+import type { BusPlacement } from '@/lib/placement/bus-placement';
 
 export interface BusProperties {
   busId: number;
@@ -29,7 +29,7 @@ export type BusFeature = GeoJSON.Feature<GeoJSON.Point, BusProperties> & { id: n
 export type BusFeatureCollection = GeoJSON.FeatureCollection<GeoJSON.Point, BusProperties>;
 
 /**
- * One point per placed bus (lib/view/bus-placement), where its placement puts it at `at`: the clustered layer at
+ * One point per placed bus (lib/placement/bus-placement), where its placement puts it at `at`: the clustered layer at
  * low zoom and the tests read these; the moving buses at street zoom are drawn by the bus overlay.
  */
 export function busPoints(placements: readonly BusPlacement[], at: EpochMs): BusPoint[] {

@@ -3,7 +3,7 @@ import { estimatePosition, routePath } from '@/lib/estimate';
 import { MIN, T0, fix, stopsAlong, trip } from '@/lib/testing/estimate-factories';
 import { distanceM } from '@/lib/geo/sphere';
 import { KEY_MAX_MS, frameIntervalMs, keyAt, lonLatOfMercator, mercator, metresPerPixel, placementSignature } from './bus-keyframes';
-import type { BusPlacement } from './bus-placement';
+import type { BusPlacement } from '@/lib/placement/bus-placement';
 
 // East 500 m, then north 500 m; a 10-minute trip.
 const corner = routePath(stopsAlong([[0, 0], [500, 0], [500, 500]]))!;

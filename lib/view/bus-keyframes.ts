@@ -4,7 +4,7 @@
 // Pure: tested without a browser.
 import { estimateAt, straightUntil, type Estimate } from '@/lib/estimate';
 import type { EpochMs } from '@/lib/model';
-import type { BusPlacement } from './bus-placement';
+import type { BusPlacement } from '@/lib/placement/bus-placement';
 
 /** A key is renewed at least this often: the uncertainty radius grows along a curve the GPU follows in chords. */
 export const KEY_MAX_MS = 30_000;

@@ -1,6 +1,6 @@
 // Colours of the delay classes, from the Okabe–Ito palette (distinguishable with the common colour-vision
 // deficiencies). Colour is never the only cue: the list and the panel say the class in words.
-import type { BusClass } from './bus';
+import type { BusClass } from '@/lib/placement/bus';
 import type { Theme } from '@/lib/theme/theme';
 
 export const DELAY_COLORS: Record<Theme, Record<BusClass, string>> = {

@@ -1,7 +1,7 @@
 // The dispatcher view's state in the URL, so a link or a reload restores what was on screen. Parsing is
 // forgiving (a hand-edited or outdated link drops what it cannot read); serializing omits defaults.
 import type { DelayClass } from '@/lib/model';
-import type { PositionMode } from './bus-placement';
+import type { PositionMode } from '@/lib/placement/bus-placement';
 import { DELAY_CLASSES, NO_FILTERS, SORT_KEYS, type SortKey, type TripFilters } from './trip-list';
 
 export interface DispatcherUrlState {

@@ -3,8 +3,8 @@
 // filters, sort, counts, the URL and the CSV all live here, so the table, its export and its tests share them.
 // Each column formats its cell once, for the screen and the file alike.
 import type { Bus, BusLastTrip, EpochMs, LastTripsResponse, LiveSnapshot, Route, VehicleTrip } from '@/lib/model';
-import { locationAgeS } from './ages';
-import { hasPosition } from './bus';
+import { locationAgeS } from '@/lib/placement/ages';
+import { hasPosition } from '@/lib/placement/bus';
 import { toCsv } from '@/lib/csv/csv';
 import { formatAgo, formatDateTime, type DisplayZone } from './format';
 

@@ -1,7 +1,7 @@
 // What the status bar and the banners say about the data's health. Pure: the components only lay it out.
 import type { EpochMs, Health, UpstreamState, Vehicle } from '@/lib/model';
-import { locationAgeS, meanAgeS } from './ages';
-import { hasPosition } from './bus';
+import { locationAgeS, meanAgeS } from '@/lib/placement/ages';
+import { hasPosition } from '@/lib/placement/bus';
 import { formatAgo, formatClock, formatDuration, type DisplayZone } from './format';
 
 export type BannerTone = 'error' | 'warning' | 'info';

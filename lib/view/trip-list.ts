@@ -1,7 +1,7 @@
 // The dispatcher's list of active trips (the one projection, lib/view/trips.ts): search, filters, sort,
 // per-class counts and what a selection points at. Pure, so the list and its tests share one implementation.
 import type { DelayClass, EpochMs } from '@/lib/model';
-import { isStaleAge, locationAgeS } from './ages';
+import { isStaleAge, locationAgeS } from '@/lib/placement/ages';
 import { formatDelay } from './format';
 import type { ActiveTrip } from './trips';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveSnapshot, Vehicle } from '@/lib/model';
 import { busPoints } from './bus-features';
-import { RecentFixes, placeBuses } from './bus-placement';
+import { RecentFixes, placeBuses } from '@/lib/placement/bus-placement';
 import { mostDelayedTrips, filterBoardTrips, NO_TRIP_FILTER } from './delays';
 import { makeSnapshot, makeTrip, makeVehicle, T0, trip } from '@/lib/testing/view-factories';
 import { filterTrips as filterListTrips, NO_FILTERS, sortTrips, tripAgeS } from './trip-list';

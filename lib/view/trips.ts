@@ -3,7 +3,7 @@
 // trip the snapshot knows is listed, with or without a position: on a Standard-plan key (no GPS) every trip is
 // unpositioned and the list still works.
 import type { EpochMs, LiveSnapshot, VehicleTrip } from '@/lib/model';
-import { hasPosition } from './bus';
+import { hasPosition } from '@/lib/placement/bus';
 
 export interface ActiveTrip extends VehicleTrip {
   busId: number | null;

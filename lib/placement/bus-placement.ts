@@ -1,5 +1,6 @@
 // Where the map draws each bus: its estimate along its route (lib/estimate) or, when asked for last fixes, the
-// fix itself. Pure: the dispatcher, the wall, the benchmarks and the tests place buses with the same rules. A
+// fix itself. Pure: the dispatcher, the wall, the server's services (headways, exceptions, predictions), the
+// benchmarks and the tests place buses with the same rules. A
 // guess is never drawn as a fix: every placement carries its basis, and the layers draw each basis its own way.
 import { RECENT_FIXES_NEEDED, estimatePosition, pathForTrip, type Estimate, type EstimateBasis, type RecentFix } from '@/lib/estimate';
 import type { EpochMs, NetworkResponse, RouteStop, Vehicle } from '@/lib/model';

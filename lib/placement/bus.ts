@@ -1,5 +1,5 @@
 // What a bus is called on screen, its colour class, and whether it has a position: read by the placements, the
-// map's layers, the lists and the banners alike (below bus-features and bus-placement, which both need them).
+// map's layers, the lists and the banners alike (below lib/view/bus-features and bus-placement, which both need them).
 import type { DelayClass, Vehicle } from '@/lib/model';
 import { isLonLat } from '@/lib/geo/lon-lat';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { at, straightNorth } from '@/lib/testing/estimate-factories';
 import { distanceM } from '@/lib/geo/sphere';
-import { formatDuration } from './format';
+import { formatDuration } from '@/lib/view/format';
 import { PlacementCache, RecentFixes, basisPhrase, estimateCounts, placeBuses, routeStopsFromNetwork, type PlaceOptions } from './bus-placement';
 import { makeTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import type { Vehicle } from '@/lib/model';
