@@ -14,9 +14,10 @@
 // against the flat plan, per route, direction and hour of departure.
 import { createSimulator } from '../lib/sim';
 import { tripProgress, type DaySchedule } from '../lib/sim/schedule';
-import { estimatePosition, stopsForDirection, type RoutePath } from '../lib/estimate';
+import { stopsForDirection, type RoutePath } from '../lib/estimate';
 import type { Trip } from '../lib/model';
-import { DEFAULT_PACE, plannedOffsets, predictTrip, type PaceProfile, type PaceTuning, type TripPrediction } from '../lib/predictions/predict';
+import { PaceLearner, passOf } from '../lib/predictions/pace-profile';
+import { DEFAULT_PACE, predictTrip, type PaceTuning, type TripPrediction } from '../lib/predictions/predict';
 import { replayServiceDay } from './estimation';
 import { DAY_START, HOUR_MS } from './scheduler-replay';
 import type { Benchmark, Figure } from './support/report';
@@ -84,82 +85,30 @@ function trueArrivals(world: ReturnType<typeof createSimulator>['world'], s: Day
 /** Local hour of the day of an instant, for the replayed days (DAY_START is a local midnight). */
 const hourOf = (t: number) => Math.floor((((t - DAY_START) % DAY_MS) + DAY_MS) % DAY_MS / HOUR_MS);
 
-interface SegmentSums {
-  observedS: Float64Array;
-  plannedS: Float64Array;
-  /** The flat plan's share of each segment (of the first trip seen: the same for every trip up to the dwell cap). */
-  flatShare: number[];
-  trips: number;
-}
-
-/** Learns pace profiles from one replayed day: per route, direction and hour of planned departure. */
-function learnProfiles(fromH: number, toH: number, dayStart: number): Map<string, PaceProfile> {
-  // Per trip: its path, its plan, and the (metres along, GPS time) of every distinct fix on it.
-  const trips = new Map<number, { key: string; path: RoutePath; trip: Trip; points: { m: number; t: number }[]; lastGps: number }>();
+/** Learns pace profiles from one replayed day, as the server learns them from the fixes it receives. */
+function learnProfiles(fromH: number, toH: number, dayStart: number): PaceLearner {
+  const learner = new PaceLearner(hourOf);
+  const trips = new Map<number, { trip: Trip; path: RoutePath; points: { m: number; t: number }[]; lastGps: number }>();
   replayServiceDay(
     fromH,
     toH,
     ({ trip, path, fixes }) => {
       const last = fixes[fixes.length - 1];
       if (!path || !last || last.gpsAt === null || trip.plannedDepartureAt === null || trip.plannedArrivalAt === null) return;
-      const departedAt = trip.actualDepartureAt;
-      if (departedAt === null || last.gpsAt < departedAt) return;
       let t = trips.get(trip.id);
-      if (!t) {
-        t = { key: `${trip.routeId}|${trip.direction}|${hourOf(trip.plannedDepartureAt)}`, path, trip, points: [], lastGps: -Infinity };
-        trips.set(trip.id, t);
-      }
+      if (!t) trips.set(trip.id, (t = { trip, path, points: [], lastGps: -Infinity }));
+      t.trip = trip;
       if (last.gpsAt <= t.lastGps) return;
       t.lastGps = last.gpsAt;
-      // Where lib/estimate places the bus at the fix's own time: the snapped fix.
-      const e = estimatePosition({ path, trip, fixes, now: last.gpsAt });
-      if (e && e.basis !== 'schedule-estimate' && e.progressM !== null) t.points.push({ m: e.progressM, t: last.gpsAt });
+      const pass = passOf(path, trip, fixes);
+      if (pass) t.points.push(pass);
     },
     dayStart,
   );
-  const sums = new Map<string, SegmentSums>();
-  for (const t of trips.values()) {
-    const n = t.path.line.cum.length;
-    const durationS = (t.trip.plannedArrivalAt! - t.trip.plannedDepartureAt!) / 1000;
-    const plan = plannedOffsets(t.path, durationS, null).atStopS;
-    const pts = t.points.filter((p, i, a) => i === 0 || p.m > a[i - 1]!.m);
-    if (pts.length < 2) continue;
-    // The time the bus passed each stop, interpolated between the fixes either side (no more than 5 min apart).
-    const passed: (number | null)[] = [];
-    let j = 0;
-    for (let i = 0; i < n; i++) {
-      const m = t.path.line.cum[i]!;
-      while (j < pts.length - 2 && pts[j + 1]!.m < m) j++;
-      const a = pts[j]!;
-      const b = pts[j + 1]!;
-      passed.push(a.m <= m && m <= b.m && b.t - a.t <= 5 * 60_000 ? a.t + ((m - a.m) / (b.m - a.m)) * (b.t - a.t) : null);
-    }
-    for (const key of [t.key, t.key.replace(/\|[0-9]+$/, '|all')]) {
-      let s = sums.get(key);
-      if (!s) sums.set(key, (s = { observedS: new Float64Array(n - 1), plannedS: new Float64Array(n - 1), flatShare: plan.slice(1).map((x, i) => (x - plan[i]!) / durationS), trips: 0 }));
-      if (s.observedS.length !== n - 1) continue;
-      s.trips++;
-      for (let i = 0; i < n - 1; i++) {
-        const a = passed[i];
-        const b = passed[i + 1];
-        if (a === null || b === null || a === undefined || b === undefined) continue;
-        s.observedS[i]! += (b - a) / 1000;
-        s.plannedS[i]! += plan[i + 1]! - plan[i]!;
-      }
-    }
+  for (const { trip, path, points } of trips.values()) {
+    learner.add({ routeId: trip.routeId!, direction: trip.direction, plannedDepartureAt: trip.plannedDepartureAt!, plannedArrivalAt: trip.plannedArrivalAt!, path, points });
   }
-  const profiles = new Map<string, PaceProfile>();
-  for (const [key, s] of sums) {
-    if (s.trips < 3) continue;
-    // Each segment's share of the trip: the flat plan's, scaled by the ratio of observed to planned time there
-    // (segments no fix bracketed keep the flat share).
-    const weights = s.flatShare.map((share, i) => share * (s.plannedS[i]! > 0 ? s.observedS[i]! / s.plannedS[i]! : 1));
-    const total = weights.reduce((sum, w) => sum + w, 0);
-    const cum = [0];
-    for (let i = 0; i < weights.length; i++) cum.push(cum[i]! + weights[i]!);
-    if (total > 0) profiles.set(key, cum.map((c) => c / total));
-  }
-  return profiles;
+  return learner;
 }
 
 export const predictions: Benchmark = {
@@ -191,8 +140,7 @@ export const predictions: Benchmark = {
       if (!split.ok) return;
       const dirStops = split.stops;
       trips++;
-      const hourKey = `${trip.routeId}|${trip.direction}|${hourOf(trip.plannedDepartureAt)}`;
-      const profile = profiles.get(hourKey) ?? profiles.get(`${trip.routeId}|${trip.direction}|all`) ?? null;
+      const profile = profiles.profileFor(trip.routeId!, trip.direction, trip.plannedDepartureAt, dirStops.length);
       const f = predictTrip({ trip, routeStops, fixes, now });
       const h = predictTrip({ trip, routeStops, fixes, now, profile });
       const std = predictTrip({ trip, routeStops, fixes: [], now });
@@ -272,15 +220,20 @@ export const predictions: Benchmark = {
     ctx.log(`  carrying the delay forward (MAE from 2 min, s): ${gridRows.map((g) => `drift ${g.priorDrift} own ${g.ownWeight}: ${fmt(g.mae)}`).join(', ')}; in use: drift ${DEFAULT_PACE.priorDrift} own ${DEFAULT_PACE.ownWeight}`);
     ctx.log(`  bases: ${[...basisCount].map(([k, v]) => `${k} ${v}`).join(', ')}; trips not predicted ${unpredicted}; stops a trip's prediction had already passed ${notPredictedStops}`);
 
+    // Fleetmap as it predicts once it has learnt pace profiles (from the day before); the flat plan is what it
+    // predicts before it has (a server's first hours).
     const figures: Figure[] = [];
     for (const r of rows) {
-      figures.push({ metric: `MAE ${r.bin}`, unit: 's', fleetmap: r.fleetmap.mae, peer: r.baselineA.mae, peerName: 'baseline A', better: 'lower' });
-      figures.push({ metric: `p90 error ${r.bin}`, unit: 's', fleetmap: r.fleetmap.p90, peer: r.baselineA.p90, peerName: 'baseline A', better: 'lower' });
-      figures.push({ metric: `MAE ${r.bin}`, unit: 's', fleetmap: r.fleetmap.mae, peer: r.baselineB.mae, peerName: 'baseline B', better: 'lower' });
-      figures.push({ metric: `p90 error ${r.bin}`, unit: 's', fleetmap: r.fleetmap.p90, peer: r.baselineB.p90, peerName: 'baseline B', better: 'lower' });
+      figures.push({ metric: `MAE ${r.bin}`, unit: 's', fleetmap: r.fleetmapHistory.mae, peer: r.baselineA.mae, peerName: 'baseline A', better: 'lower' });
+      figures.push({ metric: `p90 error ${r.bin}`, unit: 's', fleetmap: r.fleetmapHistory.p90, peer: r.baselineA.p90, peerName: 'baseline A', better: 'lower' });
+      figures.push({ metric: `MAE ${r.bin}`, unit: 's', fleetmap: r.fleetmapHistory.mae, peer: r.baselineB.mae, peerName: 'baseline B', better: 'lower' });
+      figures.push({ metric: `p90 error ${r.bin}`, unit: 's', fleetmap: r.fleetmapHistory.p90, peer: r.baselineB.p90, peerName: 'baseline B', better: 'lower' });
     }
-    figures.push({ metric: 'true arrivals inside p10–p90', unit: '%', fleetmap: all ? (100 * covered) / all : null, peer: null, better: 'higher' });
-    for (const r of rows) figures.push({ metric: `with the learnt pace profile: MAE ${r.bin}`, unit: 's', fleetmap: r.fleetmapHistory.mae, peer: r.fleetmap.mae, peerName: 'flat plan', better: 'lower' });
+    const coveredHistory = bins.reduce((n, b) => n + b.coveredHistory, 0);
+    figures.push({ metric: 'true arrivals inside p10–p90', unit: '%', fleetmap: all ? (100 * coveredHistory) / all : null, peer: null, better: 'higher' });
+    for (const r of rows) figures.push({ metric: `before any profile is learnt (flat plan): MAE ${r.bin}`, unit: 's', fleetmap: r.fleetmap.mae, peer: r.baselineA.mae, peerName: 'baseline A', better: 'lower' });
+    figures.push({ metric: 'before any profile is learnt: true arrivals inside p10–p90', unit: '%', fleetmap: all ? (100 * covered) / all : null, peer: null, better: 'higher' });
+    for (const r of rows) figures.push({ metric: `Standard-plan key (schedule-based): MAE ${r.bin}`, unit: 's', fleetmap: r.fleetmapStandard.mae, peer: r.baselineA.mae, peerName: 'baseline A', better: 'lower' });
     return {
       peer: 'baseline A',
       conditions:

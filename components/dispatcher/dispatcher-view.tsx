@@ -30,6 +30,7 @@ import { LAYOUT_VARS, TRIP_PANEL_COVER_PX, WIDE_SCREEN_QUERY } from './layout';
 import { PositionControl } from './position-control';
 import { TripFilters } from './trip-filters';
 import { TripList } from './trip-list';
+import { StopArrivals } from './stop-arrivals';
 import { TripPanel } from './trip-panel';
 
 export interface DispatcherViewProps {
@@ -105,6 +106,8 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   const history = useQuery({ ...historyTripQuery(selection.tripId ?? 0, selection.row !== null), enabled: selection.tripId !== null && canDispatch });
   const trail = selection.tripId !== null ? (history.data?.trail ?? null) : null;
 
+  // "Next arrivals here": a stop clicked on the route overlay; it gives way to a selected trip.
+  const [stopId, setStopId] = useState<number | null>(null);
   const panel = hasSelection ? (
     <TripPanel
       tripId={selection.tripId}
@@ -124,6 +127,8 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       zone={zone}
       history={selection.tripId !== null ? history.data : undefined}
     />
+  ) : stopId !== null ? (
+    <StopArrivals stopId={stopId} now={now} zone={zone} onClose={() => setStopId(null)} />
   ) : null;
 
   return (
@@ -194,7 +199,14 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
               now={mapNow}
               staleAfterS={staleAfterS}
               selectedBusId={selection.busId}
-              onSelectBus={selectBus}
+              onSelectBus={(id) => {
+                setStopId(null);
+                selectBus(id);
+              }}
+              onSelectStop={(id) => {
+                clearSelection();
+                setStopId(id);
+              }}
               routeOverlay={url.routeId !== null ? { routeId: url.routeId } : null}
               theme={theme}
               styleUrl={styleUrl}

@@ -11,6 +11,7 @@ import { useHasRole } from '@/lib/client/use-viewer';
 import { hasPosition } from '@/lib/placement/bus';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { DelayBadge } from './delay-badge';
+import { NextStops } from './next-stops';
 import { TripDelayHistory } from './trip-delay-history';
 
 export interface TripPanelProps {
@@ -177,6 +178,8 @@ export function TripPanel(p: TripPanelProps) {
             )}
           </div>
         )}
+
+        {tripId !== null && canDispatch && <NextStops tripId={tripId} now={now} zone={zone} />}
 
         {p.hasMap && (
           <p className="rounded-md bg-slate-100 px-2 py-1.5 text-xs dark:bg-slate-800" aria-label="Position on the map">

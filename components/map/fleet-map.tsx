@@ -36,6 +36,8 @@ export interface FleetMapProps {
   staleAfterS: number;
   selectedBusId?: number | null;
   onSelectBus?: (busId: number | null) => void;
+  /** A stop of the route overlay was clicked: "next arrivals here". */
+  onSelectStop?: (stopId: number) => void;
   routeOverlay?: { routeId: number } | null;
   theme: Theme;
   styleUrl: string | null;
@@ -102,7 +104,7 @@ export function FleetMap(props: FleetMapProps) {
   // Last: the basemap's held sources queue behind the buses' and the network's data.
   useLaterSources(handle);
 
-  const hover = useMapPointer(map, interactive, overlay, { onSelectBus: props.onSelectBus, follow, onFollowChange: props.onFollowChange, onViewChange: props.onViewChange });
+  const hover = useMapPointer(map, interactive, overlay, { onSelectBus: props.onSelectBus, onSelectStop: props.onSelectStop, follow, onFollowChange: props.onFollowChange, onViewChange: props.onViewChange });
   const selected = selectedBusId !== null ? placementById.get(selectedBusId) : undefined;
   // Follow mode re-centres on the estimate as the clock ticks (once a second), not every animation frame.
   const followedAt = selected ? estimateAt(selected.estimate, now) : null;

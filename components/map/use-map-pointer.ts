@@ -11,6 +11,8 @@ import type { MapView } from './use-map-camera';
 
 export interface MapPointerHandlers {
   onSelectBus?: (busId: number | null) => void;
+  /** A stop of the route overlay was clicked (its route stop id). */
+  onSelectStop?: (stopId: number) => void;
   follow: boolean;
   onFollowChange?: (follow: boolean) => void;
   onViewChange?: (view: MapView) => void;
@@ -66,6 +68,7 @@ export function useMapPointer(map: MapLibreMap | null, interactive: boolean, ove
         return;
       }
       if (f.layer.id === BUS_LAYER_ID) latest.current.onSelectBus?.(Number(f.properties.busId));
+      else if (ROUTE_OVERLAY_STOP_LAYER_IDS.includes(f.layer.id) && Number.isFinite(Number(f.properties.stopId))) latest.current.onSelectStop?.(Number(f.properties.stopId));
     };
     // Only a person dragging ends follow mode; our own jumpTo calls carry no originalEvent.
     const onDragStart = (e: { originalEvent?: Event }) => {

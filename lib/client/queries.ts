@@ -1,5 +1,6 @@
 'use client';
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
+import type { StopArrivalsResponse, TripPredictionsResponse } from '@/lib/model/predictions';
 import { queryOptions } from '@tanstack/react-query';
 import { applyLiveDelta, liveVersionTag, parseLiveVersionTag, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
 import type {
@@ -94,6 +95,26 @@ export function tripQuery(tripId: number) {
     queryKey: ['trip', tripId],
     queryFn: ({ signal }) => getJson<TripResponse>(`/api/trips/${tripId}`, signal),
     refetchInterval: 30_000,
+    retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
+  });
+}
+
+/** A trip's predicted arrivals at its remaining stops (lib/predictions), refreshed as the buses move. */
+export function tripPredictionsQuery(tripId: number) {
+  return queryOptions({
+    queryKey: ['trip-predictions', tripId],
+    queryFn: ({ signal }) => getJson<TripPredictionsResponse>(`/api/trips/${tripId}/predictions`, signal),
+    refetchInterval: 10_000,
+    retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
+  });
+}
+
+/** The next arrivals at a physical stop, every route serving it. */
+export function stopArrivalsQuery(stopId: number) {
+  return queryOptions({
+    queryKey: ['stop-arrivals', stopId],
+    queryFn: ({ signal }) => getJson<StopArrivalsResponse>(`/api/stops/${stopId}/arrivals`, signal),
+    refetchInterval: 10_000,
     retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
   });
 }

@@ -71,8 +71,8 @@ export interface UncertaintyBand {
 }
 
 export const GPS_BAND: UncertaintyBand = { earlyBaseS: 40, earlyPerMinS: 11, lateBaseS: 30, latePerMinS: 10.5 };
-/** With a pace profile learnt from earlier days the errors are about half as large. */
-export const PROFILE_BAND: UncertaintyBand = { earlyBaseS: 25, earlyPerMinS: 5.5, lateBaseS: 20, latePerMinS: 5 };
+/** With a pace profile learnt from earlier days the errors are about half as large (fitted on the replay's p10/p90). */
+export const PROFILE_BAND: UncertaintyBand = { earlyBaseS: 35, earlyPerMinS: 3.6, lateBaseS: 12, latePerMinS: 4.5 };
 export const SCHEDULE_BAND: UncertaintyBand = { earlyBaseS: 60, earlyPerMinS: 10, lateBaseS: 90, latePerMinS: 15 };
 
 /**

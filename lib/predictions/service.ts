@@ -1,10 +1,12 @@
 import 'server-only';
-import { RECENT_FIXES_NEEDED, type RecentFix } from '@/lib/estimate';
+import { pathForTrip, RECENT_FIXES_NEEDED, type RecentFix, type RoutePath } from '@/lib/estimate';
+import { wallClockInZone } from '@/lib/time/zone';
 import type { Answer, Feed, FixEvent } from '@/lib/fleet';
 import type { EpochMs, LiveSnapshot, NetworkResponse, RouteStop, Vehicle, VehicleTrip } from '@/lib/model';
 import type { PredictionBasis, ScheduleReason, StopArrival, StopArrivalsResponse, TripPredictions } from '@/lib/model/predictions';
 import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { groupPlaces, type Places } from './places';
+import { PaceLearner, passOf } from './pace-profile';
 import { predictTrip, type TripPrediction } from './predict';
 
 // Predictions as the server serves them: every active trip of the newest snapshot, predicted once per snapshot
@@ -43,9 +45,17 @@ export class PredictionService {
   private current: PredictionSet | null = null;
   private placesFor: { network: NetworkResponse; places: Places } | null = null;
   private readonly unsubscribe: () => void;
+  /** Pace profiles learnt from the trips this server watched run (pace-profile.ts). */
+  readonly learner: PaceLearner;
+  /** The passes of each active trip so far, handed to the learner once the trip leaves the active trips. */
+  private readonly passes = new Map<number, { trip: VehicleTrip; path: RoutePath; points: { m: number; t: number }[] }>();
 
   constructor(readonly feed: Feed) {
     this.unsubscribe = feed.events.on('fix', (f) => this.noteFix(f));
+    this.learner = new PaceLearner((t) => {
+      const rule = feed.timeRule();
+      return rule.kind === 'zone' ? wallClockInZone(t, rule.zone).hour : new Date(t + rule.minutes * 60_000).getUTCHours();
+    });
   }
 
   close(): void {
@@ -82,11 +92,24 @@ export class PredictionService {
       ...snap.unpositionedTrips.map((t) => ({ trip: t, busId: t.busId, busName: t.busName, vehicle: null })),
     ];
     const trips = new Map<number, TripPredictions>();
+    const seen = new Set<number>();
     for (const a of active) {
       const stops = a.trip.routeId === null ? undefined : stopsByRoute.get(a.trip.routeId);
       if (!stops) continue;
-      const p = predictTrip({ trip: a.trip, routeStops: stops, fixes: this.fixesOf(a.vehicle), now: snap.generatedAt });
+      seen.add(a.trip.tripId);
+      const fixes = this.fixesOf(a.vehicle);
+      const path = pathForTrip(stops, a.trip.direction);
+      if (path.ok) this.notePass(a.trip, path.path, fixes);
+      const profile = path.ok && a.trip.routeId !== null && a.trip.plannedDepartureAt !== null ? this.learner.profileFor(a.trip.routeId, a.trip.direction, a.trip.plannedDepartureAt, path.path.line.cum.length) : null;
+      const p = predictTrip({ trip: a.trip, routeStops: stops, fixes, now: snap.generatedAt, profile });
       if (p.ok) trips.set(a.trip.tripId, tripPredictions(a, p, snap.generatedAt));
+    }
+    // Trips that left the active ones ran their course: what they showed is learnt.
+    for (const [id, t] of this.passes) {
+      if (seen.has(id)) continue;
+      this.passes.delete(id);
+      const { routeId, direction, plannedDepartureAt, plannedArrivalAt } = t.trip;
+      if (routeId !== null && plannedDepartureAt !== null && plannedArrivalAt !== null) this.learner.add({ routeId, direction, plannedDepartureAt, plannedArrivalAt, path: t.path, points: t.points });
     }
     // Forget the fixes of buses that left the feed.
     if (this.recent.size > snap.vehicles.length) {
@@ -95,6 +118,16 @@ export class PredictionService {
     }
     this.current = { key, at: snap.generatedAt, trips, places, pendingRoutes: network.pendingRoutes, snapshot: snap };
     return this.current;
+  }
+
+  private notePass(trip: VehicleTrip, path: RoutePath, fixes: readonly RecentFix[]): void {
+    const pass = passOf(path, trip, fixes);
+    if (!pass) return;
+    let held = this.passes.get(trip.tripId);
+    if (!held || held.path !== path) this.passes.set(trip.tripId, (held = { trip, path, points: [] }));
+    held.trip = trip;
+    const last = held.points[held.points.length - 1];
+    if (!last || pass.t > last.t) held.points.push(pass);
   }
 
   private placesOf(network: NetworkResponse, stopsByRoute: Map<number, RouteStop[]>): Places {
