@@ -28,7 +28,7 @@ beforeAll(async () => {
   const revoked = await service.createWallToken('old screen', null, { actor: 'admin-user', address: null });
   revokedToken = revoked.token;
   await service.revokeWallToken(revoked.row.id, { actor: 'admin-user', address: null });
-}, 60_000);
+});
 afterAll(async () => opened?.dispose());
 
 /** A concrete path for a route pattern ([id] → 1, [name] → ann). */
