@@ -18,6 +18,7 @@ import { history } from './history';
 import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
 import { predictions } from './predictions';
+import { gtfsRt } from './gtfs-rt';
 import { schedulerReplay } from './scheduler-replay';
 import { describeMachine } from './support/machine';
 import { syncReadme } from './readme';
@@ -30,7 +31,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, gtfsRt, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape];
 
 export class UsageError extends Error {
   constructor(

@@ -42,8 +42,21 @@ export function directionId(direction: string | null): number | null {
   return null;
 }
 
+/** Zones change their offset only on a quarter hour: one Intl lookup per zone and quarter hour serves every trip. */
+const QUARTER_MS = 15 * 60_000;
+const offsets = new Map<string, number>();
+
 function localMs(ms: number, rule: TimeRule): number {
-  return rule.kind === 'zone' ? wallClockAsUtc(wallClockInZone(ms, rule.zone)) : ms + rule.minutes * 60_000;
+  if (rule.kind === 'offset') return ms + rule.minutes * 60_000;
+  const quarter = Math.floor(ms / QUARTER_MS) * QUARTER_MS;
+  const key = `${rule.zone}|${quarter}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    offset = wallClockAsUtc(wallClockInZone(quarter, rule.zone)) - quarter;
+    if (offsets.size > 10_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return ms + offset;
 }
 
 /** start_date (YYYYMMDD) and start_time (HH:MM:SS past the service date's midnight; 25:10:00 after midnight). */
