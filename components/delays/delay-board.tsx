@@ -9,8 +9,8 @@ import { agencyZoneOf, zoneCaption } from '@/lib/view/display-zone';
 import { heldDataAgeS } from '@/lib/placement/ages';
 import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import { delayTableCsv, formatShare } from '@/lib/view/delay-table';
+import { delayFigures } from '@/lib/stats/delay-figures';
 import {
-  delayFigures,
   delayHistogram,
   filterBoardTrips,
   mostDelayedTrips,

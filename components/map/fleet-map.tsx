@@ -1,6 +1,6 @@
 'use client';
 // The live map of the fleet, shared by the dispatcher view and the wall display, composed from its hooks:
-// the MapLibre instance and its style (use-maplibre), the buses (use-bus-overlay hands them to the controller,
+// the MapLibre instance and its style (use-maplibre), the buses (use-bus-drawing hands them to the controller,
 // ./bus-drawing, which gives them to the overlay at street zoom and the clustered layer below it), the route
 // overlay and the trail (./layers), the pointer (use-map-pointer) and the camera (use-map-camera). Where each bus
 // is drawn comes from its placement (lib/placement/bus-placement), made by the page.
@@ -18,7 +18,7 @@ import { MapTooltip } from './bus-tooltip';
 import { useBusLayer } from './layers/bus-layer';
 import { useRouteOverlayLayer } from './layers/route-overlay-layer';
 import { useTrailLayer } from './layers/trail-layer';
-import { useBusOverlay } from './use-bus-overlay';
+import { useBusDrawing } from './use-bus-drawing';
 import { useMapCamera, type MapView } from './use-map-camera';
 import { useLaterSources, useMapLibre, useNetworkRefresh } from './use-maplibre';
 import { useMapPointer } from './use-map-pointer';
@@ -98,7 +98,7 @@ export function FleetMap(props: FleetMapProps) {
   useRouteOverlayLayer(handle, theme, routeOverlay?.routeId ?? null, { fit: interactive, keepViewForRouteId: overlayRestoredWithView });
   useBusLayer(handle, handle.clusters, theme, busScale);
   const overlay = handle.overlay;
-  useBusOverlay(handle.drawing ?? null, overlay, { placements, selectedBusId, placedAt, now }, theme, busScale);
+  useBusDrawing(handle.drawing ?? null, overlay, { placements, selectedBusId, placedAt, now }, theme, busScale);
   useTrailLayer(handle, theme, props.trail ?? null);
   useNetworkRefresh(handle);
   // Last: the basemap's held sources queue behind the buses' and the network's data.

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { delayFigures } from '@/lib/view/delays';
+import { delayFigures } from '@/lib/stats/delay-figures';
 import { Batch } from './batch';
 import { tripRow } from './recorder';
 import { writeBatch } from './writes';

@@ -5,7 +5,7 @@ import { Feed } from '@/lib/fleet';
 import { systemClock, type Clock } from '@/lib/fleet/clock';
 import { createPartnerClient } from '@/lib/partner';
 import { createSimulator, DEMO_BUSINESS_KEY } from '@/lib/sim';
-import { delayFigures } from '@/lib/view/delays';
+import { delayFigures } from '@/lib/stats/delay-figures';
 import { Recorder } from '@/lib/history/recorder';
 import { trips } from '@/lib/history/schema';
 import { storeTargets, type StoreTargetName, type TestStore } from './store';

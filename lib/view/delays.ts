@@ -1,41 +1,10 @@
 // Delay figures per route and for a whole set of trips. Pure functions: the board, its charts, its CSV and the
 // wall all read the same numbers from here.
 import { tripDelayClass, type DelayFigures, type DelayThresholds, type HistoryRouteFigures } from '@/lib/model';
+import { delayFigures } from '@/lib/stats/delay-figures';
 import { routeKey, routeLabel, type ActiveTrip } from './trips';
-import { percentile } from '@/lib/stats/percentile';
 
 export type { DelayFigures } from '@/lib/model';
-
-/** Figures of any set of trips: the live ones, or a past period's (lib/history reads its stored delays through it). */
-export function delayFigures(trips: readonly { delayMinutes: number | null }[], thresholds: DelayThresholds): DelayFigures {
-  const delays: number[] = [];
-  let early = 0;
-  let onTime = 0;
-  let late = 0;
-  for (const t of trips) {
-    const cls = tripDelayClass(t.delayMinutes, thresholds);
-    if (cls === 'unknown') continue;
-    delays.push(t.delayMinutes!);
-    if (cls === 'early') early++;
-    else if (cls === 'late') late++;
-    else onTime++;
-  }
-  delays.sort((a, b) => a - b);
-  const n = delays.length;
-  return {
-    activeTrips: trips.length,
-    knownDelay: n,
-    unknownDelay: trips.length - n,
-    early,
-    onTime,
-    late,
-    meanMin: n ? delays.reduce((s, d) => s + d, 0) / n : null,
-    medianMin: percentile(delays, 0.5),
-    p90Min: percentile(delays, 0.9),
-    worstMin: n ? delays[n - 1]! : null,
-    onTimeShare: n ? onTime / n : null,
-  };
-}
 
 export interface RouteDelayRow extends DelayFigures {
   key: string;

@@ -2,7 +2,8 @@
 // without a browser and every panel reads the same selection.
 import type { LiveSnapshot, Vehicle } from '@/lib/model';
 import { activeTrips, routeKey, routeLabel, tripMatchesRouteToken, type ActiveTrip } from './trips';
-import { delayFigures, mostDelayedTrips, type DelayFigures } from './delays';
+import { delayFigures } from '@/lib/stats/delay-figures';
+import { mostDelayedTrips, type DelayFigures } from './delays';
 import { rotationIndex } from '@/lib/page-url/wall-options';
 
 export const WALL_WORST_COUNT = 3;

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { fillFromSimulator } from '@/lib/history/fill';
 import { openStore, rows } from '@/lib/history/store';
 import { closeServiceDays } from '@/lib/history/rollups';
-import { delayFigures } from '@/lib/view/delays';
+import { delayFigures } from '@/lib/stats/delay-figures';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

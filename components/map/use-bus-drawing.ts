@@ -7,7 +7,7 @@ import type { BusDrawing, BusFrame } from './bus-drawing';
 import type { BusOverlay } from './bus-overlay';
 
 /** `frame.now` is the server's clock now (ticking): read when placements change, never a reason to update. */
-export function useBusOverlay(drawing: BusDrawing | null, overlay: BusOverlay | null, frame: BusFrame, theme: Theme, scale: number) {
+export function useBusDrawing(drawing: BusDrawing | null, overlay: BusOverlay | null, frame: BusFrame, theme: Theme, scale: number) {
   const { placements, selectedBusId, placedAt, now } = frame;
   const latestNow = useRef(now);
   useEffect(() => {
