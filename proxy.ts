@@ -1,7 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { authService } from '@/lib/auth';
+import { readAuthConfig } from '@/lib/auth/config';
 import { guardRequest, principalKey } from '@/lib/auth/guard';
 import { CLIENT_PRINCIPAL_HEADER } from '@/lib/http/client-key';
+import { startingResponse } from '@/lib/http/responses';
 import { contentSecurityPolicy, frameAncestorsFrom, originsOf } from '@/lib/http/security-headers';
 
 /**
@@ -18,8 +20,15 @@ function hasBrokenEscape(pathname: string): boolean {
 }
 
 export async function proxy(request: NextRequest) {
-  // Who may see what (lib/auth/access.ts): decided before any page or handler runs.
-  const guard = await guardRequest(authService(), { method: request.method, url: request.nextUrl, headers: request.headers });
+  // Who may see what (lib/auth/access.ts): decided before any page or handler runs. Before server start has built
+  // the application context there is no sign-in service yet: with sign-in off nothing is checked (routes answer 503
+  // until the context exists, pages render without data), with it on nothing is served.
+  const service = authService();
+  if (!service) {
+    const cfg = readAuthConfig();
+    if (!(cfg.ok && cfg.config.mode === 'none')) return startingResponse();
+  }
+  const guard = service ? await guardRequest(service, { method: request.method, url: request.nextUrl, headers: request.headers }) : ({ kind: 'allow', principal: { kind: 'open' } } as const);
   if (guard.kind === 'respond') return guard.response;
   // The per-client limits count a signed-in caller by session, whatever address it comes from; a client's own
   // value of the header never passes.

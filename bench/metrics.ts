@@ -66,7 +66,7 @@ export const metricsScrape: Benchmark = {
       liveSnapshot: () => ({ snapshot, body: '' }),
       health: () => snapshot.health,
     };
-    const m = metricsModule.startMetrics(feed as never, { token: null, staleAfterS: 120, now: () => now, serve: false });
+    const m = metricsModule.startMetrics(feed as never, { token: null, staleAfterS: 120, now: () => now });
     // A busy past: every label value the series can take.
     const operations = ['status', 'listBuses', 'listRoutes', 'routeStops', 'activeTrips', 'trip', 'busLocation', 'finalTrip'];
     const outcomes: [number | null, boolean, 'http' | 'timeout' | 'network' | 'contract' | null][] = [[200, true, null], [429, false, 'http'], [503, false, 'http'], [null, false, 'timeout'], [null, false, 'network'], [200, false, 'contract']];

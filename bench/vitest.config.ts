@@ -1,5 +1,6 @@
-// Unit tests of the benchmark helpers: `npx vitest run --config bench/vitest.config.ts`. The project's own
-// config only looks in lib/, app/, components/ and scripts/; this one takes its aliases and looks in bench/.
+// Unit tests of the benchmark helpers alone: `npx vitest run --config bench/vitest.config.ts`. The project's own
+// config (vitest.config.ts, what `npm test` runs) includes bench/**/*.test.ts with everything else; this one takes
+// its aliases and looks in bench/ only.
 import { defineConfig } from 'vitest/config';
 import base from '../vitest.config';
 

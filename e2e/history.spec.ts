@@ -29,7 +29,10 @@ test('after a restart the map shows the buses it knew, restored at their true ag
   // Let the app see buses and record them (the recorder writes every second).
   await expect.poll(async () => (await live(stack.appUrl)).vehicles.filter((v) => v.lat !== null).length, { timeout: 120_000 }).toBeGreaterThan(20);
   const before = await live(stack.appUrl);
-  await page.waitForTimeout(1_500);
+  const placedBefore = before.vehicles.filter((v) => v.lat !== null).length;
+  // The recorder has written them: the store's fleet at this moment holds as many buses.
+  const stored = async () => ((await (await fetch(`${stack.appUrl}/api/history/fleet?at=${new Date().toISOString()}`)).json()) as FleetMomentResponse).vehicles.length;
+  await expect.poll(stored, { timeout: 60_000 }).toBeGreaterThanOrEqual(placedBefore);
   let restartedAt = 0;
   await stack.restartApp(async () => {
     restartedAt = Date.now();
@@ -37,7 +40,7 @@ test('after a restart the map shows the buses it knew, restored at their true ag
   // The first answer after the restart already has the buses, fetched before the restart (restored, not polled).
   const first = await live(stack.appUrl);
   const restored = first.vehicles.filter((v) => v.lat !== null && v.fetchedAt !== null && v.fetchedAt < restartedAt);
-  expect(restored.length).toBeGreaterThanOrEqual(before.vehicles.filter((v) => v.lat !== null).length);
+  expect(restored.length).toBeGreaterThanOrEqual(placedBefore);
   expect(stack.appLogs()).toMatch(/"msg":"history recording","where":"PGlite in [^"]+","restored":\{"fixes":\d+/);
   await page.goto('/');
   await expect.poll(async () => (await drawnBusIds(page)).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(restored.length);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { roleAtLeast, type AccessDeniedBody, type AccessDeniedReason, type Role } from '@/lib/model/access';
 import { requiredRole, routeAccess, type RouteAccess } from './access';
-import { readAuthConfig, type AuthConfig } from './config';
+import type { AuthConfig } from './config';
 import { readCookies, setCookie } from './cookies';
 import { deniedPage, REVOKED_WALL } from './denied-page';
 import { appOrigin, clientAddress, isCrossSite, isHttps } from './request-info';
@@ -60,13 +60,7 @@ function decide(p: Principal, access: RouteAccess, need: Role): 'allow' | 401 | 
   }
 }
 
-export async function guardRequest(service: AuthService | null, req: GuardRequest): Promise<GuardOutcome> {
-  if (!service) {
-    // Only before start-up finished: with sign-in off there is nothing to check yet; with it on, nothing is served.
-    const cfg = readAuthConfig();
-    if (cfg.ok && cfg.config.mode === 'none') return { kind: 'allow', principal: { kind: 'open' } };
-    return { kind: 'respond', response: Response.json({ error: { status: 503, message: 'Fleetmap is starting.' } }, { status: 503, headers: { 'Retry-After': '2' } }) };
-  }
+export async function guardRequest(service: AuthService, req: GuardRequest): Promise<GuardOutcome> {
   const cfg = service.config;
   const { url, headers, method } = req;
   const { access } = routeAccess(url.pathname);

@@ -1,5 +1,10 @@
-import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-key';
 import type { AuthConfig } from './config';
+
+/**
+ * Who a request comes from, as the network saw it: written by scripts/server/server.mjs from the socket on every
+ * request, over whatever a client sent in it (lib/http/client-key.ts keys the feed's per-client limits by it too).
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
 
 // What a request says about where it came from, believing X-Forwarded-* only as far as TRUST_PROXY allows.
 

@@ -6,7 +6,6 @@ import { clientAddress } from '@/lib/auth/request-info';
 import { errorResponse, jsonResponse } from '@/lib/http/responses';
 import { roleAtLeast, type Role } from '@/lib/model/access';
 import { EXCEPTION_RULES, type ExceptionHistoryResponse, type ExceptionRule, type ExceptionRuleTimes, type FleetException, type LiveExceptionsResponse } from '@/lib/model/exceptions';
-import { exceptionService } from './index';
 import type { ExceptionService } from './service';
 
 // The edge of /api/exceptions: who asks (their name keeps their read marks and signs their acknowledgements), the
@@ -31,13 +30,11 @@ async function whoAsks(request: Request): Promise<Asker> {
   return { name: 'anonymous', role: 'viewer', address };
 }
 
-function unavailable(e?: unknown): Response {
-  return errorResponse({ status: 503, message: e ? `Exceptions are not available (${e instanceof Error ? e.message : String(e)}).` : 'Exceptions are not available yet: the server is starting.', correlationId: null });
+function unavailable(e: unknown): Response {
+  return errorResponse({ status: 503, message: `Exceptions are not available (${e instanceof Error ? e.message : String(e)}).`, correlationId: null });
 }
 
-async function withService(read: (s: ExceptionService) => Promise<Response>): Promise<Response> {
-  const s = exceptionService();
-  if (!s) return unavailable();
+async function withService(s: ExceptionService, read: (s: ExceptionService) => Promise<Response>): Promise<Response> {
   try {
     return await read(s);
   } catch (e) {
@@ -58,15 +55,15 @@ const historyQuery = z
   .refine((q) => q.to - q.from <= 400 * 86_400_000, 'A period is at most 400 days');
 
 /** GET /api/exceptions: the live list with this user's read marks, or with ?from=&to= the history. */
-export async function exceptionsGet(request: Request): Promise<Response> {
+export async function exceptionsGet(service: ExceptionService, request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.searchParams.has('from') || url.searchParams.has('to')) {
     const q = historyQuery.safeParse({ from: url.searchParams.get('from') ?? undefined, to: url.searchParams.get('to') ?? undefined });
     if (!q.success) return errorResponse({ status: 400, message: q.error.issues[0]?.message ?? 'The period is invalid', correlationId: null });
-    return withService(async (s) => jsonResponse(await historyOf(s, q.data.from, q.data.to)));
+    return withService(service, async (s) => jsonResponse(await historyOf(s, q.data.from, q.data.to)));
   }
   const asker = await whoAsks(request);
-  return withService(async (s) => {
+  return withService(service, async (s) => {
     const list = await s.live();
     const read = await (await s.exceptionStore()).readBy(asker.name, list.map((e) => e.id));
     const countsByRule: LiveExceptionsResponse['countsByRule'] = {};
@@ -120,33 +117,33 @@ async function body<S extends z.ZodType>(request: Request, schema: S): Promise<{
 const notOpen = () => Response.json({ error: { status: 409, message: 'That exception is not open (already acknowledged or resolved, or unknown).' } }, { status: 409, headers: { 'Cache-Control': 'no-cache' } });
 
 /** POST /api/exceptions/{id}/acknowledge {note?}: dispatcher and above. */
-export async function acknowledgePost(request: Request, id: string): Promise<Response> {
+export async function acknowledgePost(service: ExceptionService, request: Request, id: string): Promise<Response> {
   const b = await body(request, ackBody);
   if (!b.ok) return b.response;
   const asker = await whoAsks(request);
-  return withService(async (s) => {
+  return withService(service, async (s) => {
     const e = await s.acknowledge(id, asker.name, b.value.note || null, asker.address);
     return e ? jsonResponse(e) : notOpen();
   });
 }
 
 /** POST /api/exceptions/{id}/snooze {minutes}: dispatcher and above. */
-export async function snoozePost(request: Request, id: string): Promise<Response> {
+export async function snoozePost(service: ExceptionService, request: Request, id: string): Promise<Response> {
   const b = await body(request, snoozeBody);
   if (!b.ok) return b.response;
   const asker = await whoAsks(request);
-  return withService(async (s) => {
+  return withService(service, async (s) => {
     const e = await s.snooze(id, b.value.minutes, asker.name, asker.address);
     return e ? jsonResponse(e) : notOpen();
   });
 }
 
 /** POST /api/exceptions/read {ids}: this user has seen them. */
-export async function readPost(request: Request): Promise<Response> {
+export async function readPost(service: ExceptionService, request: Request): Promise<Response> {
   const b = await body(request, readBody);
   if (!b.ok) return b.response;
   const asker = await whoAsks(request);
-  return withService(async (s) => {
+  return withService(service, async (s) => {
     await (await s.exceptionStore()).markRead(b.value.ids, asker.name, Date.now());
     return jsonResponse({ read: b.value.ids.length });
   });

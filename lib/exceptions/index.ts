@@ -1,8 +1,8 @@
 import 'server-only';
 import { regularityConfig } from '@/lib/config';
-import { processStore } from '@/lib/history';
+import type { Store } from '@/lib/history/store';
 import type { RecorderStatus, RouteHeadways } from '@/lib/model';
-import { headwayService } from '@/lib/regularity/service';
+import type { HeadwayService } from '@/lib/regularity/service';
 import type { LiveHeadway } from './rules';
 import { exceptionsConfig } from './config';
 import { ExceptionService, type ExceptionFeed } from './service';
@@ -10,27 +10,25 @@ import { ExceptionService, type ExceptionFeed } from './service';
 export { ExceptionService, type ExceptionFeed } from './service';
 export { ExceptionStore } from './store';
 
-// One exception service per server process, found by route handlers through a registry symbol on globalThis (Next.js
-// may load route handlers as separate module graphs; see lib/fleet/index.ts).
-const SERVICE = Symbol.for('fleetmap.exceptions');
-type Holder = { [SERVICE]?: ExceptionService };
-
-/** Server start: the exception service on the process's feed and store. It evaluates only while the feed leads. */
-export function startExceptions(feed: ExceptionFeed, recorder: () => RecorderStatus['state'] | null): ExceptionService {
-  const holder = globalThis as Holder;
-  holder[SERVICE] ??= new ExceptionService({
-    feed,
-    db: async () => (await processStore()).db,
+/**
+ * Server start (lib/server/services.ts): the exception service on the application context's feed and store, reading
+ * the live headways from that service. It evaluates only while the feed leads; the context keeps it
+ * (`app.services.exceptions`), and the /api/exceptions handlers are given it.
+ */
+export function startExceptions(o: {
+  feed: ExceptionFeed;
+  store: () => Promise<Store>;
+  headways: Pick<HeadwayService, 'answer'>;
+  recorder: () => RecorderStatus['state'] | null;
+}): ExceptionService {
+  return new ExceptionService({
+    feed: o.feed,
+    db: async () => (await o.store()).db,
     config: exceptionsConfig(),
     ghostAfterS: regularityConfig().ghostAfterS,
-    recorder,
-    headways: () => liveHeadways(headwayService().answer(null, null).routes),
+    recorder: o.recorder,
+    headways: () => liveHeadways(o.headways.answer(null, null).routes),
   }).start();
-  return holder[SERVICE];
-}
-
-export function exceptionService(): ExceptionService | null {
-  return (globalThis as Holder)[SERVICE] ?? null;
 }
 
 /** Each follower's headway on every route and direction, as the bunched and gapped rules read it. */

@@ -1,25 +1,16 @@
 import 'server-only';
-import type { EpochMs, Trip, UpstreamError, UpstreamState } from '@/lib/model';
+import type { EpochMs, HistoryFix, Trip, UpstreamError, UpstreamState } from '@/lib/model';
 
 // The feed as an event source. A recorder (lib/history) or anything else subscribes at server start through
 // `feed.events`; the poller never knows who listens. The shapes are a contract shared with the subscribers:
 // change them only together with every subscriber.
 
-/** A new fix of a bus: a location answer with a position whose GPS time differs from the bus's previous fix. */
-export interface FixEvent {
-  busId: number;
-  /** Upstream last_gps_at, already in the feed's time rule. */
-  gpsAt: EpochMs | null;
-  /** When the feed received it. */
-  fetchedAt: EpochMs;
-  lat: number;
-  lon: number;
-  heading: number | null;
-  speedKmh: number | null;
-  accuracy: number | null;
-  /** The active trip the bus was running at that moment (the feed's trip by bus), or null. */
-  tripId: number | null;
-}
+/**
+ * A new fix of a bus: a location answer with a position whose GPS time differs from the bus's previous fix. It is
+ * the recorded fix itself (HistoryFix, lib/model/history.ts): one type from the feed to the store and back out
+ * through the history API.
+ */
+export type FixEvent = HistoryFix;
 
 /** One complete walk of /trips/active (a walk cut short emits nothing). */
 export interface TripsEvent {

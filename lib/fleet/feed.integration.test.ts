@@ -1,19 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '@/lib/config';
-import type { LiveSnapshot } from '@/lib/model';
+import { liveVersionTag, type LiveSnapshot } from '@/lib/model';
 import { createPartnerClient, offsetMinutesAt } from '@/lib/partner';
 import { zoneAtLocalHour, createSimulator, DEMO_BUSINESS_KEY, DEMO_STANDARD_KEY, type Simulator, type StatsSnapshot } from '@/lib/sim';
-import { liveResponse } from '@/lib/http/live-answer';
+import { liveResponse, type LiveSource } from '@/lib/http/live-answer';
 import { GET as getStatus } from '@/app/api/status/route';
 import { GET as getTrip } from '@/app/api/trips/[id]/route';
 import { GET as getRoutes } from '@/app/api/routes/route';
 import { GET as getRouteStops } from '@/app/api/routes/[id]/stops/route';
 import { GET as getBuses } from '@/app/api/buses/route';
 import { GET as getNetwork } from '@/app/api/network/route';
+import { appContext } from '@/lib/server/context';
+import { publishTestContext } from '@/lib/testing/app-context';
+import type { RequestEvent } from './events';
 import { Feed } from './feed';
-import { ensureFeedStarted, stopFeed } from './index';
+import type { StoredSnapshot } from './snapshot-store';
+import { startFeed } from './index';
 
-const getLive = (request: Request) => liveResponse(ensureFeedStarted(), request);
+/** The feed the routes below answer from: the application context's, as server start would publish it. */
+let contextFeed: Feed;
+const getLive = (request: Request) => liveResponse(contextFeed, request);
 
 // The real client and the feed against the simulator over HTTP. The simulator runs 10× faster than real
 // time with a high limit so that minutes of polling fit in seconds, in a zone where it is midday now: the
@@ -87,18 +93,21 @@ afterAll(async () => {
   await Promise.all(started.map((s) => s.close()));
 });
 
-describe('the app routes over the feed singleton (business key)', () => {
+describe("the app routes over the application context's feed (business key)", () => {
   let run: Running;
+  let withdraw: () => Promise<void>;
 
   beforeAll(async () => {
     run = await startSim();
     process.env.PARTNER_API_BASE_URL = run.baseUrl;
     process.env.PARTNER_API_KEY = DEMO_BUSINESS_KEY;
     process.env.FEED_TRIPS_INTERVAL_S = '5';
+    contextFeed = await startFeed();
+    ({ withdraw } = publishTestContext(contextFeed));
   });
 
   afterAll(async () => {
-    await stopFeed();
+    await withdraw();
     delete process.env.PARTNER_API_BASE_URL;
     delete process.env.PARTNER_API_KEY;
     delete process.env.FEED_TRIPS_INTERVAL_S;
@@ -110,16 +119,26 @@ describe('the app routes over the feed singleton (business key)', () => {
     const first = await until('positioned buses on trips', live, (s) => s.vehicles.filter((v) => v.lat !== null && v.trip !== null).length >= 5);
     const firstAfterMs = Date.now() - t0;
     expect(first.health.capabilities.locations).toBe(true);
-    expect(ensureFeedStarted()).toBe(ensureFeedStarted());
+    // The routes answer from the one feed server start published, never from a feed of their own.
+    expect(appContext()?.feed).toBe(contextFeed);
 
     const res = await getLive(new Request('http://app/api/live'));
     const etag = res.headers.get('etag')!;
     expect(etag).toMatch(/^W\/"[0-9a-z]+-\d+"$/);
     expect(res.headers.get('cache-control')).toBe('no-cache');
-    const again = await getLive(new Request('http://app/api/live', { headers: { 'if-none-match': etag } }));
-    // Same snapshot within the second it is kept: 304; a later one has a new version and comes in full.
-    expect([304, 200]).toContain(again.status);
-    if (again.status === 304) expect(await again.text()).toBe('');
+    // The answer to a conditional request is the one its ETag implies: 304 with no body while the snapshot the
+    // server holds is still that version, 200 in full once a newer one replaced it.
+    let current: StoredSnapshot | null = null;
+    const source: LiveSource = {
+      liveSnapshot: () => (current = contextFeed.liveSnapshot()),
+      liveChangesSince: (epoch, version) => contextFeed.liveChangesSince(epoch, version),
+      watch: (busId, client) => contextFeed.watch(busId, client),
+    };
+    const again = liveResponse(source, new Request('http://app/api/live', { headers: { 'if-none-match': etag } }));
+    const heldVersion = `W/"${liveVersionTag(current!.snapshot.epoch, current!.snapshot.version)}"`;
+    expect(again.status).toBe(heldVersion === etag ? 304 : 200);
+    if (heldVersion === etag) expect(await again.text()).toBe('');
+    else expect(again.headers.get('etag')).toBe(heldVersion);
     // A later snapshot (new fixes arrive several times a second) has a new version and comes in full.
     const later = await until(
       'a newer snapshot',
@@ -129,10 +148,13 @@ describe('the app routes over the feed singleton (business key)', () => {
     expect(later.status).toBe(200);
     expect(later.headers.get('etag')).not.toBe(etag);
 
-    // Let the feed run so ages settle, then read the figures.
-    await sleep(8_000);
-    // An inferred zone shows as settled once a second look confirms it (seconds later, longer under load).
-    const s = await until('the zone inferred and confirmed', live, (x) => x.health.timezone.source === 'inferred');
+    // The figures are read once the feed has measured ages on the buses on trips and a second look has confirmed
+    // the inferred zone (seconds later, longer under load).
+    const s = await until(
+      'ages measured and the zone inferred and confirmed',
+      live,
+      (x) => x.health.freshness.trackedBuses > 0 && x.health.freshness.meanAgeS !== null && x.health.freshness.p95AgeS !== null && x.health.timezone.source === 'inferred',
+    );
     const tz = s.health.timezone;
     expect(tz.offsetMinutes).toBe(offsetMinutesAt({ kind: 'zone', zone: SIM_ZONE }, Date.now()));
     const f = s.health.freshness;
@@ -220,7 +242,10 @@ describe('the feed against the simulator with other keys and faults', () => {
     const run = await startSim();
     feed = feedFor(run, DEMO_STANDARD_KEY);
     const s = await until('trips listed', () => feed!.liveSnapshot().snapshot, (x) => x.unpositionedTrips.length > 0 && x.health.level !== null);
-    await sleep(2_000);
+    // The feed goes on spending its poll lane: ten more answered requests, any of which could have been a location.
+    const answered: RequestEvent[] = [];
+    feed.events.on('request', (e) => answered.push(e));
+    await until('ten more requests answered', () => answered.length, (n) => n >= 10);
     const stats = await admin<StatsSnapshot>(run, 'stats');
     expect(s.health.level).toBe('standard');
     expect(s.health.capabilities.locations).toBe(false);
@@ -243,7 +268,10 @@ describe('the feed against the simulator with other keys and faults', () => {
     // Nothing new arrives: the newest fix stays what it was and only gets older.
     const newestOf = (x: LiveSnapshot) => Math.max(...x.vehicles.map((v) => v.fetchedAt ?? 0));
     const newest = newestOf(s);
-    await sleep(1_500);
+    // The feed keeps asking (the key is re-checked every trips interval) and keeps being refused: two more 401s.
+    const refused: RequestEvent[] = [];
+    feed.events.on('request', (e) => e.status === 401 && refused.push(e));
+    await until('two more refusals', () => refused.length, (n) => n >= 2);
     expect(newestOf(feed.liveSnapshot().snapshot)).toBe(newest);
     expect(Date.now() - newest).toBeGreaterThan(1_000);
     expect(logs.some((l) => l.includes('"status":401'))).toBe(true);

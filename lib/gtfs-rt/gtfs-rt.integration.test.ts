@@ -4,15 +4,16 @@ import { transit_realtime } from 'gtfs-realtime-bindings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as getVehiclePositions } from '@/app/gtfs-rt/vehicle-positions/route';
 import { GET as getTripUpdates } from '@/app/gtfs-rt/trip-updates/route';
-import { ensureFeedStarted, stopFeed } from '@/lib/fleet';
+import { startFeed, type Feed } from '@/lib/fleet';
 import type { LiveSnapshot } from '@/lib/model';
-import { stopPredictions } from '@/lib/predictions';
+import { startPredictions } from '@/lib/predictions';
 import { createSimulator, DEMO_BUSINESS_KEY, zoneAtLocalHour, type Simulator } from '@/lib/sim';
 import { boundsOf, validateFeed, validateSequence, type DecodedFeed, type RuleContext } from '@/lib/testing/gtfs-rt-rules';
-import { stopGtfsRt } from './index';
+import { publishTestContext } from '@/lib/testing/app-context';
+import { startGtfsRt } from './index';
 
-// The feeds as a consumer takes them from the app on the simulator over HTTP (the route handlers over the feed
-// singleton), checked by the validator's rules, decoded by a second consumer (protobufjs with the official
+// The feeds as a consumer takes them from the app on the simulator over HTTP (the route handlers over the application
+// context's feed and services), checked by the validator's rules, decoded by a second consumer (protobufjs with the official
 // gtfs-realtime.proto) field for field, and again under the simulator's drift and contract-break faults. The
 // simulator runs 10× faster in a zone where it is midday now, so that trips run whatever the real hour.
 
@@ -23,6 +24,9 @@ type Kind = 'vehicle-positions' | 'trip-updates';
 const HANDLERS = { 'vehicle-positions': getVehiclePositions, 'trip-updates': getTripUpdates };
 
 let sim: Simulator;
+/** The application context's feed, which the routes answer from. */
+let appFeed: Feed;
+let withdraw: () => Promise<void>;
 
 async function take(kind: Kind, query = '', headers: Record<string, string> = {}) {
   const res = await HANDLERS[kind](new Request(`http://app/gtfs-rt/${kind}${query}`, { headers }));
@@ -52,7 +56,7 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boo
 }
 
 function context(): RuleContext {
-  const stops = ensureFeedStarted()
+  const stops = appFeed
     .networkGeoJson()
     .features.filter((f) => f.geometry.type === 'Point')
     .map((f) => ({ lon: f.geometry.coordinates[0] as number, lat: f.geometry.coordinates[1] as number }));
@@ -80,13 +84,20 @@ beforeAll(async () => {
   process.env.PARTNER_API_BASE_URL = baseUrl;
   process.env.PARTNER_API_KEY = DEMO_BUSINESS_KEY;
   process.env.FEED_TRIPS_INTERVAL_S = '5';
-  ensureFeedStarted();
+  appFeed = await startFeed();
+  const predictions = startPredictions(appFeed);
+  const gtfsRt = startGtfsRt(appFeed, predictions);
+  ({ withdraw } = publishTestContext(appFeed, { services: { predictions, gtfsRt } }));
+  const stop = withdraw;
+  withdraw = async () => {
+    gtfsRt.close();
+    predictions.close();
+    await stop();
+  };
 });
 
 afterAll(async () => {
-  stopGtfsRt();
-  stopPredictions();
-  await stopFeed();
+  await withdraw();
   await sim.close();
   delete process.env.PARTNER_API_BASE_URL;
   delete process.env.PARTNER_API_KEY;
@@ -96,7 +107,7 @@ afterAll(async () => {
 describe('GTFS-Realtime from the app on the simulator', () => {
   it('publishes each bus at its last fix and its time, with its trip and next stop, and passes the rules', async () => {
     const [feed] = await checkFeeds('vehicle-positions', 4);
-    const snap = ensureFeedStarted().liveSnapshot().snapshot as LiveSnapshot;
+    const snap = appFeed.liveSnapshot().snapshot as LiveSnapshot;
     const byId = new Map(snap.vehicles.map((v) => [String(v.busId), v]));
     const entities = feed!.entity!;
     expect(entities.length).toBeGreaterThanOrEqual(5);

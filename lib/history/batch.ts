@@ -1,10 +1,11 @@
 import 'server-only';
-import type { busFixes, trips } from './schema';
+import type { FixRow } from './fix-columns';
+import type { trips } from './schema';
 
 // What the recorder has heard and not yet written. Upserts coalesce (the newest state of a trip, the count of a
 // budget minute), so the rows a batch holds grow with the fixes and the changes, which the recorder bounds.
 
-export type FixRow = typeof busFixes.$inferInsert;
+export type { FixRow };
 export type TripRow = Omit<typeof trips.$inferInsert, 'finalAt' | 'finalFound'>;
 export interface ChangeRow<T> {
   tripId: number;

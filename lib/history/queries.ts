@@ -5,9 +5,10 @@ import type { TimeRule } from '@/lib/partner';
 import { addDays } from '@/lib/time/calendar';
 import { timedQuery } from './query-timing';
 import { figuresOf, localDate, routeDaysFromTrips, storedRouteDays, type RouteDay } from './rollups';
-import { budgetMinutes, busFixes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
+import { budgetMinutes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
 import { rows, type HistoryDb } from './store';
-import { busIdsScan, num, tripFromRow, type FixRowRaw } from './warm';
+import { fixFromRow, fixSelectList } from './fix-columns';
+import { busIdsScan, num, tripFromRow } from './warm';
 
 // The reads behind the history API and the ops pages. Each is bounded by what the API validated (a period of at
 // most 400 days, a track of at most 24 h, one moment) and answers through an index.
@@ -67,18 +68,6 @@ async function readRoutesOverPeriod(
   };
 }
 
-const FIX_COLUMNS = {
-  busId: busFixes.busId,
-  gpsAt: busFixes.gpsAt,
-  fetchedAt: busFixes.fetchedAt,
-  lat: busFixes.lat,
-  lon: busFixes.lon,
-  heading: busFixes.heading,
-  speedKmh: busFixes.speedKmh,
-  accuracy: busFixes.accuracy,
-  tripId: busFixes.tripId,
-};
-
 /** Trips run longer than this are not real; it also bounds the trail's window. */
 const TRIP_TRAIL_SLACK_MS = 30 * 60_000;
 
@@ -92,28 +81,29 @@ async function readRecordedTrip(db: HistoryDb, id: number): Promise<HistoryTripR
   let trail: HistoryFix[] = [];
   if (row.busId !== null) {
     const end = Math.max(row.lastSeenAt, row.finalAt ?? 0) + TRIP_TRAIL_SLACK_MS;
-    trail = await db
-      .select(FIX_COLUMNS)
-      .from(busFixes)
-      .where(and(eq(busFixes.busId, row.busId), gte(busFixes.fetchedAt, row.firstSeenAt - TRIP_TRAIL_SLACK_MS), lte(busFixes.fetchedAt, end), eq(busFixes.tripId, id)))
-      .orderBy(asc(busFixes.fetchedAt))
-      .limit(5_000);
+    const got = await rows<Record<string, unknown>>(
+      db,
+      sql`SELECT ${fixSelectList('f')} FROM history_bus_fixes f
+           WHERE f.bus_id = ${row.busId} AND f.fetched_at >= ${row.firstSeenAt - TRIP_TRAIL_SLACK_MS} AND f.fetched_at <= ${end} AND f.trip_id = ${id}
+           ORDER BY f.fetched_at LIMIT 5000`,
+    );
+    trail = got.map(fixFromRow);
   }
   return { trip: tripFromRow(row), firstSeenAt: row.firstSeenAt, lastSeenAt: row.lastSeenAt, finalAt: row.finalAt, finalFound: row.finalFound, delayChanges: delays, statusChanges: statuses, trail };
 }
 
 async function readBusTrack(db: HistoryDb, busId: number, from: number, to: number): Promise<BusTrackResponse> {
-  const fixes = await db
-    .select(FIX_COLUMNS)
-    .from(busFixes)
-    .where(and(eq(busFixes.busId, busId), gte(busFixes.fetchedAt, from), lte(busFixes.fetchedAt, to)))
-    .orderBy(asc(busFixes.fetchedAt))
-    .limit(20_000);
-  return { busId, from, to, fixes };
+  const got = await rows<Record<string, unknown>>(
+    db,
+    sql`SELECT ${fixSelectList('f')} FROM history_bus_fixes f
+         WHERE f.bus_id = ${busId} AND f.fetched_at >= ${from} AND f.fetched_at <= ${to}
+         ORDER BY f.fetched_at LIMIT 20000`,
+  );
+  return { busId, from, to, fixes: got.map(fixFromRow) };
 }
 
 /** A bus's last fix before the moment, with the trip and delay it had then. */
-type FleetRowRaw = FixRowRaw & {
+type FleetRowRaw = Record<string, unknown> & {
   known_trip: string | number | null;
   route_id: number | null;
   route_code: string | null;
@@ -133,7 +123,7 @@ async function readFleetAt(db: HistoryDb, at: number, routeIds: readonly number[
   const [got, recorded] = await Promise.all([
     rows<FleetRowRaw>(
       db,
-      sql`SELECT f.bus_id, f.gps_at, f.fetched_at, f.lat, f.lon, f.heading, f.speed_kmh, f.accuracy, f.trip_id,
+      sql`SELECT ${fixSelectList('f')},
                  t.trip_id AS known_trip, t.route_id, t.route_code, t.route_name, t.direction, t.status, d.delay_minutes AS delay_then
             FROM (${busIdsScan(at, at - FLEET_LOOKBACK_MS)}) b
             CROSS JOIN LATERAL (
@@ -154,15 +144,7 @@ async function readFleetAt(db: HistoryDb, at: number, routeIds: readonly number[
     const tripId = num(r.known_trip);
     if (routeIds && (tripId === null || r.route_id === null || !routeIds.includes(r.route_id))) continue;
     vehicles.push({
-      busId: Number(r.bus_id),
-      gpsAt: num(r.gps_at),
-      fetchedAt: Number(r.fetched_at),
-      lat: Number(r.lat),
-      lon: Number(r.lon),
-      heading: r.heading,
-      speedKmh: r.speed_kmh,
-      accuracy: r.accuracy,
-      tripId: num(r.trip_id),
+      ...fixFromRow(r),
       trip: tripId === null ? null : { tripId, routeId: r.route_id, routeCode: r.route_code, routeName: r.route_name, direction: r.direction, status: r.status, delayMinutes: r.delay_then },
     });
   }

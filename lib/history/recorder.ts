@@ -165,18 +165,8 @@ export class Recorder {
 
   private onFix(e: FixEvent): void {
     if (!this.admit(1)) return;
-    this.pending.addFix({
-      busId: e.busId,
-      fixAt: e.gpsAt ?? e.fetchedAt,
-      gpsAt: e.gpsAt,
-      fetchedAt: e.fetchedAt,
-      lat: e.lat,
-      lon: e.lon,
-      heading: e.heading,
-      speedKmh: e.speedKmh,
-      accuracy: e.accuracy,
-      tripId: e.tripId,
-    });
+    // The event is the recorded fix (one type); the key a repeated fix collides on is added.
+    this.pending.addFix({ ...e, fixAt: e.gpsAt ?? e.fetchedAt });
     this.arrived();
   }
 

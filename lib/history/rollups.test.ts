@@ -95,8 +95,9 @@ describeEachStore('closing service days and retention', (target) => {
     const store: TestStore = await target.open();
     cleanups.push(() => store.dispose());
     const now = Date.UTC(2026, 2, 20, 12);
-    const fixes = Array.from({ length: 4_500 }, (_, i) => ({ busId: 1 + (i % 9), fixAt: now - 20 * DAY_MS + i, gpsAt: now - 20 * DAY_MS + i, fetchedAt: now - 20 * DAY_MS + i, lat: 1, lon: 2 }));
-    fixes.push({ busId: 1, fixAt: now - DAY_MS, gpsAt: now - DAY_MS, fetchedAt: now - DAY_MS, lat: 1, lon: 2 });
+    const UNMEASURED = { heading: null, speedKmh: null, accuracy: null, tripId: null };
+    const fixes = Array.from({ length: 4_500 }, (_, i) => ({ busId: 1 + (i % 9), fixAt: now - 20 * DAY_MS + i, gpsAt: now - 20 * DAY_MS + i, fetchedAt: now - 20 * DAY_MS + i, lat: 1, lon: 2, ...UNMEASURED }));
+    fixes.push({ busId: 1, fixAt: now - DAY_MS, gpsAt: now - DAY_MS, fetchedAt: now - DAY_MS, lat: 1, lon: 2, ...UNMEASURED });
     // Written as the recorder writes them (the bus list, history_buses, comes with them).
     const batch = new Batch();
     for (const f of fixes) batch.addFix(f);

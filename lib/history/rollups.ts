@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { tripDelayClass, type DelayFigures, type DelayThresholds } from '@/lib/model';
 import { formatPartnerTimestamp, type TimeRule } from '@/lib/partner';
+import { percentileOfCounts } from '@/lib/stats/percentile';
 import { addDays } from '@/lib/time/calendar';
 import { recorderState, routeDays, trips } from './schema';
 import { rows, type HistoryDb } from './store';
@@ -116,18 +117,7 @@ export function figuresOf(days: readonly DelayHistogram[], thresholds: DelayThre
     else if (cls === 'late') f.late += c;
     else f.onTime += c;
   });
-  /** The i-th smallest delay (0-based). */
-  const at = (i: number): number => {
-    for (let k = 0, seen = 0; k < values.length; k++) if ((seen += counts[k]!) > i) return values[k]!;
-    return values[values.length - 1]!;
-  };
-  const quantile = (p: number): number | null => {
-    if (n === 0) return null;
-    const h = (n - 1) * p;
-    const lo = Math.floor(h);
-    const below = at(lo);
-    return below + (h - lo) * (at(Math.min(lo + 1, n - 1)) - below);
-  };
+  const quantile = (p: number) => percentileOfCounts(values, counts, p);
   return {
     activeTrips: n + unknown,
     knownDelay: n,

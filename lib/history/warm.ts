@@ -2,25 +2,13 @@ import 'server-only';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { FixEvent, WarmState } from '@/lib/fleet';
 import type { Trip } from '@/lib/model';
+import { fixFromRow, fixSelectList } from './fix-columns';
 import { recorderState, trips } from './schema';
 import { rows, type HistoryDb } from './store';
 import { WALK_AT_KEY } from './writes';
 
 // What a restarted server serves before its first upstream answer: each bus's newest fix and the trips of the
 // last complete walk, with their true times (the feed draws them as old as they are).
-
-/** A stored fix as the driver returns it (bigints may come as strings). */
-export interface FixRowRaw {
-  bus_id: number;
-  gps_at: string | number | null;
-  fetched_at: string | number;
-  lat: number;
-  lon: number;
-  heading: number | null;
-  speed_kmh: number | null;
-  accuracy: number | null;
-  trip_id: string | number | null;
-}
 
 export const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
@@ -39,26 +27,16 @@ export async function fixesAt(db: HistoryDb, at: number, since: number, busIds?:
     ? sql`SELECT unnest(ARRAY[${sql.join(busIds.map((b) => sql`${b}`), sql`, `)}]::int[]) AS bus_id`
     : busIdsScan(at, since);
   if (busIds && busIds.length === 0) return [];
-  const got = await rows<FixRowRaw>(
+  const got = await rows<Record<string, unknown>>(
     db,
-    sql`SELECT f.* FROM (${buses}) b
+    sql`SELECT ${fixSelectList('f')} FROM (${buses}) b
           CROSS JOIN LATERAL (
             SELECT * FROM history_bus_fixes f
              WHERE f.bus_id = b.bus_id AND f.fetched_at <= ${at} AND f.fetched_at > ${since}
              ORDER BY f.fetched_at DESC LIMIT 1) f
          ORDER BY f.bus_id`,
   );
-  return got.map((r) => ({
-    busId: Number(r.bus_id),
-    gpsAt: num(r.gps_at),
-    fetchedAt: Number(r.fetched_at),
-    lat: Number(r.lat),
-    lon: Number(r.lon),
-    heading: r.heading,
-    speedKmh: r.speed_kmh,
-    accuracy: r.accuracy,
-    tripId: num(r.trip_id),
-  }));
+  return got.map(fixFromRow);
 }
 
 /** Longer than any trip stays on /trips/active: bounds a read by recency through the index on first sighting. */

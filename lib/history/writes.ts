@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { Batch, TripRow } from './batch';
+import { FIX_COLUMNS, FIX_TABLE, fixValue } from './fix-columns';
 import { budgetMinutes, healthTransitions, recorderState, trips } from './schema';
 import type { HistoryDb } from './store';
 
@@ -99,18 +100,10 @@ export async function writeBatch(db: HistoryDb, b: Batch): Promise<void> {
     const fixes = [...b.fixes.values()];
     if (fixes.length) {
       await tx.execute(
-        insertColumns('history_bus_fixes', [
-          ['bus_id', 'int', fixes.map((f) => f.busId)],
-          ['fix_at', 'bigint', fixes.map((f) => f.fixAt)],
-          ['gps_at', 'bigint', fixes.map((f) => f.gpsAt ?? null)],
-          ['fetched_at', 'bigint', fixes.map((f) => f.fetchedAt)],
-          ['lat', 'float8', fixes.map((f) => f.lat)],
-          ['lon', 'float8', fixes.map((f) => f.lon)],
-          ['heading', 'real', fixes.map((f) => f.heading ?? null)],
-          ['speed_kmh', 'real', fixes.map((f) => f.speedKmh ?? null)],
-          ['accuracy', 'real', fixes.map((f) => f.accuracy ?? null)],
-          ['trip_id', 'bigint', fixes.map((f) => f.tripId ?? null)],
-        ]),
+        insertColumns(
+          FIX_TABLE,
+          FIX_COLUMNS.map((c) => [c.name, c.type, fixes.map((f) => fixValue(f, c.field))] as const),
+        ),
       );
       await tx.execute(
         sql`INSERT INTO history_buses (bus_id, first_fetched_at, last_fetched_at)

@@ -6,8 +6,10 @@
 // it cannot be forged through the app's own server. Behind a reverse proxy every viewer shares the proxy's
 // address: the per-client bounds then act as one shared bound, which is safe, only stricter.
 
-/** Set by scripts/server/server.mjs on every request; a client's own value is overwritten. */
-export const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/request-info';
+
+/** Set by scripts/server/server.mjs on every request; a client's own value is overwritten (named by lib/auth). */
+export { CLIENT_ADDRESS_HEADER };
 
 /**
  * Set by proxy.ts on every request it let through with a session or wall token (`session:<part of its hash>`,

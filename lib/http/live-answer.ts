@@ -233,15 +233,5 @@ export function liveResponse(source: LiveSource, request: Request): Response {
   return new Response(a.body === null ? null : new Uint8Array(a.body), { status: a.status, headers: a.headers });
 }
 
-/**
- * Where scripts/server/server.mjs finds the /api/live handler (it runs the Next.js app in its own process, outside the
- * bundles, as plain JavaScript: it names the same symbol). Set once at server start, in lib/server/start.ts, where
- * whatever must stand in front of the route (a sign-in check) wraps it.
- */
-export const LIVE_HANDLER = Symbol.for('fleetmap.live-handler');
-
+/** The /api/live handler: scripts/server/server.mjs answers with it (the application context's `live`, lib/server/start.ts). */
 export type LiveHandler = (req: LiveRequest) => RawAnswer | Promise<RawAnswer>;
-
-export function serveLive(handler: LiveHandler): void {
-  Object.defineProperty(globalThis, LIVE_HANDLER, { value: handler, enumerable: false, configurable: true, writable: false });
-}

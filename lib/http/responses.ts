@@ -36,6 +36,15 @@ export function errorResponse(f: Failure): Response {
   return Response.json(body, { status: f.status, headers: NO_CACHE });
 }
 
+/** The one sentence every request gets while server start builds the application context (server.mjs says it too). */
+export const STARTING_MESSAGE = 'The server is starting; try again in a moment.';
+
+export function startingResponse(): Response {
+  const res = errorResponse({ status: 503, message: STARTING_MESSAGE, correlationId: null });
+  res.headers.set('Retry-After', '1');
+  return res;
+}
+
 export function jsonResponse(body: unknown): Response {
   return Response.json(body, { headers: NO_CACHE });
 }

@@ -21,8 +21,6 @@ export interface MetricsAnswer {
   body: string | null;
 }
 
-export const METRICS_HANDLER = Symbol.for('fleetmap.metrics-handler');
-
 const isLoopback = (address: string | undefined) => address !== undefined && (/^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address) || address === '::1');
 
 function refused(status: number, message: string, extra: Record<string, string> = {}): MetricsAnswer {

@@ -3,17 +3,17 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { authService } from '@/lib/auth';
 import { appConfig, opsConfig } from '@/lib/config';
 import type { Feed } from '@/lib/fleet';
-import { statusSources } from '@/lib/server/status-sources';
-import { METRICS_HANDLER, metricsAnswer, type MetricsRequest } from './endpoint';
+import type { StatusSources } from '@/lib/model';
+import { metricsAnswer, type MetricsAnswer, type MetricsRequest } from './endpoint';
 import { fleetMetrics } from './fleet';
-import { REQUEST_OBSERVER, servingMetrics, type RequestObserver } from './serving';
+import { servingMetrics, type RequestObserver } from './serving';
 import { storeMetrics } from './store';
 import { upstreamMetrics } from './upstream';
 
 // Prometheus metrics (/metrics): a room beside the feed. It subscribes to the feed's events and reads its
-// snapshot and health at each scrape; the feed never imports it. Started with one line at server start; what it
-// needs of the recorder and the cluster it reads from the status sources those rooms provide. scripts/server/server.mjs
-// finds the request observer and the /metrics handler this sets on globalThis (it runs outside the bundles).
+// snapshot and health at each scrape; the feed never imports it. Started with one line at server start
+// (lib/server/services.ts); what it needs of the recorder and the cluster it reads from the status sources those rooms
+// provide. The application context hands its request observer and /metrics handler to scripts/server/server.mjs.
 
 export type MetricsFeed = Pick<Feed, 'events' | 'liveSnapshot' | 'health'>;
 
@@ -23,7 +23,11 @@ export interface Metrics {
   scrape(): Promise<string>;
   /** The observer scripts/server/server.mjs calls for every request. */
   readonly requests: RequestObserver;
+  /** GET /metrics, answered by scripts/server/server.mjs before Next.js. */
+  readonly handler: (req: MetricsRequest) => Promise<MetricsAnswer>;
   stop(): void;
+  /** Server shutdown: the same as stop. */
+  close(): void;
 }
 
 export interface MetricsOptions {
@@ -31,8 +35,8 @@ export interface MetricsOptions {
   token?: string | null;
   staleAfterS?: number;
   now?: () => number;
-  /** Default true: set the handler and the observer scripts/server/server.mjs uses. */
-  serve?: boolean;
+  /** What the recorder and the cluster report (the application context's `status`); default: nothing runs. */
+  status?: StatusSources;
 }
 
 export function startMetrics(feed: MetricsFeed, opts: MetricsOptions = {}): Metrics {
@@ -42,27 +46,16 @@ export function startMetrics(feed: MetricsFeed, opts: MetricsOptions = {}): Metr
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   const unsubscribe = [
     upstreamMetrics(registry, feed.events, () => feed.health()),
-    storeMetrics(registry, { recorder: () => statusSources().recorder?.() ?? null, instance: () => statusSources().instance?.() ?? null }),
+    storeMetrics(registry, { recorder: () => opts.status?.recorder?.() ?? null, instance: () => opts.status?.instance?.() ?? null }),
   ];
   fleetMetrics(registry, () => feed.liveSnapshot().snapshot, opts.staleAfterS ?? appConfig().staleAfterS, now);
   const requests = servingMetrics(registry, () => authService()?.config.trustProxyHops ?? 0, now);
   const handler = (req: MetricsRequest) => metricsAnswer(registry, token, req);
-  const globals = globalThis as { [REQUEST_OBSERVER]?: RequestObserver; [METRICS_HANDLER]?: typeof handler };
-  if (opts.serve !== false) {
-    globals[REQUEST_OBSERVER] = requests;
-    globals[METRICS_HANDLER] = handler;
-  }
-  return {
-    registry,
-    scrape: () => registry.metrics(),
-    requests,
-    stop() {
-      for (const u of unsubscribe) u();
-      if (globals[REQUEST_OBSERVER] === requests) delete globals[REQUEST_OBSERVER];
-      if (globals[METRICS_HANDLER] === handler) delete globals[METRICS_HANDLER];
-      registry.clear();
-    },
+  const stop = () => {
+    for (const u of unsubscribe) u();
+    registry.clear();
   };
+  return { registry, scrape: () => registry.metrics(), requests, handler, stop, close: stop };
 }
 
 export { exceptionMetrics, type ExceptionMetrics, type ExceptionSource } from './exceptions';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TypedEmitter, type FeedEvents } from '@/lib/fleet/events';
 import { timedQuery } from '@/lib/history/query-timing';
 import type { Health, LiveSnapshot, RecorderStatus, UpstreamError } from '@/lib/model';
-import { clearStatusSources, provideStatusSources } from '@/lib/server/status-sources';
+import type { StatusSources } from '@/lib/model';
 import { parseScrape, samplesOf, valueOf } from '@/lib/testing/prometheus';
 import { makeHealth, makeSnapshot, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import { metricsRefusal } from './endpoint';
@@ -28,15 +28,14 @@ class FakeFeed {
 const error = (over: Partial<UpstreamError>): UpstreamError => ({ at: T0, status: null, kind: 'http', message: 'x', correlationId: 'c-1', ...over });
 
 let metrics: Metrics | null = null;
-function start(feed: FakeFeed, now = () => T0): Metrics {
-  metrics = startMetrics(feed as never, { token: null, staleAfterS: 120, now, serve: false });
+function start(feed: FakeFeed, now = () => T0, status: StatusSources = {}): Metrics {
+  metrics = startMetrics(feed as never, { token: null, staleAfterS: 120, now, status });
   return metrics;
 }
 
 afterEach(() => {
   metrics?.stop();
   metrics = null;
-  clearStatusSources();
 });
 
 describe('the upstream metrics', () => {
@@ -160,8 +159,7 @@ describe('the store and the cluster', () => {
 
   it("read the recorder's lag and dropped rows, time store queries, and tell leader and epoch", async () => {
     let status = recorder({ droppedRows: 4 });
-    provideStatusSources({ recorder: () => status, instance: () => ({ role: 'follower', epoch: 7, instanceId: 'a', leaderId: 'b' }) });
-    const m = start(new FakeFeed());
+    const m = start(new FakeFeed(), () => T0, { recorder: () => status, instance: () => ({ role: 'follower', epoch: 7, instanceId: 'a', leaderId: 'b' }) });
     await timedQuery('fleet_at', async () => 1)();
     let s = parseScrape(await m.scrape());
     expect(valueOf(s, 'fleetmap_recorder_lag_seconds')).toBe(1.5);

@@ -38,8 +38,6 @@ export interface RequestObserver {
   liveAnswer(answer: Pick<RawAnswer, 'status' | 'kind'>, req: IncomingMessage): void;
 }
 
-export const REQUEST_OBSERVER = Symbol.for('fleetmap.request-observer');
-
 export function servingMetrics(registry: Registry, trustProxyHops: () => number, now: () => number = Date.now): RequestObserver {
   const duration = new Histogram({
     name: 'http_server_request_duration_seconds',

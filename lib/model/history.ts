@@ -2,16 +2,22 @@
 import type { DelayFigures, DelayThresholds } from './delay';
 import type { EpochMs, Trip } from './transit';
 
-/** One stored fix of a bus. */
+/**
+ * One fix of a bus, the one type for it: the feed emits it (FixEvent), the recorder stores it (its columns:
+ * lib/history/fix-columns.ts) and the history API answers it.
+ */
 export interface HistoryFix {
   busId: number;
+  /** Upstream last_gps_at, already in the feed's time rule. */
   gpsAt: EpochMs | null;
+  /** When the feed received it. */
   fetchedAt: EpochMs;
   lat: number;
   lon: number;
   heading: number | null;
   speedKmh: number | null;
   accuracy: number | null;
+  /** The active trip the bus was running at that moment (the feed's trip by bus), or null. */
   tripId: number | null;
 }
 

@@ -96,3 +96,14 @@ export interface BusLastTrip {
 
 /** /api/buses/last-trips: `recorded: false` when no recorder keeps history here (nothing is guessed). */
 export type LastTripsResponse = { recorded: false } | { recorded: true; byBus: Record<string, BusLastTrip> };
+
+// What the rooms beside the feed tell the status page and the fleet table, plugged in at server start
+// (lib/server/start.ts, into the application context's `status`) by whoever runs them: the recorder (lib/history) its state and each bus's last trip,
+// the cluster (lib/cluster) this instance's role. A source left out means that room does not run here, and the
+// pages say so ("no recorder", "single instance", "not recorded") rather than guess.
+export interface StatusSources {
+  recorder?: () => RecorderStatus;
+  instance?: () => InstanceStatus;
+  /** The last trip history recorded for each of these buses, by bus id (a bus without one is left out). */
+  lastTrips?: (busIds: readonly number[]) => Promise<ReadonlyMap<number, BusLastTrip>>;
+}

@@ -1,7 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
 import { createPartnerClient, DEFAULT_TIMEOUT_MS, normalizeBaseUrl, type PartnerClient, type ResponseInfo } from './client';
-import { isValidTimeZone, type TimeRule } from './time';
+import { isValidTimeZone } from '@/lib/time/zone';
+import type { TimeRule } from './time';
 
 // The one place that reads the partner settings from the environment. The key stays in this module: the
 // exported config never carries it, and createConfiguredClient hands it straight to the client.

@@ -35,7 +35,6 @@ export {
   parsePartnerTimestamp,
   formatPartnerTimestamp,
   describeTimeRule,
-  isValidTimeZone,
   isPartnerTimestamp,
   isPartnerDate,
   offsetMinutesAt,

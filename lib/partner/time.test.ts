@@ -4,11 +4,11 @@ import {
   formatPartnerTimestamp,
   isPartnerDate,
   isPartnerTimestamp,
-  isValidTimeZone,
   offsetMinutesAt,
   parsePartnerTimestamp,
   type TimeRule,
 } from './time';
+import { isValidTimeZone } from '@/lib/time/zone';
 
 const NY: TimeRule = { kind: 'zone', zone: 'America/New_York' };
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0) => Date.UTC(y, mo - 1, d, h, mi, s);

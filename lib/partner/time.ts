@@ -1,5 +1,5 @@
 import 'server-only';
-import { localToUtc, wallClockAsUtc, wallClockInZone, zoneOffsetMs, type WallClock } from '@/lib/time/zone';
+import { isValidTimeZone, localToUtc, wallClockAsUtc, wallClockInZone, zoneOffsetMs, type WallClock } from '@/lib/time/zone';
 
 // The upstream sends zone-less local wall-clock times (`YYYY-MM-DD HH:MM:SS`); the spec does not say which
 // zone. A TimeRule is how we read them: an IANA zone (DST-aware) or a fixed offset inferred from the data.
@@ -107,20 +107,3 @@ export function describeTimeRule(rule: TimeRule): string {
   return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
-const zoneValidity = new Map<string, boolean>();
-
-/** True when the runtime knows the IANA zone name (e.g. `Europe/Paris`, `UTC`). */
-export function isValidTimeZone(zone: string): boolean {
-  if (typeof zone !== 'string' || zone.trim() === '') return false;
-  let valid = zoneValidity.get(zone);
-  if (valid === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      valid = true;
-    } catch {
-      valid = false;
-    }
-    zoneValidity.set(zone, valid);
-  }
-  return valid;
-}

@@ -1,6 +1,6 @@
 import 'server-only';
 import { appConfig, regularityConfig } from '@/lib/config';
-import { ensureFeedStarted, type Feed } from '@/lib/fleet';
+import type { Feed } from '@/lib/fleet';
 import { tripMatchesRouteToken, type EpochMs, type HeadwaysResponse, type RegularityConfig, type RouteHeadways } from '@/lib/model';
 import { LiveHeadways } from './live';
 
@@ -64,18 +64,10 @@ export class HeadwayService {
   }
 }
 
-// One service per server process, shared by every bundle Next.js loads (see lib/fleet/index.ts on the registry).
-const HEADWAYS = Symbol.for('fleetmap.headways');
-type Holder = { [HEADWAYS]?: HeadwayService };
-
-/** Server start: the headway service of the process's feed. */
+/**
+ * Server start (lib/server/services.ts): the headway service of the application context's feed, which it keeps in
+ * the context (`app.services.headways`).
+ */
 export function startHeadways(feed: FeedSource): HeadwayService {
-  const holder = globalThis as Holder;
-  holder[HEADWAYS] ??= new HeadwayService(feed, { config: regularityConfig(), staleAfterS: appConfig().staleAfterS });
-  return holder[HEADWAYS];
-}
-
-/** The process's headway service (started with the feed when a request comes before server start). */
-export function headwayService(): HeadwayService {
-  return (globalThis as Holder)[HEADWAYS] ?? startHeadways(ensureFeedStarted());
+  return new HeadwayService(feed, { config: regularityConfig(), staleAfterS: appConfig().staleAfterS });
 }

@@ -1,20 +1,20 @@
 import 'server-only';
 import { preload } from 'react-dom';
-import { ensureFeedStarted } from '@/lib/fleet';
 import { BASEMAP_PATHS, LABEL_FONT } from '@/lib/map-style/offline-style';
 import type { LiveSnapshot } from '@/lib/model';
+import { appContext } from './context';
 
 // What a live page needs for its first paint, given with the page so that the browser does not discover it
 // one request after another: the live snapshot (rendered into the React Query cache) and the offline map's
 // first resources.
 
 /**
- * The live snapshot to render the page with; undefined when the feed cannot start (a configuration problem
- * the page reports, or the wall's fallback): the browser then asks /api/live as it always could.
+ * The live snapshot to render the page with; undefined while the server starts (no application context yet) or
+ * when the feed cannot give one: the browser then asks /api/live as it always could.
  */
 export function firstSnapshot(): LiveSnapshot | undefined {
   try {
-    return ensureFeedStarted().liveSnapshot().snapshot;
+    return appContext()?.feed.liveSnapshot().snapshot;
   } catch {
     return undefined;
   }

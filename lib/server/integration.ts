@@ -2,11 +2,11 @@ import 'server-only';
 import type { BusLastTrip, IntegrationResponse, LastTripsResponse, RecorderStatus } from '@/lib/model';
 import type { Feed } from '@/lib/fleet';
 import { buildInfo } from './build-info';
-import { statusSources } from './status-sources';
+import type { StatusSources } from './status-sources';
 
 /** The status page's answer: the feed's health and last hour, the recorder's and the cluster's sections, the build. */
-export function integrationStatus(feed: Feed): IntegrationResponse {
-  const { recorder, instance } = statusSources();
+export function integrationStatus(feed: Feed, sources: StatusSources): IntegrationResponse {
+  const { recorder, instance } = sources;
   return {
     generatedAt: Date.now(),
     health: feed.health(),
@@ -28,8 +28,8 @@ function recorderStatus(read: () => RecorderStatus): RecorderStatus {
 }
 
 /** The last trip of each bus the feed has listed, from history, or `recorded: false` when no recorder runs here. */
-export async function lastTrips(feed: Pick<Feed, 'busesList'>): Promise<LastTripsResponse> {
-  const source = statusSources().lastTrips;
+export async function lastTrips(feed: Pick<Feed, 'busesList'>, sources: StatusSources): Promise<LastTripsResponse> {
+  const source = sources.lastTrips;
   if (!source) return { recorded: false };
   const listed = feed.busesList();
   const busIds = listed.ok ? listed.value.buses.map((b) => b.id) : [];

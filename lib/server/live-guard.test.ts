@@ -1,21 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authConfig } from '@/lib/auth/config';
 import { guardRequest } from '@/lib/auth/guard';
-import { AuthService, setAuthService } from '@/lib/auth';
+import { AuthService } from '@/lib/auth';
 import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER } from '@/lib/http/client-key';
 import type { LiveRequest, RawAnswer } from '@/lib/http/live-answer';
 import { guardedLive } from './live-guard';
 
 const ok: RawAnswer = { status: 200, headers: {}, body: Buffer.from('{}') };
 
-afterEach(() => setAuthService(null));
-
 describe('guardedLive', () => {
   it('with sign-in off lets the poll through as the guard would, without a principal a client could forge', async () => {
     const service = new AuthService(authConfig({ AUTH_MODE: 'none' }), null);
-    setAuthService(service);
     const seen: LiveRequest[] = [];
-    const live = guardedLive((req) => (seen.push(req), ok));
+    const live = guardedLive(service, (req) => (seen.push(req), ok));
     const headers = { host: '127.0.0.1:3000', [CLIENT_ADDRESS_HEADER]: '10.0.0.9', [CLIENT_PRINCIPAL_HEADER]: 'session:forged', 'accept-encoding': 'gzip' };
     expect(await live({ method: 'GET', url: '/api/live?since=abc-3', headers })).toBe(ok);
     expect(seen).toHaveLength(1);
@@ -27,9 +24,8 @@ describe('guardedLive', () => {
   });
 
   it('with sign-in on refuses a caller without a session before the feed is asked', async () => {
-    setAuthService(new AuthService(authConfig({ AUTH_MODE: 'local' }), null));
     let asked = 0;
-    const live = guardedLive(() => (asked++, ok));
+    const live = guardedLive(new AuthService(authConfig({ AUTH_MODE: 'local' }), null), () => (asked++, ok));
     const a = await live({ method: 'GET', url: '/api/live', headers: { [CLIENT_PRINCIPAL_HEADER]: 'session:forged' } });
     expect(a.status).toBe(401);
     expect(asked).toBe(0);

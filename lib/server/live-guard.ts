@@ -1,5 +1,5 @@
 import 'server-only';
-import { authService } from '@/lib/auth';
+import type { AuthService } from '@/lib/auth';
 import { guardRequest, principalKey } from '@/lib/auth/guard';
 import { CLIENT_PRINCIPAL_HEADER } from '@/lib/http/client-key';
 import type { LiveHandler, LiveRequest, RawAnswer } from '@/lib/http/live-answer';
@@ -33,21 +33,21 @@ function asCaller(req: LiveRequest, principal: string | null, routes: readonly s
   return { ...req, headers: principal ? { ...rest, [CLIENT_PRINCIPAL_HEADER]: principal } : rest, routes };
 }
 
-async function checked(answer: LiveHandler, req: LiveRequest): Promise<RawAnswer> {
+async function checked(auth: AuthService, answer: LiveHandler, req: LiveRequest): Promise<RawAnswer> {
   const headers = webHeaders(req.headers);
   const url = new URL(req.url, `http://${headers.get('host') ?? 'localhost'}`);
-  const outcome = await guardRequest(authService(), { method: req.method, url, headers });
+  const outcome = await guardRequest(auth, { method: req.method, url, headers });
   if (outcome.kind === 'respond') return rawOf(outcome.response);
   // A client's own value of the header never passes; the guard's principal replaces it. A wall token limited to
   // routes gets only their buses and trips (lib/http/live-scope.ts).
   return answer(asCaller(req, principalKey(outcome.principal), outcome.principal.kind === 'wall' ? outcome.principal.routes : null));
 }
 
-export function guardedLive(answer: LiveHandler): LiveHandler {
+export function guardedLive(auth: AuthService, answer: LiveHandler): LiveHandler {
   return (req) => {
     // Sign-in off: the guard lets every caller in as "open", with no principal and every route. Answered here, at
     // once, without building the Web request the check reads (this is the path each poll of every viewer takes).
-    if (authService()?.config.mode === 'none') return answer(asCaller(req, null, null));
-    return checked(answer, req);
+    if (auth.config.mode === 'none') return answer(asCaller(req, null, null));
+    return checked(auth, answer, req);
   };
 }

@@ -1,19 +1,10 @@
 // Time in the simulator: a sim clock running `speed` times real time from `startAt`, and the local wall
 // clock of an IANA zone, which is how the API writes every timestamp (`YYYY-MM-DD HH:MM:SS`, no zone).
 
-import { zoneOffsetMs } from '../time/zone';
+import { isValidTimeZone, zoneOffsetMs } from '../time/zone';
 
 export const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-
-export function isValidTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidTimeZone } from './clock';
+import { isValidTimeZone } from '../time/zone';
 import { demoKeys, parseKeysJson, type ApiKey } from './keys';
 import type { NetworkData } from './network';
 import type { ResetAtUnit } from './rate-limit';

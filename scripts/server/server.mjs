@@ -1,15 +1,17 @@
+// @ts-check
 // Fleetmap's production server: the Next.js request handler behind a plain Node HTTP server. It answers three
 // things itself, before Next.js:
 // - methods outside the ones HTTP clients of this app use get a 405 (Next.js cannot route some: TRACE answers a
 //   bare 500 inside it);
-// - GET /api/live, with the handler the app set at start (lib/http/live-answer.ts, set in lib/server/start.ts):
+// - GET /api/live, with the application context's handler (lib/http/live-answer.ts, built in lib/server/start.ts):
 //   its answers are bytes compressed once per snapshot version, which an App Router route cannot send, and
 //   Next's routing would cost more CPU per request than the answer (docs/serving.md);
 // - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/server/compress-static.mjs made
 //   them; Next.js serves gzip only);
-// - GET /metrics, with the handler lib/metrics sets at start (never behind the user sign-in: a scraper has none).
+// - GET /metrics, with the application context's handler (lib/metrics; never behind the user sign-in: a scraper has none).
 // Every answer made here carries the headers next.config.js gives every answer. Every request, answered here or by
-// Next.js, is shown to the observer lib/metrics sets at start (its duration by route template).
+// Next.js, is shown to the context's request observer (lib/metrics: its duration by route template). What this file
+// reads of the app is the contract in lib/server/contract.ts, which the typecheck holds it to (`@ts-check` above).
 //
 //   node scripts/server/server.mjs [--port 3000] [--host 127.0.0.1] [--dev]     (PORT / HOST work too)
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -18,6 +20,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import nextConfig from '../../next.config.js';
+
+/** @typedef {import('../../lib/server/contract').ServedSlot} ServedSlot */
+/** @typedef {import('../../lib/http/live-answer').RawAnswer} RawAnswer */
+/** @typedef {import('node:http').IncomingMessage} Req */
+/** @typedef {import('node:http').ServerResponse} Res */
 
 // Logs go to stdout and stderr. When what reads them goes away (a closed pipe: a log shipper restarted, a terminal
 // gone), every write fails with EPIPE; unhandled, each failure is an uncaught exception that Next.js logs, to the
@@ -31,9 +38,30 @@ const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH
 // lib/auth the address for sign-in throttling and the audit log.
 const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
 
+/**
+ * The process's one slot (lib/app-slot.ts makes it the same way; whichever side comes first makes it).
+ * @returns {ServedSlot}
+ */
+function appSlot() {
+  const key = Symbol.for('fleetmap.app');
+  /** @type {Record<symbol, ServedSlot | undefined>} */
+  const holder = /** @type {any} */ (globalThis);
+  const existing = holder[key];
+  if (existing) return existing;
+  /** @type {() => void} */
+  let markStarted = () => {};
+  /** @type {Promise<void>} */
+  const started = new Promise((resolve) => (markStarted = resolve));
+  const made = { started, markStarted };
+  holder[key] = made;
+  return made;
+}
+
+/** @param {string} name @param {string} fallback @returns {string} */
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+  const value = i > 0 ? process.argv[i + 1] : undefined;
+  return value ? value : fallback;
 }
 
 const port = Number(arg('port', process.env.PORT || '3000'));
@@ -44,14 +72,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const dev = process.argv.includes('--dev');
-process.env.NODE_ENV = dev ? 'development' : 'production';
+Object.assign(process.env, { NODE_ENV: dev ? 'development' : 'production' });
 const app = next({ dev, dir: ROOT, hostname: host, port });
 // The sign-in check at start-up (lib/auth/config.ts) refuses a reachable address without sign-in: it reads HOST.
 process.env.HOST = host;
 const handle = app.getRequestHandler();
-const startup = {};
-startup.promise = new Promise((resolve) => (startup.resolve = resolve));
-globalThis[Symbol.for('fleetmap.startup')] = startup;
+const slot = appSlot();
 
 try {
   await app.prepare();
@@ -63,17 +89,22 @@ try {
 
 const DIST = join(ROOT, process.env.FLEETMAP_DIST_DIR || '.next');
 // The headers next.config.js gives every answer: the brotli answers carry them too.
-const EVERY_ANSWER = Object.fromEntries(((await nextConfig.headers()).find((h) => h.source === '/:path*')?.headers ?? []).map((h) => [h.key, h.value]));
+/** @type {Record<string, string>} */
+const EVERY_ANSWER = Object.fromEntries(((await /** @type {() => Promise<{ source: string, headers: { key: string, value: string }[] }[]>} */ (nextConfig.headers)()).find((h) => h.source === '/:path*')?.headers ?? []).map((h) => [h.key, h.value]));
 const SCRIPT_TYPE = 'application/javascript; charset=UTF-8';
 
-/** The brotli copy of a static script or stylesheet, with how Next.js serves the original; null for anything else. */
+/**
+ * The brotli copy of a static script or stylesheet, with how Next.js serves the original; null for anything else.
+ * @param {string} pathname
+ */
 function brotliTwin(pathname) {
   if (pathname === '/maplibre-gl-worker.mjs') return { file: join(DIST, 'maplibre-gl-worker.mjs.br'), type: SCRIPT_TYPE, cacheControl: 'public, max-age=0' };
   const m = /^\/_next\/static\/([A-Za-z0-9._\-/]+\.(js|css))$/.exec(pathname);
-  if (!m || m[1].split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return null;
+  if (!m?.[1] || m[1].split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return null;
   return { file: join(DIST, 'static', `${m[1]}.br`), type: m[2] === 'css' ? 'text/css; charset=UTF-8' : SCRIPT_TYPE, cacheControl: 'public, max-age=31536000, immutable' };
 }
 
+/** @param {string | undefined} acceptEncoding */
 function acceptsBrotli(acceptEncoding) {
   return (acceptEncoding ?? '').split(',').some((part) => {
     const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -82,11 +113,7 @@ function acceptsBrotli(acceptEncoding) {
   });
 }
 
-// The names lib/http/live-answer.ts (LIVE_HANDLER) and lib/metrics (METRICS_HANDLER, REQUEST_OBSERVER) give them.
-const LIVE_HANDLER = Symbol.for('fleetmap.live-handler');
-const METRICS_HANDLER = Symbol.for('fleetmap.metrics-handler');
-const REQUEST_OBSERVER = Symbol.for('fleetmap.request-observer');
-
+/** @param {Res} res @param {number} status @param {string} message @param {Record<string, string>} [extra] */
 function sendJsonError(res, status, message, extra = {}) {
   const body = JSON.stringify({ error: { status, message } });
   res.writeHead(status, { ...EVERY_ANSWER, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache', ...extra });
@@ -95,7 +122,9 @@ function sendJsonError(res, status, message, extra = {}) {
 
 // An answer's headers with EVERY_ANSWER's, made once per headers object: the live handler gives every viewer of
 // the same version and question the same (frozen) one.
+/** @type {WeakMap<RawAnswer['headers'], Record<string, string>>} */
 const mergedHeaders = new WeakMap();
+/** @param {RawAnswer['headers']} headers */
 function withEveryAnswer(headers) {
   let merged = mergedHeaders.get(headers);
   if (!merged) {
@@ -105,20 +134,27 @@ function withEveryAnswer(headers) {
   return merged;
 }
 
-/** Answers /api/live (exactly that path, with any query); false for every other path. */
+/**
+ * Answers /api/live (exactly that path, with any query); false for every other path.
+ * @param {Req} req @param {Res} res
+ */
 function sendLive(req, res) {
   const url = req.url ?? '';
   if (url !== '/api/live' && !url.startsWith('/api/live?')) return false;
-  const handler = globalThis[LIVE_HANDLER];
-  if (!handler) {
+  const context = slot.context;
+  if (!context) {
+    // STARTING_MESSAGE (lib/http/responses.ts): what every route answers until the context exists.
     sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
     return true;
   }
+  const handler = context.live;
+  /** @param {RawAnswer} answer */
   const send = (answer) => {
-    globalThis[REQUEST_OBSERVER]?.liveAnswer(answer, req);
+    context.observer.liveAnswer(answer, req);
     res.writeHead(answer.status, withEveryAnswer(answer.headers));
     res.end(answer.body ?? undefined);
   };
+  /** @param {unknown} err */
   const fail = (err) => {
     console.error(JSON.stringify({ msg: '/api/live failed', error: err instanceof Error ? err.message : String(err) }));
     sendJsonError(res, 500, 'The live snapshot could not be served.');
@@ -131,16 +167,19 @@ function sendLive(req, res) {
     fail(err);
     return true;
   }
-  if (typeof answer?.then === 'function') answer.then(send, fail);
+  if ('then' in answer) answer.then(send, fail);
   else send(answer);
   return true;
 }
 
-/** Answers /metrics (with any query); false for every other path. */
+/**
+ * Answers /metrics (with any query); false for every other path.
+ * @param {Req} req @param {Res} res
+ */
 function sendMetrics(req, res) {
   const url = req.url ?? '';
   if (url !== '/metrics' && !url.startsWith('/metrics?')) return false;
-  const handler = globalThis[METRICS_HANDLER];
+  const handler = slot.context?.metrics;
   if (!handler) {
     sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
     return true;
@@ -159,12 +198,16 @@ function sendMetrics(req, res) {
   return true;
 }
 
+/** @type {Map<string, { body: Buffer, etag: string }>} */
 const brotliCache = new Map();
 
-/** Answers with the brotli copy when there is one and the browser takes it; false to let Next.js answer. */
+/**
+ * Answers with the brotli copy when there is one and the browser takes it; false to let Next.js answer.
+ * @param {Req} req @param {Res} res
+ */
 function sendBrotli(req, res) {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !acceptsBrotli(req.headers['accept-encoding'])) return false;
-  const twin = brotliTwin((req.url ?? '').split('?')[0]);
+  const twin = brotliTwin((req.url ?? '').split('?')[0] ?? '');
   if (!twin) return false;
   let entry = brotliCache.get(twin.file);
   if (!entry) {
@@ -184,7 +227,7 @@ function sendBrotli(req, res) {
 }
 
 const server = createServer((req, res) => {
-  globalThis[REQUEST_OBSERVER]?.request(req, res);
+  slot.context?.observer.request(req, res);
   if (!ALLOWED_METHODS.has(req.method ?? '')) {
     sendJsonError(res, 405, 'This method is not allowed here; Fleetmap answers GET.', { Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' });
     return;
@@ -203,8 +246,8 @@ server.headersTimeout = 66_000;
 // port taken, an address this machine does not have) would sit there serving nothing: say so and exit. The app's
 // start-up checks (instrumentation, lib/server/start.ts) run meanwhile and may refuse the start with a more useful
 // sentence (a reachable HOST without sign-in): they finish first, and resolve STARTUP when they pass.
-server.once('error', async (err) => {
-  await Promise.race([startup.promise, new Promise((r) => setTimeout(r, 120_000))]);
+server.once('error', /** @param {NodeJS.ErrnoException} err */ async (err) => {
+  await Promise.race([slot.started, new Promise((r) => setTimeout(r, 120_000))]);
   const why = err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine` : err.message;
   console.error(`Fleetmap cannot listen on http://${host}:${port}: ${why}. Set PORT (or --port) and HOST (or --host).`);
   process.exit(1);
@@ -213,10 +256,9 @@ server.listen(port, host, () => {
   const addr = server.address();
   console.info(`Ready on http://${host}:${typeof addr === 'object' && addr ? addr.port : port}`);
 });
-// Hooks the app registers at start (lib/server/start.ts): the recorder writes its last batch and the store closes.
-async function runShutdownHooks() {
-  const hooks = globalThis[Symbol.for('fleetmap.shutdown')] ?? [];
-  await Promise.allSettled(hooks.map((hook) => hook()));
+// The context's shutdown (lib/server/start.ts): the services stop, the recorder writes its last batch, the store closes.
+async function shutdownApp() {
+  await slot.context?.shutdown().catch(() => {});
 }
 
 let stopping = false;
@@ -227,6 +269,6 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     server.close();
     // The recorder's flush is bounded (10 s); this is the last resort if a hook hangs.
     setTimeout(() => process.exit(0), 15_000).unref();
-    runShutdownHooks().finally(() => process.exit(0));
+    shutdownApp().finally(() => process.exit(0));
   });
 }

@@ -6,20 +6,16 @@
 //
 //   tsx --conditions=react-server scripts/test/instance.ts --port 0      (prints {"msg":"instance ready","port":N})
 import { createServer } from 'node:http';
-import { ensureFeedStarted } from '@/lib/fleet';
-import { LIVE_HANDLER, type LiveHandler } from '@/lib/http/live-answer';
 import { readiness } from '@/lib/server/health-check';
 import { startServerOrExit } from '@/lib/server/start';
-import { statusSources } from '@/lib/server/status-sources';
 
 const i = process.argv.indexOf('--port');
 const port = Number(i > 0 ? process.argv[i + 1] : process.env.PORT ?? 0);
 process.env.HOST = '127.0.0.1';
 
 async function main() {
-  await startServerOrExit();
-  const feed = ensureFeedStarted();
-  const live = (globalThis as { [LIVE_HANDLER]?: LiveHandler })[LIVE_HANDLER]!;
+  const app = await startServerOrExit();
+  const { feed, live } = app;
 
   const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
@@ -45,7 +41,7 @@ async function main() {
       const check = readiness(() => feed.liveSnapshot());
       return json(res, check.status, check.body);
     }
-    if (url === '/api/integration') return json(res, 200, { pid: process.pid, instance: statusSources().instance?.() ?? null, health: feed.health() });
+    if (url === '/api/integration') return json(res, 200, { pid: process.pid, instance: app.status.instance?.() ?? null, health: feed.health() });
     json(res, 404, { error: { status: 404, message: 'Not here.' } });
   });
 
@@ -61,8 +57,7 @@ async function main() {
       stopping = true;
       server.close();
       setTimeout(() => process.exit(0), 15_000).unref();
-      const hooks = (globalThis as { [k: symbol]: (() => Promise<void>)[] | undefined })[Symbol.for('fleetmap.shutdown')] ?? [];
-      void Promise.allSettled(hooks.map((h) => h())).finally(() => process.exit(0));
+      void app.shutdown().finally(() => process.exit(0));
     });
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { HeadwaysResponse } from '@/lib/model';
 import { pageViewer } from '@/lib/auth/page';
 import { errorResponse, jsonResponse } from '@/lib/http/responses';
-import { headwayService } from '@/lib/regularity/service';
+import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -15,11 +15,11 @@ const routesParam = z
   .nullable();
 
 /** Every direction's buses in order, the gaps between them and their classes, and the ghosts: ?route=M15,M101. */
-export async function GET(request: Request): Promise<Response> {
+export const GET = withAppContext(async (app, request: Request) => {
   const parsed = routesParam.safeParse(new URL(request.url).searchParams.get('route'));
   if (!parsed.success) return errorResponse({ status: 400, message: parsed.error.issues[0]!.message, correlationId: null });
   // A wall token limited to some routes sees only those, as on /api/live.
   const viewer = await pageViewer();
   const limitedTo = viewer?.kind === 'wall' ? viewer.routes : null;
-  return jsonResponse(headwayService().answer(parsed.data, limitedTo) satisfies HeadwaysResponse);
-}
+  return jsonResponse(app.services.headways.answer(parsed.data, limitedTo) satisfies HeadwaysResponse);
+});

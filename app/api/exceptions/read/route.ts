@@ -1,9 +1,8 @@
 import { readPost } from '@/lib/exceptions/api';
+import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 /** Marks {ids} as seen by this user (read state is per user). */
-export function POST(request: Request): Promise<Response> {
-  return readPost(request);
-}
+export const POST = withAppContext((app, request: Request) => readPost(app.services.exceptions, request));

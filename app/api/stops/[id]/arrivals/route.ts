@@ -1,12 +1,14 @@
 import { onDemandById } from '@/lib/http/responses';
-import { predictions } from '@/lib/predictions';
+import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 /** The next predicted arrivals at the physical stop of a route stop, every route serving it (lib/predictions). */
-export const GET = onDemandById(
-  'Stop id',
-  async (id) => predictions().arrivalsAt(id),
-  (value) => value,
+export const GET = withAppContext((app, request: Request, route: { params: Promise<{ id: string }> }) =>
+  onDemandById(
+    'Stop id',
+    async (id) => app.services.predictions.arrivalsAt(id),
+    (value) => value,
+  )(request, route),
 );

@@ -1,13 +1,15 @@
 import type { TripPredictionsResponse } from '@/lib/model/predictions';
 import { onDemandById } from '@/lib/http/responses';
-import { predictions } from '@/lib/predictions';
+import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 /** Predicted arrivals at every stop the trip has still to reach (lib/predictions). */
-export const GET = onDemandById(
-  'Trip id',
-  (id, client) => predictions().forTrip(id, client),
-  (value): TripPredictionsResponse => ({ predictions: value }),
+export const GET = withAppContext((app, request: Request, route: { params: Promise<{ id: string }> }) =>
+  onDemandById(
+    'Trip id',
+    (id, client) => app.services.predictions.forTrip(id, client),
+    (value): TripPredictionsResponse => ({ predictions: value }),
+  )(request, route),
 );

@@ -1,15 +1,12 @@
 import 'server-only';
 import type { z } from 'zod';
-import { errorResponse, jsonResponse } from '@/lib/http/responses';
-import { processStore } from './process-store';
-import { describeStoreError } from './recorder';
-import { queryObject } from './params';
-import type { Store } from './store';
+import { errorResponse, jsonResponse, type Parsed } from './responses';
+import { describeStoreError } from '@/lib/history/recorder';
+import { queryObject } from './history-params';
+import type { Store } from '@/lib/history/store';
 
 // The edge of the history API: a handler parses its query (a 400 naming the parameter), then reads the store;
 // a store that cannot be reached is a 503 with the reason, never a stack trace.
-
-export type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 export function parseQuery<S extends z.ZodType>(request: Request, schema: S): Parsed<z.output<S>> {
   const r = schema.safeParse(queryObject(new URL(request.url)));
@@ -18,10 +15,10 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S): Pa
 }
 
 /** Runs a read on the process's store; its answer, or a 503 saying why the history cannot answer now. */
-export async function fromStore(read: (store: Store) => Promise<unknown>): Promise<Response> {
+export async function fromStore(open: () => Promise<Store>, read: (store: Store) => Promise<unknown>): Promise<Response> {
   let store: Store;
   try {
-    store = await processStore();
+    store = await open();
   } catch (e) {
     return errorResponse({ status: 503, message: `The history store is not available (${describeStoreError(e)}).`, correlationId: null });
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from '@/lib/http/responses';
+import { idSchema } from './responses';
 
 // The history API's query parameters. Every bound is here, and every message names its parameter.
 

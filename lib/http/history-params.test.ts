@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fleetQuery, queryObject, routesQuery, trackQuery } from './params';
+import { fleetQuery, queryObject, routesQuery, trackQuery } from './history-params';
 
 const parse = (schema: typeof routesQuery | typeof trackQuery | typeof fleetQuery, qs: string) => {
   const r = schema.safeParse(queryObject(new URL(`http://x/?${qs}`)));
