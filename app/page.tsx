@@ -2,7 +2,8 @@ import { Suspense } from 'react';
 import { DispatcherView } from '@/components/dispatcher/dispatcher-view';
 import { Providers } from '@/components/providers';
 import { pageViewer } from '@/lib/auth/page';
-import { readAppConfig } from '@/lib/config';
+import { readAppConfig, readRegularityConfig } from '@/lib/config';
+import { DEFAULT_REGULARITY } from '@/lib/model';
 import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 
 // The home page is the dispatcher view. Configuration is read here, on the server, per request; the
@@ -23,13 +24,15 @@ export default async function HomePage() {
     );
   }
   const { staleAfterS, mapStyleUrl, mapStyleUrlDark } = cfg.config;
+  const regularity = readRegularityConfig();
+  const { ghostAfterS } = regularity.ok ? regularity.config : DEFAULT_REGULARITY;
   preloadOfflineMap([mapStyleUrl, mapStyleUrlDark]);
   const viewer = (await pageViewer()) ?? undefined;
   return (
     <Providers live={firstSnapshot()} viewer={viewer}>
       {/* useSearchParams needs a Suspense boundary. */}
       <Suspense fallback={<h1 className="p-4 text-base font-semibold">Fleetmap</h1>}>
-        <DispatcherView staleAfterS={staleAfterS} styleUrl={mapStyleUrl} styleUrlDark={mapStyleUrlDark} />
+        <DispatcherView staleAfterS={staleAfterS} ghostAfterS={ghostAfterS} styleUrl={mapStyleUrl} styleUrlDark={mapStyleUrlDark} />
       </Suspense>
     </Providers>
   );

@@ -12,6 +12,7 @@ import { roleAtLeast } from '@/lib/model/access';
 
 const VIEWS = [
   { id: 'dispatch', href: '/', label: 'Dispatch' },
+  { id: 'ladder', href: '/ladder', label: 'Ladder' },
   { id: 'delays', href: '/delays', label: 'Delays' },
   { id: 'replay', href: '/replay', label: 'Replay' },
   { id: 'fleet', href: '/fleet', label: 'Fleet' },

@@ -14,7 +14,8 @@ import { HealthBanners, StatusBar } from '@/components/status';
 import { estimateAt } from '@/lib/estimate';
 import type { Vehicle } from '@/lib/model';
 import { useBusPlacements } from '@/lib/client/use-bus-placements';
-import { historyTripQuery } from '@/lib/client/queries';
+import { headwaysQuery, historyTripQuery } from '@/lib/client/queries';
+import { ghostTrips } from '@/lib/regularity/ghosts';
 import { useDispatcherKeys } from '@/lib/client/use-dispatcher-keys';
 import { useDispatcherSelection } from '@/lib/client/use-dispatcher-selection';
 import { useDispatcherUrl, useMapViewUrl } from '@/lib/client/use-dispatcher-url';
@@ -24,7 +25,7 @@ import { useTheme } from '@/lib/client/use-theme';
 import { useHasRole } from '@/lib/client/use-viewer';
 import { useTripList } from '@/lib/client/use-trip-list';
 import { lacksLocations, noLocationsReason } from '@/lib/view/health';
-import { selectionAnnouncement, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
+import { selectionAnnouncement, spacingByTrip, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
 import type { ActiveTrip } from '@/lib/view/trips';
 import { LAYOUT_VARS, TRIP_PANEL_COVER_PX, WIDE_SCREEN_QUERY } from './layout';
 import { PositionControl } from './position-control';
@@ -35,13 +36,15 @@ import { TripPanel } from './trip-panel';
 
 export interface DispatcherViewProps {
   staleAfterS: number;
+  /** GHOST_AFTER_S: the trip list marks ghost trips by the one rule (lib/regularity/ghosts.ts). */
+  ghostAfterS: number;
   styleUrl: string | null;
   styleUrlDark: string | null;
 }
 
 const NO_VEHICLES: Vehicle[] = [];
 
-export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: DispatcherViewProps) {
+export function DispatcherView({ staleAfterS, ghostAfterS, styleUrl, styleUrlDark }: DispatcherViewProps) {
   const [url, updateUrl] = useDispatcherUrl();
   const [theme] = useTheme();
   const [sheetOpen, setSheetOpen] = useState(true);
@@ -51,7 +54,11 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
   // The URL names the bus for deep links; the server polls that bus first (a dispatcher's right: it spends budget).
   const canDispatch = useHasRole('dispatcher');
   const { snapshot, now, link } = useLiveFeed(canDispatch ? url.busId : null);
-  const list = useTripList(snapshot, url.filters, url.sort, { now, staleAfterS });
+  // Live headways are asked for only while the list is filtered by spacing (every route's, from /api/headways).
+  const headways = useQuery({ ...headwaysQuery(null), enabled: url.filters.spacing !== null });
+  const spacing = useMemo(() => (headways.data ? spacingByTrip(headways.data.routes) : undefined), [headways.data]);
+  const list = useTripList(snapshot, url.filters, url.sort, { now, staleAfterS, spacing });
+  const ghosts = useMemo(() => new Map(snapshot ? ghostTrips(snapshot, now, ghostAfterS).map((g) => [g.tripId, g.reason]) : []), [snapshot, now, ghostAfterS]);
   const { selection, vehicle, hasSelection, follow, setFollow, selectTrip, selectBus, clearSelection } = useDispatcherSelection(url, updateUrl, list.trips, snapshot);
   const { initialView, onViewChange } = useMapViewUrl(url.view, updateUrl);
 
@@ -126,6 +133,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
       hasMap
       zone={zone}
       history={selection.tripId !== null ? history.data : undefined}
+      ghost={selection.tripId !== null ? (ghosts.get(selection.tripId) ?? null) : null}
     />
   ) : stopId !== null ? (
     <StopArrivals stopId={stopId} now={now} zone={zone} onClose={() => setStopId(null)} />
@@ -181,7 +189,7 @@ export function DispatcherView({ staleAfterS, styleUrl, styleUrlDark }: Dispatch
               onChange={onFiltersChange}
             />
             {snapshot ? (
-              <TripList rows={list.shown} selectedTripId={selection.tripId} onSelect={selectRow} now={now} staleAfterS={staleAfterS} theme={theme} />
+              <TripList rows={list.shown} selectedTripId={selection.tripId} onSelect={selectRow} now={now} staleAfterS={staleAfterS} theme={theme} ghosts={ghosts} />
             ) : (
               <p className="p-4 text-sm text-slate-500 dark:text-slate-400">{link.fetchFailed ? 'No data yet: the server cannot be reached.' : 'Loading live data…'}</p>
             )}

@@ -1,8 +1,10 @@
 'use client';
+import Link from 'next/link';
 import type { Ref } from 'react';
 import type { DelayClass } from '@/lib/model';
 import type { Theme } from '@/lib/theme/theme';
-import { DELAY_CLASSES, type ClassCounts, type RouteOption, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
+import { DELAY_CLASSES, NO_FILTERS, SPACING_FILTERS, type ClassCounts, type RouteOption, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
+import { ladderHref } from '@/lib/view/ladder';
 import { DelayDot } from './delay-badge';
 
 const CHIP_LABELS: Record<DelayClass, string> = { late: 'Late', 'on-time': 'On time', early: 'Early', unknown: 'Unknown' };
@@ -27,7 +29,7 @@ export function TripFilters({ filters, sort, counts, routes, directions, shown, 
   const set = (f: Partial<Filters>) => onChange({ filters: { ...filters, ...f } });
   const toggleClass = (c: DelayClass) =>
     set({ delayClasses: filters.delayClasses.includes(c) ? filters.delayClasses.filter((x) => x !== c) : [...filters.delayClasses, c] });
-  const filtered = filters.routeId !== null || filters.direction !== null || filters.delayClasses.length > 0 || filters.staleOnly || filters.query !== '';
+  const filtered = filters.routeId !== null || filters.direction !== null || filters.delayClasses.length > 0 || filters.staleOnly || filters.spacing !== null || filters.query !== '';
   return (
     <div className="flex flex-col gap-2 border-b border-slate-200 p-3 dark:border-slate-800">
       <div className="flex w-full max-w-3xl flex-col gap-2">
@@ -106,13 +108,25 @@ export function TripFilters({ filters, sort, counts, routes, directions, shown, 
             <input type="checkbox" checked={filters.staleOnly} onChange={(e) => set({ staleOnly: e.target.checked })} className="size-4 accent-blue-700" />
             Stale or no position
           </label>
+          <label className="sr-only" htmlFor="filter-spacing">
+            Spacing
+          </label>
+          <select id="filter-spacing" className={control} value={filters.spacing ?? ''} onChange={(e) => set({ spacing: (SPACING_FILTERS as readonly string[]).includes(e.target.value) ? (e.target.value as Filters['spacing']) : null })}>
+            <option value="">Any spacing</option>
+            <option value="bunched">Bunched</option>
+            <option value="gapped">Gapped</option>
+          </select>
+          {/* The route chosen above, on the ladder (every route's list when none is chosen). */}
+          <Link href={ladderHref(filters.routeId !== null ? [String(filters.routeId)] : [])} prefetch={false} className="flex h-8 items-center text-sm font-medium text-blue-700 hover:underline dark:text-blue-400">
+            {filters.routeId !== null ? 'This route’s ladder' : 'Route ladder'}
+          </Link>
         </div>
         <div className="flex items-center justify-between text-xs text-slate-500 dark:text-slate-400">
           <span className="tabular-nums">
             {shown === total ? `${total} active trips` : `${shown} of ${total} active trips`}
           </span>
           {filtered && (
-            <button type="button" className="font-medium text-blue-700 hover:underline dark:text-blue-400" onClick={() => onChange({ filters: { query: '', routeId: null, direction: null, delayClasses: [], staleOnly: false } })}>
+            <button type="button" className="font-medium text-blue-700 hover:underline dark:text-blue-400" onClick={() => onChange({ filters: NO_FILTERS })}>
               Clear filters
             </button>
           )}

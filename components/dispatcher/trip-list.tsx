@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import type { GhostReason } from '@/lib/model';
 import type { Theme } from '@/lib/theme/theme';
 import { isStaleAge } from '@/lib/placement/ages';
 import { formatAgo } from '@/lib/view/format';
@@ -14,6 +15,8 @@ export function tripOptionId(tripId: number) {
   return `trip-option-${tripId}`;
 }
 
+export const GHOST_WORDS: Record<GhostReason, string> = { 'no-bus': 'no bus', 'never-located': 'bus never located', 'not-located': 'bus not located lately' };
+
 export interface TripListProps {
   rows: ActiveTrip[];
   selectedTripId: number | null;
@@ -21,13 +24,15 @@ export interface TripListProps {
   now: number;
   staleAfterS: number;
   theme: Theme;
+  /** Ghost trips (lib/regularity/ghosts.ts) by trip id, marked in their rows. */
+  ghosts?: ReadonlyMap<number, GhostReason>;
 }
 
 /**
  * The accessible equivalent of the map: a listbox of every active trip, virtualized so thousands of rows
  * cost only the ones on screen. The selection is the listbox's active descendant, kept in view.
  */
-export function TripList({ rows, selectedTripId, onSelect, now, staleAfterS, theme }: TripListProps) {
+export function TripList({ rows, selectedTripId, onSelect, now, staleAfterS, theme, ghosts }: TripListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // The virtualizer returns fresh functions each render by design; nothing here memoizes them.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -57,6 +62,7 @@ export function TripList({ rows, selectedTripId, onSelect, now, staleAfterS, the
           const selected = row.tripId === selectedTripId;
           const age = tripAgeS(row, now);
           const stale = row.positioned && isStaleAge(age, staleAfterS);
+          const ghost = ghosts?.get(row.tripId) ?? null;
           return (
             <div
               key={row.tripId}
@@ -74,6 +80,11 @@ export function TripList({ rows, selectedTripId, onSelect, now, staleAfterS, the
                 <div className="flex items-center gap-2">
                   <span className="rounded bg-slate-800 px-1.5 py-px text-[11px] font-bold text-white tabular-nums dark:bg-slate-200 dark:text-slate-900">{row.routeCode ?? '—'}</span>
                   <span className="truncate text-sm font-medium">{row.routeName ?? `Route ${row.routeId ?? '?'}`}</span>
+                  {ghost && (
+                    <span className="shrink-0 rounded border border-dashed border-slate-400 px-1 text-[10px] font-semibold text-slate-700 dark:border-slate-500 dark:text-slate-200" title={`Ghost trip: ${GHOST_WORDS[ghost]}`}>
+                      Ghost
+                    </span>
+                  )}
                 </div>
                 <div className="mt-0.5 flex items-center gap-1.5 truncate text-xs text-slate-500 dark:text-slate-400">
                   <span className="font-medium text-slate-700 tabular-nums dark:text-slate-300">{row.plateNumber ?? row.busName ?? (row.busId ? `Bus #${row.busId}` : 'No bus')}</span>

@@ -1,6 +1,7 @@
 'use client';
+import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import type { HistoryTripResponse, Vehicle } from '@/lib/model';
+import type { GhostReason, HistoryTripResponse, Vehicle } from '@/lib/model';
 import type { Theme } from '@/lib/theme/theme';
 import { isStaleAge, locationAgeS } from '@/lib/placement/ages';
 import { formatAgo, formatClock, formatDuration, formatHeading } from '@/lib/view/format';
@@ -10,8 +11,10 @@ import { ApiError, tripQuery } from '@/lib/client/queries';
 import { useHasRole } from '@/lib/client/use-viewer';
 import { hasPosition } from '@/lib/placement/bus';
 import type { ActiveTrip } from '@/lib/view/trips';
+import { ladderHref } from '@/lib/view/ladder';
 import { DelayBadge } from './delay-badge';
 import { NextStops } from './next-stops';
+import { GHOST_WORDS } from './trip-list';
 import { TripDelayHistory } from './trip-delay-history';
 
 export interface TripPanelProps {
@@ -35,6 +38,8 @@ export interface TripPanelProps {
   zone: ResolvedZone;
   /** What the history recorded of the trip (its delay changes and trail), when it has. */
   history?: HistoryTripResponse;
+  /** Why the trip is a ghost (lib/regularity/ghosts.ts), or null. */
+  ghost?: GhostReason | null;
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -93,7 +98,20 @@ export function TripPanel(p: TripPanelProps) {
             {tripId !== null ? `Trip #${tripId}` : 'No active trip'}
             {direction ? ` · ${direction}` : ''}
             {status ? ` · status “${status}”` : ''}
+            {tripId !== null && (routeCode ?? routeId) !== null && (
+              <>
+                {' · '}
+                <Link href={`${ladderHref([routeCode ?? String(routeId)])}&trip=${tripId}`} prefetch={false} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
+                  Ladder
+                </Link>
+              </>
+            )}
           </p>
+          {p.ghost && (
+            <p className="mt-1 inline-flex items-center gap-1 rounded border border-dashed border-slate-400 px-1.5 py-px text-xs font-semibold text-slate-700 dark:border-slate-500 dark:text-slate-200">
+              Ghost trip: {GHOST_WORDS[p.ghost]}
+            </p>
+          )}
         </div>
         <button type="button" onClick={p.onClose} aria-label="Close trip panel" className={`${button} ${buttonIdle} size-8 px-0`}>
           <svg viewBox="0 0 20 20" className="size-4" aria-hidden fill="currentColor">

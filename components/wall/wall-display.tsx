@@ -3,6 +3,7 @@ import { agencyZoneOf } from '@/lib/view/display-zone';
 import { useQuery } from '@tanstack/react-query';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useMemo, useState } from 'react';
+import { WallLadder } from '@/components/ladder/wall-ladder';
 import { FleetMap } from '@/components/map/fleet-map';
 import '@/components/map/preload';
 import { useWallFraming } from '@/components/map/use-wall-framing';
@@ -81,6 +82,11 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
     <div data-theme={theme} className="fixed inset-0 grid grid-cols-[1fr_30rem] bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-50">
       {/* The network view is the page's main content; the figures beside it are complementary. */}
       <main aria-label="Network" className="relative min-w-0">
+        {options.ladder.length > 0 ? (
+          <PanelBoundary name="Ladder" retryAfterMs={panelRetryMs} className="absolute inset-0">
+            <WallLadder routes={options.ladder} theme={theme} />
+          </PanelBoundary>
+        ) : (
         <PanelBoundary name="Map" retryAfterMs={panelRetryMs} className="absolute inset-0">
           <FleetMap
             vehicles={vehicles}
@@ -99,6 +105,7 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
             className="absolute inset-0"
           />
         </PanelBoundary>
+        )}
         <div className="pointer-events-none absolute inset-x-6 top-6 flex flex-col items-start gap-4">
           <PanelBoundary name="Title" retryAfterMs={panelRetryMs}>
             <WallTitle view={view} requested={routes} />

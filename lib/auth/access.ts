@@ -24,6 +24,7 @@ export const ROUTE_ACCESS = {
   '/': { role: 'viewer' },
   '/delays': { role: 'manager' },
   '/wall': { role: 'viewer', wall: true },
+  '/ladder': { role: 'viewer' },
   '/replay': { role: 'manager' },
   '/signin': { role: 'public' },
   '/admin': { role: 'admin' },

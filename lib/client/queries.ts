@@ -10,6 +10,7 @@ import type {
   BusTrackResponse,
   DelayThresholds,
   FleetMomentResponse,
+  HeadwaysResponse,
   HistoryRoutesResponse,
   HistoryTripResponse,
   IntegrationResponse,
@@ -85,6 +86,19 @@ export function liveQuery(watchBusId?: number | null) {
     refetchInterval: LIVE_POLL_MS,
     refetchIntervalInBackground: true,
     // Keep showing the last snapshot while a refetch fails: the health inside it tells the truth about age.
+    retry: 1,
+    staleTime: 1_000,
+  });
+}
+
+/** Live headways of some routes (every route: null), polled with the live snapshot's beat. */
+export function headwaysQuery(routes: readonly string[] | null) {
+  const key = routes ? routes.join(',') : null;
+  return queryOptions({
+    queryKey: ['headways', key],
+    queryFn: ({ signal }) => getJson<HeadwaysResponse>(key === null ? '/api/headways' : `/api/headways?route=${encodeURIComponent(key)}`, signal),
+    refetchInterval: LIVE_POLL_MS,
+    refetchIntervalInBackground: true,
     retry: 1,
     staleTime: 1_000,
   });

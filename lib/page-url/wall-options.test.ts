@@ -3,12 +3,13 @@ import { parseWallOptions, rotationIndex } from './wall-options';
 
 describe('parseWallOptions', () => {
   it('defaults to the whole network, no rotation, dark', () => {
-    expect(parseWallOptions({})).toEqual({ routes: [], rotateS: null, theme: 'dark', problems: [] });
+    expect(parseWallOptions({})).toEqual({ routes: [], rotateS: null, ladder: [], theme: 'dark', problems: [] });
   });
   it('reads routes, rotation and theme', () => {
     expect(parseWallOptions({ routes: 'M15, M101,,M15', rotate: '30', theme: 'light' })).toEqual({
       routes: ['M15', 'M101'],
       rotateS: 30,
+      ladder: [],
       theme: 'light',
       problems: [],
     });
@@ -26,6 +27,10 @@ describe('parseWallOptions', () => {
     ]);
     expect(parseWallOptions({ rotate: '1.5e1' }).problems).toHaveLength(1);
     expect(parseWallOptions({ rotate: '0' }).rotateS).toBeNull();
+  });
+  it('reads the routes drawn as ladders in place of the map', () => {
+    expect(parseWallOptions({ ladder: 'M15, M101,m15' })).toMatchObject({ ladder: ['M15', 'M101'], problems: [] });
+    expect(parseWallOptions({ ladder: 'M15,<b>' })).toMatchObject({ ladder: ['M15'], problems: ['Ignored ladder route "<b>": not a route code or id.'] });
   });
 });
 

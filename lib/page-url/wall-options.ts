@@ -1,12 +1,15 @@
 // The wall's URL options. A wall is set up once by whoever types its URL, and nobody is there to read an error
 // page: bad values are reported in a small note on screen and the default is used instead.
 import { isTheme, type Theme } from '@/lib/theme/theme';
+import { parseRouteTokens } from '@/lib/view/ladder';
 
 export interface WallOptions {
   /** Route codes or ids (`?routes=M15,M101`); empty means the whole network. */
   routes: string[];
   /** Seconds per route when cycling through routes (`?rotate=30`); null means no rotation. */
   rotateS: number | null;
+  /** Routes drawn as ladders in place of the map (`?ladder=M15,M101`); empty: the map. */
+  ladder: string[];
   theme: Theme;
   /** One sentence per ignored option. */
   problems: string[];
@@ -49,7 +52,12 @@ export function parseWallOptions(params: Params): WallOptions {
   if (isTheme(t)) theme = t;
   else if (t !== undefined) problems.push(`Ignored theme=${JSON.stringify(t.slice(0, 20))}: use light or dark.`);
 
-  return { routes: routes.filter((r) => !bad.includes(r)), rotateS, theme, problems };
+  const ladderAsked = parseRouteTokens(single(params, 'ladder'));
+  const ladderBad = ladderAsked.filter((r) => !/^[\p{L}\p{N}._ -]{1,32}$/u.test(r));
+  if (ladderBad.length) problems.push(`Ignored ladder route${ladderBad.length > 1 ? 's' : ''} ${ladderBad.map((b) => JSON.stringify(b)).join(', ')}: not a route code or id.`);
+  const ladder = ladderAsked.filter((r) => !ladderBad.includes(r));
+
+  return { routes: routes.filter((r) => !bad.includes(r)), rotateS, ladder, theme, problems };
 }
 
 /** Which route the rotation shows at `now`: a pure function of the clock, so every wall with the same URL agrees. */

@@ -9,7 +9,7 @@ describe('dispatcher URL state', () => {
       tripId: 42,
       busId: 7,
       routeId: 15,
-      filters: { query: 'M15 sel', routeId: 15, direction: 'outbound', delayClasses: ['late', 'unknown'], staleOnly: true },
+      filters: { query: 'M15 sel', routeId: 15, direction: 'outbound', delayClasses: ['late', 'unknown'], staleOnly: true, spacing: 'bunched' },
       sort: 'age',
       view: { lng: -73.98123, lat: 40.75432, zoom: 13.5 },
       positions: 'fixes',

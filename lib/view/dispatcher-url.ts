@@ -2,7 +2,7 @@
 // forgiving (a hand-edited or outdated link drops what it cannot read); serializing omits defaults.
 import type { DelayClass } from '@/lib/model';
 import type { PositionMode } from '@/lib/placement/bus-placement';
-import { DELAY_CLASSES, NO_FILTERS, SORT_KEYS, type SortKey, type TripFilters } from './trip-list';
+import { DELAY_CLASSES, NO_FILTERS, SORT_KEYS, SPACING_FILTERS, type SortKey, type SpacingFilter, type TripFilters } from './trip-list';
 
 export interface DispatcherUrlState {
   tripId: number | null;
@@ -53,6 +53,7 @@ export function parseDispatcherUrl(params: Params): DispatcherUrlState {
       direction: params.get('dir') || null,
       delayClasses: [...new Set(classes)],
       staleOnly: params.get('stale') === '1',
+      spacing: (SPACING_FILTERS as readonly string[]).includes(params.get('spacing') ?? '') ? (params.get('spacing') as SpacingFilter) : null,
     },
     sort: sort !== null && (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : DEFAULT_SORT,
     view: lng !== null && lat !== null && zoom !== null ? { lng, lat, zoom } : null,
@@ -71,6 +72,7 @@ export function serializeDispatcherUrl(s: DispatcherUrlState): string {
   if (s.filters.direction) p.set('dir', s.filters.direction);
   if (s.filters.delayClasses.length) p.set('delay', DELAY_CLASSES.filter((c) => s.filters.delayClasses.includes(c)).join(','));
   if (s.filters.staleOnly) p.set('stale', '1');
+  if (s.filters.spacing) p.set('spacing', s.filters.spacing);
   if (s.sort !== DEFAULT_SORT) p.set('sort', s.sort);
   if (s.positions === 'fixes') p.set('pos', 'fixes');
   if (s.view) {

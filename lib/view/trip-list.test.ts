@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
-import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, resolveSelection, routeOptions, selectionAnnouncement, sortTrips } from './trip-list';
+import type { HeadwayGap, RouteHeadways } from '@/lib/model';
+import { directionOptions, filterTrips, matchesQuery, NO_FILTERS, resolveSelection, routeOptions, selectionAnnouncement, sortTrips, spacingByTrip } from './trip-list';
 import { activeTrips, type ActiveTrip } from './trips';
 
 const ctx = { now: T0, staleAfterS: 120 };
@@ -108,5 +109,28 @@ describe('selectionAnnouncement', () => {
     expect(selectionAnnouncement(resolveSelection({ tripId: null, busId: 3 }, rows), 'EF-300')).toBe('Selected bus EF-300.');
     expect(selectionAnnouncement(resolveSelection({ tripId: null, busId: 3 }, rows), null)).toBe('Selected bus 3.');
     expect(selectionAnnouncement(resolveSelection({ tripId: null, busId: null }, rows), null)).toBe('No selection.');
+  });
+});
+
+describe('the spacing filter', () => {
+  const gap = (leaderTripId: number, followerTripId: number, cls: HeadwayGap['cls']): HeadwayGap => ({ leaderTripId, followerTripId, distanceM: 0, headwayS: 0, paceMps: 1, paceSource: 'recent', scheduledS: 1, ratio: 0, cls });
+  const routes = [{ routeId: 15, routeCode: 'M15', routeName: null, directions: [{ direction: 'outbound', toward: null, lengthM: 1, stops: [], buses: [], layover: [], offLine: [], ghosts: [], gaps: [gap(11, 15, 'bunched'), gap(15, 12, 'gapped'), gap(12, 14, 'regular')] }] }] as RouteHeadways[];
+
+  it('calls both buses of a bunched pair bunched, and a follower by its gap', () => {
+    expect([...spacingByTrip(routes)].sort((a, b) => a[0] - b[0])).toEqual([
+      [11, 'bunched'],
+      [12, 'gapped'],
+      [14, 'regular'],
+      [15, 'bunched'],
+    ]);
+  });
+
+  it('keeps only the trips of the class asked for', () => {
+    const rows = activeTrips(snapshot);
+    const spacing = spacingByTrip(routes);
+    expect(filterTrips(rows, { ...NO_FILTERS, spacing: 'bunched' }, { ...ctx, spacing }).rows.map((r) => r.tripId)).toEqual([11, 15]);
+    expect(filterTrips(rows, { ...NO_FILTERS, spacing: 'gapped' }, { ...ctx, spacing }).rows.map((r) => r.tripId)).toEqual([12]);
+    // Before the headways arrive, nothing is claimed to be bunched.
+    expect(filterTrips(rows, { ...NO_FILTERS, spacing: 'bunched' }, ctx).rows).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // The dispatcher's list of active trips (the one projection, lib/view/trips.ts): search, filters, sort,
 // per-class counts and what a selection points at. Pure, so the list and its tests share one implementation.
-import type { DelayClass, EpochMs } from '@/lib/model';
+import type { DelayClass, EpochMs, HeadwayClass, RouteHeadways } from '@/lib/model';
 import { isStaleAge, locationAgeS } from '@/lib/placement/ages';
 import { formatDelay } from './format';
 import type { ActiveTrip } from './trips';
@@ -17,13 +17,37 @@ export interface TripFilters {
   delayClasses: DelayClass[];
   /** Only trips whose bus position is stale or missing. */
   staleOnly: boolean;
+  /** Only bunched or gapped trips (live headways, lib/regularity); null: any spacing. */
+  spacing: SpacingFilter | null;
 }
 
-export const NO_FILTERS: TripFilters = { query: '', routeId: null, direction: null, delayClasses: [], staleOnly: false };
+export const SPACING_FILTERS = ['bunched', 'gapped'] as const;
+export type SpacingFilter = (typeof SPACING_FILTERS)[number];
+
+export const NO_FILTERS: TripFilters = { query: '', routeId: null, direction: null, delayClasses: [], staleOnly: false, spacing: null };
 
 export interface RowContext {
   now: EpochMs;
   staleAfterS: number;
+  /** Each trip's spacing class (spacingByTrip); needed only while the spacing filter is on. */
+  spacing?: ReadonlyMap<number, HeadwayClass>;
+}
+
+/**
+ * Each trip's spacing from live headways: a follower takes its gap's class, and both buses of a bunched pair are
+ * bunched (the one ahead runs as close to the one behind as the one behind to it).
+ */
+export function spacingByTrip(routes: readonly RouteHeadways[]): Map<number, HeadwayClass> {
+  const out = new Map<number, HeadwayClass>();
+  for (const r of routes) {
+    for (const d of r.directions) {
+      for (const g of d.gaps) {
+        if (out.get(g.followerTripId) !== 'bunched') out.set(g.followerTripId, g.cls);
+        if (g.cls === 'bunched') out.set(g.leaderTripId, 'bunched');
+      }
+    }
+  }
+  return out;
 }
 
 /** Seconds since the fix of the trip's bus; null without a position. */
@@ -45,6 +69,7 @@ function matchesAllButClass(row: ActiveTrip, f: TripFilters, ctx: RowContext): b
   if (f.routeId !== null && row.routeId !== f.routeId) return false;
   if (f.direction !== null && row.direction !== f.direction) return false;
   if (f.staleOnly && !isStaleAge(tripAgeS(row, ctx.now), ctx.staleAfterS)) return false;
+  if (f.spacing !== null && ctx.spacing?.get(row.tripId) !== f.spacing) return false;
   return matchesQuery(row, f.query);
 }
 

@@ -1,0 +1,215 @@
+// The route ladder's geometry (after MBTA Skate's ladder): each direction is one vertical line with its stops
+// evenly spaced in stop order, each bus at its route-snapped progress (/api/headways, from lib/estimate) mapped
+// between the two stops it lies between, buses at one place spread into lanes, headways written beside the line.
+// Pure: the ladder component, the wall and the benchmark lay out with the same code.
+import type { DirectionHeadways, EpochMs, HeadwayBus, HeadwayGap, LadderStop, ProgressMotion } from '@/lib/model';
+
+export interface LadderGeometry {
+  /** Pixels between consecutive stops. */
+  stopGapPx: number;
+  /** Space above the first stop and below the last one (the layover boxes sit there). */
+  padPx: number;
+  /** Two buses closer than this (vertically) go into different lanes. */
+  laneGapPx: number;
+  /** At most this many stop names are written; every stop stays a place (a tick) on the line. */
+  maxLabels: number;
+}
+
+export const LADDER_GEOMETRY: LadderGeometry = { stopGapPx: 22, padPx: 44, laneGapPx: 18, maxLabels: 24 };
+
+/** The fractional stop index of `m` metres along the direction (stop k at index k, linear between stops). */
+export function stopIndexAt(stops: readonly Pick<LadderStop, 'm'>[], m: number): number {
+  const n = stops.length;
+  if (n === 0) return 0;
+  if (m <= stops[0]!.m) return 0;
+  if (m >= stops[n - 1]!.m) return n - 1;
+  let lo = 0;
+  let hi = n - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (stops[mid]!.m <= m) lo = mid;
+    else hi = mid;
+  }
+  const span = stops[hi]!.m - stops[lo]!.m;
+  return lo + (span > 0 ? (m - stops[lo]!.m) / span : 0);
+}
+
+/** Which stops get their name written: every `stride`-th, and always the first and the last. */
+export function labelledStops(n: number, maxLabels: number): Set<number> {
+  const stride = Math.max(1, Math.ceil(n / Math.max(2, maxLabels)));
+  const out = new Set<number>();
+  let last = 0;
+  for (let i = 0; i < n; i += stride) out.add((last = i));
+  if (n > 1 && last !== n - 1) {
+    // The last stop's name must not crowd the one before it.
+    if (last !== 0 && n - 1 - last < stride / 2) out.delete(last);
+    out.add(n - 1);
+  }
+  return out;
+}
+
+/** A bus's progress at `t`, moved along its motion since the answer (never past its motion's end). */
+export function progressAtTime(bus: { progressM: number | null; motion: ProgressMotion | null }, t: EpochMs): number | null {
+  const m = bus.motion;
+  if (!m) return bus.progressM;
+  return Math.min(m.toM, m.fromM + (m.speedMps * Math.max(0, t - m.fromAt)) / 1000);
+}
+
+/**
+ * What the ladder last drew for each bus on its trip: a new answer that places a bus a little behind where it was
+ * drawn (a new fix behind the advanced estimate) holds it there until the bus passes, so no bus jumps back.
+ */
+export class ForwardOnly {
+  private drawn = new Map<number, { tripId: number; m: number }>();
+
+  hold(busId: number, tripId: number, m: number): number {
+    const last = this.drawn.get(busId);
+    const shown = last && last.tripId === tripId ? Math.max(last.m, m) : m;
+    this.drawn.set(busId, { tripId, m: shown });
+    return shown;
+  }
+}
+
+/**
+ * Lanes for items at vertical places `y`: each goes into the first lane whose last item is at least `gap` away,
+ * so buses at the same place sit side by side, never on top of each other (Skate's putIntoLanes).
+ */
+export function putIntoLanes<T extends { y: number }>(items: readonly T[], gap: number): Array<T & { lane: number }> {
+  const sorted = [...items].sort((a, b) => a.y - b.y);
+  const laneEnds: number[] = [];
+  return sorted.map((it) => {
+    let lane = laneEnds.findIndex((end) => it.y - end >= gap);
+    if (lane === -1) {
+      lane = laneEnds.length;
+      laneEnds.push(it.y);
+    } else laneEnds[lane] = it.y;
+    return { ...it, lane };
+  });
+}
+
+export interface LadderBusMark {
+  bus: HeadwayBus;
+  y: number;
+  lane: number;
+  /** Where the timetable puts a late bus (its dashed line runs to it). */
+  scheduledY: number | null;
+}
+
+export interface LadderGhostMark {
+  ghost: DirectionHeadways['ghosts'][number];
+  y: number;
+  lane: number;
+}
+
+export interface LadderGapMark {
+  gap: HeadwayGap;
+  /** Midway between the two buses. */
+  y: number;
+}
+
+export interface DirectionLayout {
+  /** Height of the direction's column, pads included. */
+  heightPx: number;
+  stops: Array<{ stop: LadderStop; y: number; labelled: boolean }>;
+  buses: LadderBusMark[];
+  ghosts: LadderGhostMark[];
+  gaps: LadderGapMark[];
+  lanes: number;
+  /** The layover boxes: `start` at the direction's first stop, `end` at its last. */
+  layoverStart: HeadwayBus[];
+  layoverEnd: HeadwayBus[];
+  /** y of the first and the last stop. */
+  startY: number;
+  endY: number;
+}
+
+/**
+ * The direction's column at `t`: progress runs down the column (`down`, the outbound side) or up it (the inbound
+ * side, so the two directions of a street face each other as on Skate's ladder). `hold` keeps buses from going back.
+ */
+export function layoutDirection(d: DirectionHeadways, t: EpochMs, o: { down: boolean; geometry?: LadderGeometry; hold?: ForwardOnly }): DirectionLayout {
+  const g = o.geometry ?? LADDER_GEOMETRY;
+  const n = d.stops.length;
+  const spanPx = Math.max(0, n - 1) * g.stopGapPx;
+  const heightPx = spanPx + 2 * g.padPx;
+  const yOfIndex = (i: number) => (o.down ? g.padPx + i * g.stopGapPx : g.padPx + spanPx - i * g.stopGapPx);
+  const yOf = (m: number) => yOfIndex(stopIndexAt(d.stops, m));
+  const labelled = labelledStops(n, g.maxLabels);
+  const stops = d.stops.map((stop, i) => ({ stop, y: yOfIndex(i), labelled: labelled.has(i) }));
+
+  const placed: Array<{ y: number; kind: 'bus'; bus: HeadwayBus } | { y: number; kind: 'ghost'; ghost: DirectionHeadways['ghosts'][number] }> = [];
+  const yByTrip = new Map<number, number>();
+  for (const bus of d.buses) {
+    const at = progressAtTime(bus, t);
+    if (at === null) continue;
+    const m = o.hold ? o.hold.hold(bus.busId, bus.tripId, at) : at;
+    const y = yOf(m);
+    yByTrip.set(bus.tripId, y);
+    placed.push({ y, kind: 'bus', bus });
+  }
+  for (const ghost of d.ghosts) if (ghost.scheduledM !== null) placed.push({ y: yOf(ghost.scheduledM), kind: 'ghost', ghost });
+  const laned = putIntoLanes(placed, g.laneGapPx);
+  const buses: LadderBusMark[] = [];
+  const ghosts: LadderGhostMark[] = [];
+  let lanes = 0;
+  for (const p of laned) {
+    lanes = Math.max(lanes, p.lane + 1);
+    if (p.kind === 'bus') {
+      const late = p.bus.delayClass === 'late' && p.bus.scheduledM !== null;
+      buses.push({ bus: p.bus, y: p.y, lane: p.lane, scheduledY: late ? yOf(p.bus.scheduledM!) : null });
+    } else ghosts.push({ ghost: p.ghost, y: p.y, lane: p.lane });
+  }
+  const gaps: LadderGapMark[] = [];
+  for (const gap of d.gaps) {
+    const a = yByTrip.get(gap.leaderTripId);
+    const b = yByTrip.get(gap.followerTripId);
+    if (a !== undefined && b !== undefined) gaps.push({ gap, y: (a + b) / 2 });
+  }
+  return {
+    heightPx,
+    stops,
+    buses,
+    ghosts,
+    gaps,
+    lanes,
+    layoverStart: d.layover.filter((b) => b.layover === 'start'),
+    layoverEnd: d.layover.filter((b) => b.layover === 'end'),
+    startY: yOfIndex(0),
+    endY: yOfIndex(Math.max(0, n - 1)),
+  };
+}
+
+/** Route tokens from `?route=M15,M101` (the ladder's and the wall's `ladder=`): trimmed, no repeats, at most 12. */
+export function parseRouteTokens(raw: string | null | undefined): string[] {
+  if (!raw) return [];
+  const out: string[] = [];
+  for (const t of raw.split(',')) {
+    const token = t.trim().slice(0, 32);
+    if (token && !out.some((o) => o.toLowerCase() === token.toLowerCase())) out.push(token);
+  }
+  return out.slice(0, 12);
+}
+
+/** The ladder of some routes, e.g. from the dispatcher's route filter or the trip panel. */
+export function ladderHref(routes: readonly string[]): string {
+  return routes.length ? `/ladder?route=${routes.map(encodeURIComponent).join(',')}` : '/ladder';
+}
+
+export interface LadderUrlState {
+  routes: string[];
+  /** The selected trip (a bus's or a ghost's), shown on the map by /?trip=. */
+  tripId: number | null;
+}
+
+export function parseLadderUrl(params: Pick<URLSearchParams, 'get'>): LadderUrlState {
+  const trip = params.get('trip');
+  const id = trip !== null && /^[1-9]\d{0,15}$/.test(trip) ? Number(trip) : null;
+  return { routes: parseRouteTokens(params.get('route')), tripId: id !== null && Number.isSafeInteger(id) ? id : null };
+}
+
+export function serializeLadderUrl(s: LadderUrlState): string {
+  const parts: string[] = [];
+  if (s.routes.length) parts.push(`route=${s.routes.map(encodeURIComponent).join(',')}`);
+  if (s.tripId !== null) parts.push(`trip=${s.tripId}`);
+  return parts.join('&');
+}
