@@ -16,7 +16,7 @@ import { DAY_START, HOUR_MS, LIMIT_PER_MINUTE, SAMPLE_MS, TRIPS_PER_PAGE, allowS
 import type { Benchmark, Figure } from './support/report';
 import { mean, median, percentile } from './support/stats';
 
-function loadPartnerModules() {
+export function loadPartnerModules() {
   allowServerModules();
   return {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- must load after the marker is in the cache
@@ -71,6 +71,8 @@ export interface ReplaySample {
   /** The bus's last few distinct fixes as the browser holds them, oldest first. */
   fixes: readonly RecentFix[];
   truth: { lon: number; lat: number; onTrip: boolean };
+  /** Every route's stops as the feed reads them (one map for the whole replay). */
+  allRouteStops: ReadonlyMap<number, RouteStop[]>;
 }
 
 export interface ReplayRun {
@@ -153,7 +155,7 @@ export function replayServiceDay(fromH: number, toH: number, onSample: (s: Repla
         const truth = world.busState(buses[busId - 1]!, now);
         const routeStops = trip.routeId === null ? [] : (stopsByRoute.get(trip.routeId) ?? []);
         const tripPath = trip.routeId === null ? null : pathForTrip(routeStops, trip.direction);
-        onSample({ now, busId, trip, path: tripPath?.ok ? tripPath.path : null, routeStops, fixes: recent.get(busId) ?? [], truth });
+        onSample({ now, busId, trip, path: tripPath?.ok ? tripPath.path : null, routeStops, fixes: recent.get(busId) ?? [], truth, allRouteStops: stopsByRoute });
       }
       nextSample += SAMPLE_MS;
     }

@@ -14,6 +14,7 @@ import { estimation } from './estimation';
 import { firstBus } from './first-bus';
 import { fleetTable } from './fleet-table';
 import { freshness } from './freshness';
+import { headways } from './headways';
 import { history } from './history';
 import { BENCH_DIST_DIR } from './support/app-stack';
 import { mapUpdate } from './map-update';
@@ -31,7 +32,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, gtfsRt, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, gtfsRt, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways];
 
 export class UsageError extends Error {
   constructor(

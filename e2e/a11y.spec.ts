@@ -38,6 +38,13 @@ const PAGES: PageCase[] = [
     strictRules: LANDMARK_RULES,
   },
   {
+    name: 'ladder',
+    path: () => '/ladder?route=M15,M101',
+    ready: async (page) => {
+      await expect(page.locator('[data-bus]').first()).toBeVisible({ timeout: 90_000 });
+    },
+  },
+  {
     name: 'delays',
     path: () => '/delays',
     ready: async (page) => {

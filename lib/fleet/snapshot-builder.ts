@@ -163,7 +163,8 @@ function withoutClockFigures(h: Health): unknown {
 const busKey = (v: Vehicle) => v.busId;
 const tripKey = (t: UnpositionedTrip) => t.tripId;
 
-function vehicleTrip(trip: Trip, thresholds: DelayThresholds): VehicleTrip {
+/** A trip as the snapshot carries it (the benchmarks build snapshots with it too). */
+export function vehicleTrip(trip: Trip, thresholds: DelayThresholds): VehicleTrip {
   return {
     tripId: trip.id,
     routeId: trip.routeId,

@@ -5,10 +5,10 @@ import type { EpochMs, LiveSnapshot, NetworkResponse, RegularityConfig, RouteHea
 import { PlacementCache, RecentFixes, placeBuses, routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { RecentPace, computeHeadways } from './headways';
 
-type RouteNames = Map<number, { code: string | null; name: string | null }>;
+export type RouteNames = ReadonlyMap<number, { code: string | null; name: string | null }>;
 
 function routeNamesFromNetwork(network: Pick<NetworkResponse, 'features'> | null): RouteNames {
-  const names: RouteNames = new Map();
+  const names = new Map<number, { code: string | null; name: string | null }>();
   for (const f of network?.features ?? []) {
     const p = f.properties;
     if (p.kind === 'route' && typeof p.routeId === 'number') names.set(p.routeId, { code: typeof p.code === 'string' ? p.code : null, name: typeof p.name === 'string' ? p.name : null });
@@ -37,10 +37,15 @@ export class LiveHeadways {
       this.stopsByRoute = routeStopsFromNetwork(network ?? undefined);
       this.names = routeNamesFromNetwork(network);
     }
+    return this.place(snapshot, this.stopsByRoute, this.names, now, routeIds);
+  }
+
+  /** The same from route stops already cut out of the network (a replay's), kept by identity for the placement cache. */
+  place(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>, stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>, names: RouteNames, now: EpochMs, routeIds?: ReadonlySet<number>): RouteHeadways[] {
     this.recent.record(snapshot.vehicles);
-    const placements = placeBuses(snapshot.vehicles, { mode: 'estimates', stopsByRoute: this.stopsByRoute, recent: this.recent, now, staleAfterS: this.o.staleAfterS, cache: this.cache });
+    const placements = placeBuses(snapshot.vehicles, { mode: 'estimates', stopsByRoute, recent: this.recent, now, staleAfterS: this.o.staleAfterS, cache: this.cache });
     const trips = new Map(snapshot.vehicles.map((v) => [v.busId, v.trip?.tripId ?? null]));
     this.pace.record(placements, (busId) => trips.get(busId) ?? null);
-    return computeHeadways({ snapshot, placements, stopsByRoute: this.stopsByRoute, routeNames: this.names, pace: this.pace, now, config: this.o.config, routeIds });
+    return computeHeadways({ snapshot, placements, stopsByRoute, routeNames: names, pace: this.pace, now, config: this.o.config, routeIds });
   }
 }

@@ -1,0 +1,233 @@
+// The headways benchmark: live headways against the truth. The service-day replay of benchmark 7 (the simulator's world on
+// a simulated clock, Fleetmap's location scheduler on the default key's budget, trips, stops and locations read
+// through lib/partner): every 10 s the app's snapshot (each bus's last fix and its trip) goes through the live
+// headways (lib/regularity, placing buses with the map's placeBuses), and every minute each of Fleetmap's gaps is
+// compared with the same pair's headway from the simulator's true positions: the true distance along the same path
+// over the follower's true recent pace (its true progress over the last 10 minutes, at least 2; the trip's planned
+// pace when it has none, as on Fleetmap's side). Then the speed: every route's headways from one snapshot at the
+// default fleet and at 10,000 buses, and the layout of one ladder update (a 60-stop direction with 30 buses).
+import { estimatePosition } from '../lib/estimate';
+import { projectOnto } from '../lib/geo/polyline';
+import { DEFAULT_REGULARITY, type DirectionHeadways, type Health, type LiveSnapshot, type RouteStop, type Trip, type Vehicle } from '../lib/model';
+import { headwayClass, PACE_MIN_MPS, PACE_MIN_SPAN_MS, PACE_WINDOW_MS } from '../lib/regularity/headways';
+import { LiveHeadways, type RouteNames } from '../lib/regularity/live';
+import { createSimulator } from '../lib/sim';
+import { locationRecord, tripRecord } from '../lib/sim/wire';
+import { LADDER_GEOMETRY, layoutDirection, ForwardOnly } from '../lib/view/ladder';
+import { loadPartnerModules, replayServiceDay, type ReplaySample } from './estimation';
+import { DAY_START, HOUR_MS, allowServerModules } from './scheduler-replay';
+import type { Benchmark } from './support/report';
+import { distribution, median, percentile } from './support/stats';
+
+const THRESHOLDS = { lateMin: 5, earlyMin: 1 };
+const COMPARE_EVERY_MS = 60_000;
+const HEALTH = { capabilities: { buses: true, routes: true, stops: true, trips: true, locations: true } } as Health;
+
+function vehicleTripOf() {
+  allowServerModules();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- must load after the marker is in the cache
+  return (require('../lib/fleet/snapshot-builder') as typeof import('../lib/fleet/snapshot-builder')).vehicleTrip;
+}
+
+type SnapshotParts = Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>;
+
+/** The app's snapshot at a sample instant: each bus's last fix and its trip (no fix: placed by its schedule). */
+function snapshotOf(samples: readonly Pick<ReplaySample, 'busId' | 'trip' | 'fixes'>[], vehicleTrip: ReturnType<typeof vehicleTripOf>): SnapshotParts {
+  const vehicles: Vehicle[] = samples.map(({ busId, trip, fixes }) => {
+    const f = fixes[fixes.length - 1];
+    return { busId, plateNumber: null, busName: `#${busId}`, internalCode: null, lat: f?.lat ?? null, lon: f?.lon ?? null, heading: f?.heading ?? null, speedKmh: f?.speedKmh ?? null, accuracy: f?.accuracy ?? null, gpsAt: f?.gpsAt ?? null, fetchedAt: null, trip: vehicleTrip(trip, THRESHOLDS) };
+  });
+  return { vehicles, unpositionedTrips: [], health: HEALTH };
+}
+
+function routeNamesOf(): RouteNames {
+  return new Map();
+}
+
+/** A bus's true progress along its direction's path, projected near where its schedule puts it (loops pass twice). */
+function trueProgress(s: ReplaySample): number | null {
+  if (!s.path) return null;
+  const line = s.path.line;
+  const near = estimatePosition({ path: s.path, trip: s.trip, fixes: [], now: s.now })?.progressM ?? null;
+  const half = Math.max(1_000, 0.35 * line.lengthM);
+  const p = (near !== null ? projectOnto(line, s.truth.lon, s.truth.lat, near - half, near + half) : null) ?? projectOnto(line, s.truth.lon, s.truth.lat);
+  return p?.alongM ?? null;
+}
+
+/** Every route's headways from one snapshot of the whole fleet at `at`, built from the simulator's wire records. */
+function fleetSnapshot(buses: number | undefined, at: number) {
+  const sim = createSimulator({ startAt: at, now: () => at, ...(buses ? { buses } : {}) });
+  const world = sim.world;
+  const { schemas, map } = loadPartnerModules();
+  const vehicleTrip = vehicleTripOf();
+  const rule = { kind: 'zone' as const, zone: world.zone.timeZone };
+  const samples: Array<Pick<ReplaySample, 'busId' | 'trip' | 'fixes'>> = [];
+  for (const ref of world.activeTrips(at)) {
+    const trip: Trip = map.tripFromWire(schemas.tripSchema.parse(tripRecord(world, ref, at, { drift: false })), rule);
+    if (trip.busId === null) continue;
+    const loc = map.busLocationFromWire(schemas.busLocationSchema.parse(locationRecord(world, world.fleet.buses[trip.busId - 1]!, at, { drift: false })), rule);
+    samples.push({ busId: trip.busId, trip, fixes: loc.latitude === null ? [] : [{ lat: loc.latitude, lon: loc.longitude, gpsAt: loc.lastGpsAt, speedKmh: loc.speedKmh, heading: loc.heading, accuracy: loc.accuracy }] });
+  }
+  void sim.close();
+  return { snapshot: snapshotOf(samples, vehicleTrip), fleet: world.fleet.buses.length, onTrips: samples.length };
+}
+
+function timeMs(runs: number, f: () => void): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    f();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+export const headways: Benchmark = {
+  name: 'headways',
+  title: 'Live headways against the truth (replay)',
+  needsApp: false,
+  async run(ctx) {
+    const fromH = ctx.quick ? 7 : 6;
+    const toH = ctx.quick ? 8 : 22;
+    const vehicleTrip = vehicleTripOf();
+    const live = new LiveHeadways({ staleAfterS: 120, config: DEFAULT_REGULARITY });
+    const names = routeNamesOf();
+    /** True progress samples by bus, on its current trip, for the true recent pace. */
+    const trueHistory = new Map<number, { tripId: number; samples: Array<{ at: number; m: number }> }>();
+    const errorsS: number[] = [];
+    const relErrors: number[] = [];
+    let agree = 0;
+    let compared = 0;
+    const confusion = new Map<string, number>();
+    let batch: ReplaySample[] = [];
+    let routeStops: ReadonlyMap<number, readonly RouteStop[]> = new Map();
+    let lastCompare = -Infinity;
+    const truePace = (busId: number, tripId: number): number | null => {
+      const h = trueHistory.get(busId);
+      if (!h || h.tripId !== tripId || h.samples.length < 2) return null;
+      const last = h.samples[h.samples.length - 1]!;
+      const first = h.samples.find((s) => last.at - s.at <= PACE_WINDOW_MS)!;
+      const span = last.at - first.at;
+      if (span < PACE_MIN_SPAN_MS) return null;
+      const pace = (last.m - first.m) / (span / 1000);
+      return pace >= PACE_MIN_MPS ? pace : null;
+    };
+    const flush = () => {
+      if (batch.length === 0) return;
+      const now = batch[0]!.now;
+      const trueM = new Map<number, number>();
+      for (const s of batch) {
+        const m = trueProgress(s);
+        if (m === null) continue;
+        trueM.set(s.trip.id, m);
+        let h = trueHistory.get(s.busId);
+        if (!h || h.tripId !== s.trip.id) trueHistory.set(s.busId, (h = { tripId: s.trip.id, samples: [] }));
+        h.samples.push({ at: now, m });
+        while (h.samples.length > 2 && h.samples[1]!.at <= now - PACE_WINDOW_MS) h.samples.shift();
+      }
+      const routes = live.place(snapshotOf(batch, vehicleTrip), routeStops, names, now);
+      if (now - lastCompare < COMPARE_EVERY_MS) return;
+      lastCompare = now;
+      const byTrip = new Map(batch.map((s) => [s.trip.id, s]));
+      const directions: DirectionHeadways[] = routes.flatMap((r) => r.directions);
+      for (const d of directions) {
+        for (const gap of d.gaps) {
+          const a = trueM.get(gap.leaderTripId);
+          const b = trueM.get(gap.followerTripId);
+          const follower = byTrip.get(gap.followerTripId);
+          if (a === undefined || b === undefined || !follower?.path || gap.scheduledS === null) continue;
+          const t = follower.trip;
+          const planned = t.plannedDepartureAt !== null && t.plannedArrivalAt !== null && t.plannedArrivalAt > t.plannedDepartureAt ? follower.path.line.lengthM / ((t.plannedArrivalAt - t.plannedDepartureAt) / 1000) : null;
+          const pace = truePace(follower.busId, t.id) ?? planned;
+          if (pace === null) continue;
+          const trueS = Math.max(0, a - b) / pace;
+          errorsS.push(Math.abs(gap.headwayS - trueS));
+          if (trueS > 0) relErrors.push(Math.abs(gap.headwayS - trueS) / trueS);
+          const trueCls = headwayClass(trueS / gap.scheduledS, DEFAULT_REGULARITY);
+          compared++;
+          if (trueCls === gap.cls) agree++;
+          const key = `${gap.cls}|${trueCls}`;
+          confusion.set(key, (confusion.get(key) ?? 0) + 1);
+        }
+      }
+    };
+    ctx.log(`  ${fromH}:00–${toH}:00 simulated after a 30 min warm-up`);
+    const run = replayServiceDay(fromH, toH, (s) => {
+      if (batch.length > 0 && batch[0]!.now !== s.now) {
+        flush();
+        batch = [];
+      }
+      routeStops = s.allRouteStops;
+      batch.push(s);
+    });
+    flush();
+
+    // Speed: every route's headways from one snapshot, a fresh service (every bus placed) and the next one (the
+    // map's placement cache holds the buses whose fix did not change).
+    const at = DAY_START + 8 * HOUR_MS;
+    const speed = (buses: number | undefined) => {
+      const { snapshot, fleet, onTrips } = fleetSnapshot(buses, at);
+      const stops = routeStops;
+      const cold = timeMs(ctx.quick ? 5 : 20, () => new LiveHeadways({ staleAfterS: 120, config: DEFAULT_REGULARITY }).place(snapshot, stops, names, at));
+      const warmService = new LiveHeadways({ staleAfterS: 120, config: DEFAULT_REGULARITY });
+      warmService.place(snapshot, stops, names, at);
+      const warm = timeMs(ctx.quick ? 5 : 20, () => warmService.place(snapshot, stops, names, at + 5_000));
+      return { fleet, onTrips, cold: distribution(cold), warm: distribution(warm) };
+    };
+    const at855 = speed(undefined);
+    const at10k = speed(10_000);
+
+    // One ladder update: a direction of 60 stops with 30 buses, laid out for a new instant.
+    const stops = Array.from({ length: 60 }, (_, i) => ({ stopId: i + 1, name: `Stop ${i + 1}`, stopOrder: i + 1, m: i * 300 }));
+    const buses = Array.from({ length: 30 }, (_, i) => ({
+      busId: i + 1,
+      tripId: 100 + i,
+      label: `#${i + 1}`,
+      delayMinutes: i % 4 === 0 ? 7 : 1,
+      delayClass: i % 4 === 0 ? ('late' as const) : ('on-time' as const),
+      basis: 'gps-estimate' as const,
+      stale: false,
+      gpsAt: at,
+      progressM: (i * 17_700) / 30 + (i % 3) * 20,
+      motion: { fromM: (i * 17_700) / 30, fromAt: at, speedMps: 5, toM: 17_700 },
+      scheduledM: (i * 17_700) / 30 + 500,
+      layover: null,
+      plannedDepartureAt: at,
+    }));
+    const d: DirectionHeadways = { direction: 'outbound', toward: 'Stop 60', lengthM: 17_700, stops, buses, gaps: [], layover: [], offLine: [], ghosts: [] };
+    const hold = new ForwardOnly();
+    let tick = at;
+    const ladder = timeMs(ctx.quick ? 200 : 2_000, () => void layoutDirection(d, (tick += 1_000), { down: true, geometry: LADDER_GEOMETRY, hold }));
+
+    const agreement = compared ? (100 * agree) / compared : null;
+    ctx.log(`  ${compared} gaps compared: class agreement ${agreement?.toFixed(1)} %, |h − h_true| median ${median(errorsS)?.toFixed(0)} s, p90 ${percentile(errorsS, 0.9)?.toFixed(0)} s`);
+    ctx.log(`  every route's headways from one snapshot: ${at855.onTrips} buses on trips of ${at855.fleet}: ${at855.cold?.median.toFixed(2)} ms (next snapshot ${at855.warm?.median.toFixed(2)} ms); ${at10k.onTrips} of ${at10k.fleet}: ${at10k.cold?.median.toFixed(2)} ms (next ${at10k.warm?.median.toFixed(2)} ms)`);
+    ctx.log(`  one ladder update (60 stops, 30 buses), layout only: median ${median(ladder)?.toFixed(3)} ms`);
+    return {
+      peer: null,
+      conditions:
+        `replay of the simulator's world as in 7 (${run.buses} buses, seed 42, Wednesday ${fromH}:00–${toH}:00 after a ${run.warmupMs / 60_000} min warm-up, ${run.slotsPerMinute} location slots/min); ` +
+        `the app's snapshot every 10 s through lib/regularity; every ${COMPARE_EVERY_MS / 1000} s each gap against the same pair's headway from true positions (true distance on the same path ÷ the follower's true progress over the last ${PACE_WINDOW_MS / 60_000} min, or its planned pace); ` +
+        `speed: median of ${ctx.quick ? 5 : 20} runs at 08:00 on this machine, in Node (the server's side); ladder: the layout of one update (lib/view/ladder.ts), not the browser's rendering`,
+      figures: [
+        { metric: 'headway error |h − h_true|, median', unit: 's', fleetmap: median(errorsS), peer: null, better: 'lower', distribution: { fleetmap: distribution(errorsS), peer: null } },
+        { metric: 'headway error, p90', unit: 's', fleetmap: percentile(errorsS, 0.9), peer: null, better: 'lower' },
+        { metric: 'bunched/regular/gapped class agrees with the truth', unit: '%', fleetmap: agreement, peer: null, better: 'higher' },
+        { metric: `every route's headways, one snapshot, ${at855.fleet} buses`, unit: 'ms', fleetmap: at855.cold?.median ?? null, peer: null, better: 'lower' },
+        { metric: `every route's headways, next snapshot, ${at855.fleet} buses`, unit: 'ms', fleetmap: at855.warm?.median ?? null, peer: null, better: 'lower' },
+        { metric: `every route's headways, one snapshot, ${at10k.fleet} buses`, unit: 'ms', fleetmap: at10k.cold?.median ?? null, peer: null, better: 'lower' },
+        { metric: `every route's headways, next snapshot, ${at10k.fleet} buses`, unit: 'ms', fleetmap: at10k.warm?.median ?? null, peer: null, better: 'lower' },
+        { metric: 'one ladder update (60 stops, 30 buses), layout', unit: 'ms', fleetmap: median(ladder), peer: null, better: 'lower' },
+      ],
+      details: {
+        ...run,
+        gapsCompared: compared,
+        relativeErrorMedian: median(relErrors),
+        confusion: Object.fromEntries(confusion),
+        speed: { at855, at10k },
+        ladderLayoutMs: distribution(ladder),
+        notDone: 'EWT from recorded data against EWT from true passing times: the headways over days are not built yet',
+      },
+    };
+  },
+};

@@ -1,0 +1,106 @@
+// The route ladder against the real app and a simulator in its midday: the ladder shows a route's buses in the order
+// of their true progress (/__admin/truth), a ghost appears when the simulator silences a bus's GPS, and clicking a
+// bus selects it on the map. Screenshots light and dark in e2e/artifacts/.
+import type { Page } from '@playwright/test';
+import { pathForTrip } from '@/lib/estimate';
+import { projectOnto } from '@/lib/geo/polyline';
+import type { HeadwaysResponse, NetworkResponse } from '@/lib/model';
+import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { expect, screenshotInThemes, test } from './support/fixtures';
+
+// A ghost after 30 s without a fix (the least GHOST_AFTER_S allows), and a budget that locates every bus often, so
+// the ladder's estimates stand close to the truth.
+test.use({ stackOptions: { ownStack: 'ladder', rateLimit: 3_000, env: { GHOST_AFTER_S: '30' } } });
+
+/** Two buses closer than this in truth may be drawn either way round (the estimate's error on a moving bus). */
+const TIE_M = 250;
+
+async function headways(page: Page, route: string): Promise<HeadwaysResponse> {
+  const res = await page.request.get(`/api/headways?route=${route}`);
+  expect(res.ok()).toBeTruthy();
+  return (await res.json()) as HeadwaysResponse;
+}
+
+/** The route (of a few busy ones) with the most buses on its outbound line, once its stops are in. */
+async function busyRoute(page: Page): Promise<string> {
+  let best = { code: '', buses: 0 };
+  await expect
+    .poll(
+      async () => {
+        const h = await headways(page, 'M15,M101,M2,M4,M5');
+        for (const r of h.routes) {
+          const n = r.directions[0]?.buses.length ?? 0;
+          if (n > best.buses) best = { code: r.routeCode!, buses: n };
+        }
+        return best.buses;
+      },
+      { timeout: 180_000 },
+    )
+    .toBeGreaterThanOrEqual(4);
+  return best.code;
+}
+
+test('the ladder orders buses by their true progress, shows a silenced bus as a ghost, and selects on the map', async ({ page, stack }) => {
+  test.setTimeout(420_000);
+  const code = await busyRoute(page);
+  await page.goto(`/ladder?route=${code}`);
+  const outbound = page.getByRole('group', { name: new RegExp(`^Ladder of ${code} outbound`) });
+  await expect(outbound.locator('[data-bus]').first()).toBeVisible({ timeout: 60_000 });
+
+  // Order: the buses drawn on the outbound line, top (first stop) to bottom, against their true places on the same
+  // path, read in the same second.
+  const network = (await (await page.request.get('/api/network')).json()) as NetworkResponse;
+  const routeId = (await headways(page, code)).routes[0]!.routeId;
+  const path = pathForTrip(routeStopsFromNetwork(network).get(routeId)!, 'outbound');
+  expect(path.ok).toBe(true);
+  const line = path.ok ? path.path.line : null!;
+  let checked = 0;
+  await expect
+    .poll(
+      async () => {
+        const [drawn, truth] = await Promise.all([
+          outbound.locator('[data-bus]').evaluateAll((els) => els.map((e) => ({ busId: Number(e.getAttribute('data-bus')), y: Number(e.getAttribute('data-y')) }))),
+          (await fetch(`${stack.simAdminUrl}/__admin/truth`)).json() as Promise<{ buses: Array<{ id: number; lon: number; lat: number }> }>,
+        ]);
+        const where = new Map(truth.buses.map((b) => [b.id, b]));
+        const ordered = drawn.sort((a, b) => a.y - b.y).map((d) => projectOnto(line, where.get(d.busId)!.lon, where.get(d.busId)!.lat)!.alongM);
+        const wrong: string[] = [];
+        checked = 0;
+        for (let i = 1; i < ordered.length; i++) {
+          if (Math.abs(ordered[i]! - ordered[i - 1]!) < TIE_M) continue;
+          checked++;
+          if (ordered[i]! < ordered[i - 1]!) wrong.push(`${Math.round(ordered[i - 1]!)} m drawn before ${Math.round(ordered[i]!)} m`);
+        }
+        return wrong;
+      },
+      { timeout: 60_000 },
+    )
+    .toEqual([]);
+  expect(checked).toBeGreaterThan(0);
+
+  // A ghost: the simulator silences the GPS of a bus on the line; after GHOST_AFTER_S the ladder draws its trip as a ghost.
+  // The bus furthest back on the line: its trip runs on long enough for the ghost to show.
+  const line0 = (await headways(page, code)).routes[0]!.directions[0]!.buses;
+  const target = line0[line0.length - 1]!;
+  const incident = await fetch(`${stack.simAdminUrl}/__admin/incidents`, { method: 'POST', body: JSON.stringify({ kind: 'gps-silent', busId: target.busId, durationS: 3600 }) });
+  expect(incident.status).toBe(201);
+  const ghost = page.locator(`[data-ghost="${target.tripId}"]`);
+  await expect(ghost).toBeVisible({ timeout: 180_000 });
+  await expect(ghost).toHaveAttribute('aria-label', /^Ghost trip/);
+  await ghost.click();
+  await expect(page.getByRole('region', { name: 'Selected trip' })).toContainText('Ghost');
+
+  // Clicking a bus selects it; the selection shows on the map.
+  const bus = outbound.locator('[data-bus]').first();
+  const tripId = await bus.getAttribute('data-trip');
+  await bus.click();
+  await expect(page).toHaveURL(new RegExp(`[?&]trip=${tripId}`));
+  await screenshotInThemes(page, 'ladder', async () => {
+    await expect(page.locator('[data-bus]').first()).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByRole('region', { name: 'Selected trip' })).toBeVisible();
+  });
+  await page.getByRole('link', { name: 'Show on the map' }).click();
+  await expect(page).toHaveURL(new RegExp(`/\\?trip=${tripId}$`));
+  await expect(page.getByRole('heading', { level: 2 }).and(page.locator('#trip-panel-title'))).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('#trip-panel-title').locator('..')).toContainText(`Trip #${tripId}`);
+});

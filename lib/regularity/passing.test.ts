@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REGULARITY } from '@/lib/model';
+import { figuresOfSums, ghostMinutes, headwaySamples, passingTimes, plannedPassings, sumsOf, type TripPassings } from './passing';
+
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 2, 4, 13);
+const STOPS = [0, 500, 1000, 1500, 2000];
+
+describe('passing times', () => {
+  it('interpolates each stop between the fixes around it, and leaves it unknown where fixes are too far apart', () => {
+    const fixes = [
+      { at: T0, m: 0 },
+      { at: T0 + MIN, m: 600 },
+      // Six minutes without a fix: stops 1,000 and 1,500 are not told.
+      { at: T0 + 7 * MIN, m: 1_800 },
+      { at: T0 + 8 * MIN, m: 2_000 },
+    ];
+    expect(passingTimes(STOPS, fixes)).toEqual([T0, T0 + 50_000, null, null, T0 + 8 * MIN]);
+    // Order of the fixes does not matter; standing still passes nothing.
+    expect(passingTimes(STOPS, [{ at: T0 + MIN, m: 500 }, { at: T0, m: 500 }])).toEqual([null, null, null, null, null]);
+  });
+
+  it('plans each stop linearly in distance between departure and arrival', () => {
+    expect(plannedPassings(STOPS, T0, T0 + 20 * MIN)).toEqual([T0, T0 + 5 * MIN, T0 + 10 * MIN, T0 + 15 * MIN, T0 + 20 * MIN]);
+    expect(plannedPassings(STOPS, null, T0)).toEqual([null, null, null, null, null]);
+  });
+});
+
+describe('headway figures', () => {
+  const trip = (tripId: number, plannedMin: number, actualMin: (number | null)[]): TripPassings => ({
+    tripId,
+    planned: STOPS.map(() => T0 + plannedMin * MIN),
+    actual: actualMin.map((m) => (m === null ? null : T0 + m * MIN)),
+  });
+
+  it('takes consecutive passings at each stop, with the scheduled headway of the same pair and its class', () => {
+    // Planned every 10 minutes; at stop 0 the buses come at 0, 2 and 20: bunched (2 of 10), then gapped (18 of 10).
+    const trips = [trip(1, 0, [0, null, null, null, null]), trip(2, 10, [2, null, null, null, null]), trip(3, 20, [20, null, null, null, null])];
+    expect(headwaySamples(trips, 5, DEFAULT_REGULARITY).map((s) => [s.stop, s.headwayS, s.scheduledS, s.cls])).toEqual([
+      [0, 120, 600, 'bunched'],
+      [0, 1080, 600, 'gapped'],
+    ]);
+    // A trip whose passing is unknown breaks the chain: no sample spans it.
+    const broken = [trip(1, 0, [0]), trip(2, 10, [null]), trip(3, 20, [20])];
+    expect(headwaySamples(broken, 1, DEFAULT_REGULARITY)).toEqual([]);
+  });
+
+  it('computes cv_h, AWT, SWT and EWT as TCQSM defines them', () => {
+    const samples = [
+      { stop: 0, at: T0, headwayS: 120, scheduledS: 600, cls: 'bunched' as const },
+      { stop: 0, at: T0, headwayS: 1080, scheduledS: 600, cls: 'gapped' as const },
+    ];
+    const f = figuresOfSums(sumsOf(samples));
+    // mean 600, σ 480: cv 0.8; AWT = (120² + 1080²) / (2 · 1200) = 492; SWT = 300; EWT = 192.
+    expect(f.cvH).toBeCloseTo(0.8, 10);
+    expect(f.awtS).toBeCloseTo(492, 10);
+    expect(f.swtS).toBeCloseTo(300, 10);
+    expect(f.ewtS).toBeCloseTo(192, 10);
+    expect([f.bunchedShare, f.gappedShare, f.samples]).toEqual([0.5, 0.5, 2]);
+    // Nothing measured is not zero: it is unknown.
+    expect(figuresOfSums(sumsOf([]))).toEqual({ samples: 0, cvH: null, awtS: null, swtS: null, ewtS: null, bunchedShare: null, gappedShare: null });
+  });
+
+  it('counts ghost minutes beyond GHOST_AFTER_S without a fix, between departure and end', () => {
+    // Fixes every minute but a 12-minute silence: 7 minutes beyond the 5.
+    const fixes = [1, 2, 3, 15, 16].map((m) => T0 + m * MIN);
+    expect(ghostMinutes(fixes, T0, T0 + 17 * MIN, 300)).toBe(7);
+    // No fix at all over a 20-minute trip: 15 minutes a ghost.
+    expect(ghostMinutes([], T0, T0 + 20 * MIN, 300)).toBe(15);
+  });
+});

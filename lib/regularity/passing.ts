@@ -1,0 +1,183 @@
+// Headways over days, from what was recorded: when each bus passed each stop, and the regularity figures of the
+// headways those passings make. Pure: the recorder's derivation, the benchmark and the tests share it.
+//
+// Passing times: a trip's fixes, each placed at its progress along the direction's path (lib/estimate's
+// routeProgress: the one placement), are joined in time order; a stop between two consecutive fixes is passed at
+// the time interpolated linearly between them, unless the fixes are more than MAX_INTERPOLATION_MS apart (too far
+// apart to tell: the stop's passing is left unknown, never guessed). A bus that stands still between two fixes
+// (no progress) passes nothing.
+//
+// Figures over a set of headways h (seconds between consecutive passings at one stop, TCQSM):
+//   cv_h = σ_h / mean(h);  AWT = Σh² / (2 Σh);  SWT = the same over the scheduled headways;  EWT = AWT − SWT.
+import type { EpochMs, HeadwayClass, RegularityConfig } from '@/lib/model';
+import { headwayClass } from './headways';
+
+/** Two fixes further apart than this say too little of when the bus passed the stops between them. */
+export const MAX_INTERPOLATION_MS = 5 * 60_000;
+
+export interface ProgressFix {
+  at: EpochMs;
+  /** Metres along the direction's path. */
+  m: number;
+}
+
+/** When the trip passed each stop (metres along the path, in order), or null where the fixes cannot tell. */
+export function passingTimes(stopsM: readonly number[], fixes: readonly ProgressFix[], maxGapMs = MAX_INTERPOLATION_MS): Array<EpochMs | null> {
+  const out: Array<EpochMs | null> = stopsM.map(() => null);
+  const sorted = [...fixes].sort((a, b) => a.at - b.at);
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1]!;
+    const b = sorted[i]!;
+    if (b.at - a.at > maxGapMs || !(b.m > a.m)) continue;
+    for (let k = 0; k < stopsM.length; k++) {
+      const m = stopsM[k]!;
+      // A stop is passed once: at the first pair of fixes that brackets it.
+      if (out[k] !== null || m < a.m || m > b.m) continue;
+      out[k] = Math.round(a.at + ((m - a.m) / (b.m - a.m)) * (b.at - a.at));
+    }
+  }
+  return out;
+}
+
+/** Where the timetable has the trip at each stop: its planned departure and arrival, linear in distance between. */
+export function plannedPassings(stopsM: readonly number[], plannedDepartureAt: EpochMs | null, plannedArrivalAt: EpochMs | null): Array<EpochMs | null> {
+  const lengthM = stopsM[stopsM.length - 1] ?? 0;
+  if (plannedDepartureAt === null || plannedArrivalAt === null || !(plannedArrivalAt > plannedDepartureAt) || !(lengthM > 0)) return stopsM.map(() => null);
+  return stopsM.map((m) => Math.round(plannedDepartureAt + (m / lengthM) * (plannedArrivalAt - plannedDepartureAt)));
+}
+
+export interface TripPassings {
+  tripId: number;
+  /** Actual passing at each stop of the direction (passingTimes). */
+  actual: ReadonlyArray<EpochMs | null>;
+  /** Planned passing at each stop (plannedPassings). */
+  planned: ReadonlyArray<EpochMs | null>;
+}
+
+export interface HeadwaySample {
+  /** Stop index along the direction. */
+  stop: number;
+  /** The later passing, the one whose wait this headway is. */
+  at: EpochMs;
+  headwayS: number;
+  /** Between the same two trips' planned passings at that stop; null when unknown or not positive. */
+  scheduledS: number | null;
+  cls: HeadwayClass;
+}
+
+/**
+ * The headways at every stop of a direction: consecutive actual passings of the day's trips at each stop (a trip
+ * whose passing there is unknown leaves a gap: the two trips around it make no sample, as the wait between them is
+ * not known either).
+ */
+export function headwaySamples(trips: readonly TripPassings[], stops: number, config: Pick<RegularityConfig, 'bunchedRatio' | 'gappedRatio'>): HeadwaySample[] {
+  const out: HeadwaySample[] = [];
+  for (let k = 0; k < stops; k++) {
+    const at = trips.map((t) => ({ actual: t.actual[k] ?? null, planned: t.planned[k] ?? null })).filter((p) => p.planned !== null || p.actual !== null);
+    // In planned order: a trip with no passing known at this stop breaks the chain there.
+    at.sort((a, b) => (a.planned ?? a.actual!) - (b.planned ?? b.actual!));
+    for (let i = 1; i < at.length; i++) {
+      const prev = at[i - 1]!;
+      const cur = at[i]!;
+      if (prev.actual === null || cur.actual === null) continue;
+      const headwayS = (cur.actual - prev.actual) / 1000;
+      if (!(headwayS >= 0)) continue;
+      const sched = prev.planned !== null && cur.planned !== null ? (cur.planned - prev.planned) / 1000 : null;
+      const scheduledS = sched !== null && sched > 0 ? sched : null;
+      out.push({ stop: k, at: cur.actual, headwayS, scheduledS, cls: headwayClass(scheduledS === null ? null : headwayS / scheduledS, config) });
+    }
+  }
+  return out;
+}
+
+/** Sums a period's figures are made of: they add across stops, hours and days. */
+export interface HeadwaySums {
+  samples: number;
+  sumH: number;
+  sumH2: number;
+  /** Samples with a scheduled headway, and its sums (SWT). */
+  scheduled: number;
+  sumSched: number;
+  sumSched2: number;
+  bunched: number;
+  gapped: number;
+}
+
+export const NO_SUMS: HeadwaySums = { samples: 0, sumH: 0, sumH2: 0, scheduled: 0, sumSched: 0, sumSched2: 0, bunched: 0, gapped: 0 };
+
+export function sumsOf(samples: readonly HeadwaySample[]): HeadwaySums {
+  const s = { ...NO_SUMS };
+  for (const x of samples) {
+    s.samples++;
+    s.sumH += x.headwayS;
+    s.sumH2 += x.headwayS * x.headwayS;
+    if (x.scheduledS !== null) {
+      s.scheduled++;
+      s.sumSched += x.scheduledS;
+      s.sumSched2 += x.scheduledS * x.scheduledS;
+    }
+    if (x.cls === 'bunched') s.bunched++;
+    if (x.cls === 'gapped') s.gapped++;
+  }
+  return s;
+}
+
+export function addSums(a: HeadwaySums, b: HeadwaySums): HeadwaySums {
+  return {
+    samples: a.samples + b.samples,
+    sumH: a.sumH + b.sumH,
+    sumH2: a.sumH2 + b.sumH2,
+    scheduled: a.scheduled + b.scheduled,
+    sumSched: a.sumSched + b.sumSched,
+    sumSched2: a.sumSched2 + b.sumSched2,
+    bunched: a.bunched + b.bunched,
+    gapped: a.gapped + b.gapped,
+  };
+}
+
+export interface RegularityFigures {
+  samples: number;
+  /** σ_h / mean(h). */
+  cvH: number | null;
+  /** Σh² / (2 Σh), seconds. */
+  awtS: number | null;
+  /** The same over the scheduled headways. */
+  swtS: number | null;
+  /** AWT − SWT. */
+  ewtS: number | null;
+  /** Of the samples with a scheduled headway. */
+  bunchedShare: number | null;
+  gappedShare: number | null;
+}
+
+export function figuresOfSums(s: HeadwaySums): RegularityFigures {
+  const mean = s.samples > 0 ? s.sumH / s.samples : null;
+  const variance = mean !== null ? Math.max(0, s.sumH2 / s.samples - mean * mean) : null;
+  const awtS = s.sumH > 0 ? s.sumH2 / (2 * s.sumH) : null;
+  const swtS = s.sumSched > 0 ? s.sumSched2 / (2 * s.sumSched) : null;
+  return {
+    samples: s.samples,
+    cvH: mean !== null && mean > 0 && variance !== null ? Math.sqrt(variance) / mean : null,
+    awtS,
+    swtS,
+    ewtS: awtS !== null && swtS !== null ? awtS - swtS : null,
+    bunchedShare: s.scheduled > 0 ? s.bunched / s.scheduled : null,
+    gappedShare: s.scheduled > 0 ? s.gapped / s.scheduled : null,
+  };
+}
+
+/**
+ * Minutes a trip ran as a ghost by the recorded fixes (ghosts.ts's rule over time): between its departure and its
+ * end, every stretch longer than GHOST_AFTER_S without a fix counts from GHOST_AFTER_S on.
+ */
+export function ghostMinutes(fixTimes: readonly EpochMs[], departedAt: EpochMs, endedAt: EpochMs, ghostAfterS: number): number {
+  const limit = ghostAfterS * 1000;
+  const times = [...fixTimes].filter((t) => t > departedAt && t < endedAt).sort((a, b) => a - b);
+  let ms = 0;
+  let from = departedAt;
+  for (const t of [...times, endedAt]) {
+    if (t - from > limit) ms += t - from - limit;
+    from = t;
+  }
+  return ms / 60_000;
+}
