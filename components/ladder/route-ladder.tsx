@@ -34,7 +34,8 @@ export function busAge(bus: HeadwayBus, now: EpochMs): string {
 function busDescription(bus: HeadwayBus, now: EpochMs): string {
   const delay = bus.delayMinutes === null ? DELAY_LABELS[bus.delayClass].toLowerCase() : `${formatDelay(bus.delayMinutes)} (${DELAY_LABELS[bus.delayClass].toLowerCase()})`;
   const age = bus.gpsAt === null ? 'no fix' : `fix ${busAge(bus, now)} old`;
-  return `Bus ${bus.label}, trip ${bus.tripId}, ${delay}, ${BASIS_WORDS[bus.basis]}, ${age}${bus.stale ? ', stale' : ''}`;
+  // The name starts with what is written beside the mark (its label and age), as axe's label-content-name-mismatch asks.
+  return `${bus.label} ${busAge(bus, now)}: bus on trip ${bus.tripId}, ${delay}, ${BASIS_WORDS[bus.basis]}, ${age}${bus.stale ? ', stale' : ''}`;
 }
 
 /** The mark of a bus by its basis, centred on 0,0. */
