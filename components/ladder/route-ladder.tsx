@@ -207,11 +207,9 @@ function DirectionLadder({ route, d, down, now, theme, selectedTripId, onSelect,
           >
             <rect className="focus" x={-10} y={-10} width={LANE_W - 4} height={20} rx={10} fill="none" stroke="#2563EB" strokeWidth={2} opacity={selectedTripId === bus.tripId ? 1 : 0} />
             <BusGlyph basis={bus.basis} color={color(bus.delayClass)} theme={theme} stale={bus.stale} />
+            {/* One text node: the accessible name starts with exactly this (a tspan's leading space is lost to axe). */}
             <text x={10} y={3.5} fontSize={10.5} fill={TEXT[theme]} opacity={bus.stale ? 0.6 : 1}>
-              {bus.label}
-              <tspan fill={MUTED[theme]} fontSize={9}>
-                {` ${busAge(bus, now)}`}
-              </tspan>
+              {`${bus.label} ${busAge(bus, now)}`}
             </text>
           </g>
         ))}

@@ -6,14 +6,13 @@ import { projectOnto } from '@/lib/geo/polyline';
 import { DEFAULT_REGULARITY, type DirectionHeadways, type RouteHeadways } from '@/lib/model';
 import { createPartnerClient } from '@/lib/partner';
 import { createSimulator, DEMO_BUSINESS_KEY } from '@/lib/sim';
-import { zoneAtLocalHour } from '@/lib/sim/clock';
 import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
 import { headwayClass } from './headways';
 import { HeadwayService } from './service';
 
-// The truth test of live headways: the simulator's clock is frozen (speed 0) at 08:30 local, the morning peak, so
-// every bus stands where /__admin/truth says while the feed polls the whole fleet over real HTTP. Then, route by
-// route and direction by direction, Fleetmap's answer (/api/headways's service, at the simulator's instant) must
+// The truth test of live headways: the simulator's clock is frozen (speed 0) at 08:30 on a Wednesday in New York, the
+// morning peak, so every bus stands where /__admin/truth says while the feed polls the whole fleet over real HTTP.
+// Then, route by route and direction by direction, Fleetmap's answer (/api/headways's service, at the simulator's instant) must
 // agree with the simulator's true positions, bus for bus:
 //  - the buses on the line, in Fleetmap's order, are in the order of their true progress (true positions projected
 //    on the same path through the stops); a pair closer in truth than the estimator's error (TIE_M) may come either
@@ -41,8 +40,10 @@ const realSleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('live headways against the simulator’s truth', () => {
   it('orders buses, finds ghosts and classes gaps as the true positions do, bus for bus', async () => {
-    const zone = zoneAtLocalHour(8);
-    const startAt = Math.floor(Date.now() / 60_000) * 60_000 + 30 * 60_000;
+    // A fixed instant: with the clock frozen every answer of the simulator, and so every estimate, is the same on
+    // every run (a bus asked twice gives the same fix).
+    const zone = 'America/New_York';
+    const startAt = Date.parse('2026-03-04T08:30:00-05:00');
     const sim = createSimulator({ seed: 29, speed: 0, startAt, timezone: zone, rateLimit: LIMIT });
     const { baseUrl } = await sim.listen(0, '127.0.0.1');
     const feed = new Feed({ config: CONFIG, timezone: zone, client: (timeRule) => createPartnerClient({ baseUrl, apiKey: DEMO_BUSINESS_KEY, timeRule, timeoutMs: 10_000 }), log: () => {} });
