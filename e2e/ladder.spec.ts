@@ -99,6 +99,10 @@ test('the ladder orders buses by their true progress, shows a silenced bus as a 
     await expect(page.locator('[data-bus]').first()).toBeVisible({ timeout: 60_000 });
     await expect(page.getByRole('region', { name: 'Selected trip' })).toBeVisible();
   });
+  // The same ladder on a wall display, in place of the map.
+  await page.goto(`/wall?ladder=${code}&theme=light`);
+  await expect(page.getByRole('group', { name: new RegExp(`^Ladder of ${code} outbound`) }).locator('[data-bus]').first()).toBeVisible({ timeout: 60_000 });
+  await page.goto(`/ladder?route=${code}&trip=${tripId}`);
   await page.getByRole('link', { name: 'Show on the map' }).click();
   await expect(page).toHaveURL(new RegExp(`/\\?trip=${tripId}$`));
   await expect(page.getByRole('heading', { level: 2 }).and(page.locator('#trip-panel-title'))).toBeVisible({ timeout: 60_000 });
