@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { pathForTrip } from '@/lib/estimate';
 import { projectOnto } from '@/lib/geo/polyline';
 import type { HeadwaysResponse, NetworkResponse } from '@/lib/model';
-import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { expect, screenshotInThemes, test } from './support/fixtures';
 
 // A ghost after 30 s without a fix (the least GHOST_AFTER_S allows), and a budget that locates every bus often, so

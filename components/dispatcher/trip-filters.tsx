@@ -4,7 +4,7 @@ import type { Ref } from 'react';
 import type { DelayClass } from '@/lib/model';
 import type { Theme } from '@/lib/theme/theme';
 import { DELAY_CLASSES, NO_FILTERS, SPACING_FILTERS, type ClassCounts, type RouteOption, type SortKey, type TripFilters as Filters } from '@/lib/view/trip-list';
-import { ladderHref } from '@/lib/view/ladder';
+import { ladderHref } from '@/lib/page-url/ladder-url';
 import { DelayDot } from './delay-badge';
 
 const CHIP_LABELS: Record<DelayClass, string> = { late: 'Late', 'on-time': 'On time', early: 'Early', unknown: 'Unknown' };

@@ -11,7 +11,7 @@ import { ApiError, tripQuery } from '@/lib/client/queries';
 import { useHasRole } from '@/lib/client/use-viewer';
 import { hasPosition } from '@/lib/placement/bus';
 import type { ActiveTrip } from '@/lib/view/trips';
-import { ladderHref } from '@/lib/view/ladder';
+import { ladderHref } from '@/lib/page-url/ladder-url';
 import { DelayBadge } from './delay-badge';
 import { NextStops } from './next-stops';
 import { GHOST_WORDS } from './trip-list';

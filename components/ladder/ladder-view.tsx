@@ -15,7 +15,8 @@ import type { HeadwaysResponse } from '@/lib/model';
 import { tripMapHref } from '@/lib/view/dispatcher-url';
 import { agencyZoneOf } from '@/lib/view/display-zone';
 import { formatDelay } from '@/lib/view/format';
-import { ForwardOnly, parseLadderUrl, parseRouteTokens, serializeLadderUrl } from '@/lib/view/ladder';
+import { parseLadderUrl, parseRouteTokens, serializeLadderUrl } from '@/lib/page-url/ladder-url';
+import { ForwardOnly } from '@/lib/view/ladder';
 import { busAge, BusGlyph, GAP_COLORS, RouteLadder } from './route-ladder';
 
 const control =

@@ -1,7 +1,7 @@
 // The wall's URL options. A wall is set up once by whoever types its URL, and nobody is there to read an error
 // page: bad values are reported in a small note on screen and the default is used instead.
 import { isTheme, type Theme } from '@/lib/theme/theme';
-import { parseRouteTokens } from '@/lib/view/ladder';
+import { parseRouteTokens } from './ladder-url';
 
 export interface WallOptions {
   /** Route codes or ids (`?routes=M15,M101`); empty means the whole network. */

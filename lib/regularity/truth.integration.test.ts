@@ -6,7 +6,7 @@ import { projectOnto } from '@/lib/geo/polyline';
 import { DEFAULT_REGULARITY, type DirectionHeadways, type RouteHeadways } from '@/lib/model';
 import { createPartnerClient } from '@/lib/partner';
 import { createSimulator, DEMO_BUSINESS_KEY } from '@/lib/sim';
-import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { headwayClass } from './headways';
 import { HeadwayService } from './service';
 

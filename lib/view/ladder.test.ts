@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DirectionHeadways, HeadwayBus } from '@/lib/model';
-import { ForwardOnly, labelledStops, layoutDirection, parseLadderUrl, parseRouteTokens, progressAtTime, putIntoLanes, serializeLadderUrl, stopIndexAt } from './ladder';
+import { ForwardOnly, labelledStops, layoutDirection, progressAtTime, putIntoLanes, stopIndexAt } from './ladder';
 
 const T0 = Date.UTC(2026, 2, 4, 13);
 // Stops at uneven distances: the ladder spaces them evenly all the same.
@@ -96,14 +96,5 @@ describe('ladder geometry', () => {
     // The other direction runs up its column.
     const up = layoutDirection(d, T0, { down: false, geometry: g });
     expect([up.startY, up.endY, up.buses.find((b) => b.bus.busId === 3)!.y]).toEqual([120, 40, 100]);
-  });
-
-  it('keeps its routes and selection in the URL', () => {
-    expect(parseRouteTokens(' M15, m15,,M101 ,')).toEqual(['M15', 'M101']);
-    expect(parseRouteTokens(null)).toEqual([]);
-    const state = parseLadderUrl(new URLSearchParams('route=M15,M101&trip=2260001234'));
-    expect(state).toEqual({ routes: ['M15', 'M101'], tripId: 2260001234 });
-    expect(serializeLadderUrl(state)).toBe('route=M15,M101&trip=2260001234');
-    expect(parseLadderUrl(new URLSearchParams('trip=0&route='))).toEqual({ routes: [], tripId: null });
   });
 });
