@@ -31,6 +31,8 @@ export const ROUTE_ACCESS = {
   // Operations: the fleet table (every bus, from the lists the feed holds) and the integration's status
   '/fleet': { role: 'viewer' },
   '/status': { role: 'admin' },
+  // Exceptions over a period (lib/exceptions): what opened, and how long acknowledging and resolving took
+  '/exceptions': { role: 'manager' },
   // Live data every view reads (no upstream request of their own)
   '/api/live': { role: 'viewer', wall: true, params: { watch: 'dispatcher' } },
   '/api/network': { role: 'viewer', wall: true },
@@ -62,6 +64,7 @@ export const ROUTE_ACCESS = {
   '/api/exceptions/read': { role: 'viewer' },
   '/api/exceptions/[id]/acknowledge': { role: 'dispatcher' },
   '/api/exceptions/[id]/snooze': { role: 'dispatcher' },
+  '/api/exceptions/deliveries': { role: 'admin' },
   // A load balancer's checks: no session, no data in the answer beyond the snapshot's version
   '/api/health/live': { role: 'public' },
   '/api/health/ready': { role: 'public' },

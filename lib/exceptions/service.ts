@@ -86,6 +86,10 @@ export class ExceptionService {
     this.deliverer = null;
   }
 
+  get targetCount(): number {
+    return this.o.config.webhooks.length;
+  }
+
   /** The store, opened on first use. */
   async exceptionStore(): Promise<ExceptionStore> {
     this.store ??= new ExceptionStore(await this.o.db());

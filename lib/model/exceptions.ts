@@ -156,3 +156,10 @@ export interface DeadDelivery {
   createdAt: EpochMs;
   diedAt: EpochMs;
 }
+
+/** GET /api/exceptions/deliveries (admins): the webhook queue by state, and the dead deliveries, newest first. */
+export interface WebhookDeliveriesResponse {
+  targets: number;
+  byState: Record<string, number>;
+  dead: DeadDelivery[];
+}
