@@ -7,8 +7,8 @@ import { AppHeader } from '@/components/app-header';
 import { downloadText } from '@/components/delays/download';
 import { exceptionHistoryQuery } from '@/lib/client/queries';
 import { toCsv } from '@/lib/csv/csv';
-import { EXCEPTION_RULES, type ExceptionRule } from '@/lib/model';
-import { RULE_LABELS, SEVERITY_LABELS, exceptionCsvLines, exceptionRoutes, panelRows, ruleTimesOf, subjectLabel } from '@/lib/view/exceptions';
+import { EXCEPTION_RULES, ruleTimesOf, type ExceptionRule } from '@/lib/model';
+import { RULE_LABELS, SEVERITY_LABELS, exceptionCsvLines, exceptionRoutes, panelRows, subjectLabel } from '@/lib/view/exceptions';
 import { formatDuration } from '@/lib/view/format';
 
 const DAY = 86_400_000;

@@ -7,7 +7,7 @@ import { pathForTrip, routeProgress } from '@/lib/estimate';
 import { createPartnerClient } from '@/lib/partner';
 import { createSimulator, DEMO_BUSINESS_KEY, zoneAtLocalHour, type Incident, type Simulator } from '@/lib/sim';
 import { describeEachStore } from '@/lib/testing/store';
-import { routeStopsFromNetwork } from '@/lib/view/bus-placement';
+import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { DEFAULT_THRESHOLDS, type ExceptionsConfig } from './config';
 import type { Transition } from './engine';
 import { ExceptionService } from './service';

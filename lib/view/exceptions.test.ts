@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetException, LiveException } from '@/lib/model';
-import { exceptionCsvLines, newExceptionsAnnouncement, panelRows, ruleTimesOf, severityCounts, subjectLabel } from './exceptions';
+import { ruleTimesOf, type FleetException, type LiveException } from '@/lib/model';
+import { exceptionCsvLines, newExceptionsAnnouncement, panelRows, severityCounts, subjectLabel } from './exceptions';
 
 const T0 = Date.parse('2026-03-04T17:00:00Z');
 let n = 0;

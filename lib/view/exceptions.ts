@@ -1,7 +1,7 @@
 // What the exception views show: labels, the panel's order and filters, the badge's counts, the words an
 // aria-live region says about new exceptions, and the history's CSV. Pure: the panel, the wall, /status and
 // /exceptions read the same rules.
-import { EXCEPTION_RULES, EXCEPTION_SEVERITIES, SEVERITY_RANK, type EpochMs, type ExceptionRule, type ExceptionRuleTimes, type ExceptionSeverity, type FleetException, type LiveException } from '@/lib/model';
+import { EXCEPTION_SEVERITIES, SEVERITY_RANK, type EpochMs, type ExceptionRule, type ExceptionSeverity, type FleetException, type LiveException } from '@/lib/model';
 
 export const RULE_LABELS: Record<ExceptionRule, string> = {
   late: 'Late',
@@ -99,24 +99,3 @@ export function exceptionCsvLines(list: readonly FleetException[]): string[][] {
     ]),
   ];
 }
-
-const median = (xs: number[]) => {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return Math.round(s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2);
-};
-
-/** Time to acknowledge and to resolve per rule (seconds from opening), over the exceptions given. */
-export function ruleTimesOf(list: readonly FleetException[]): ExceptionRuleTimes[] {
-  const out: ExceptionRuleTimes[] = [];
-  for (const rule of EXCEPTION_RULES) {
-    const of = list.filter((e) => e.rule === rule);
-    if (of.length === 0) continue;
-    const ack = of.filter((e) => e.acknowledgedAt !== null).map((e) => (e.acknowledgedAt! - e.openedAt) / 1000);
-    const res = of.filter((e) => e.resolvedAt !== null).map((e) => (e.resolvedAt! - e.openedAt) / 1000);
-    out.push({ rule, count: of.length, acknowledged: ack.length, medianAckS: median(ack), medianResolveS: median(res) });
-  }
-  return out;
-}
-
