@@ -106,9 +106,11 @@ const named = (s: ExceptionSubject) => {
   return [bus, trip].filter(Boolean).join(' on ');
 };
 
+type ActiveTrip = { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null };
+
 /** Every active trip once, with its bus (a vehicle's trip, else an unpositioned one). */
-function activeTrips(snapshot: RuleInput['snapshot']): { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null }[] {
-  const out: { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null }[] = [];
+function activeTrips(snapshot: RuleInput['snapshot']): ActiveTrip[] {
+  const out: ActiveTrip[] = [];
   const seen = new Set<number>();
   for (const v of snapshot.vehicles) {
     if (!v.trip || seen.has(v.trip.tripId)) continue;
@@ -123,9 +125,9 @@ function activeTrips(snapshot: RuleInput['snapshot']): { trip: VehicleTrip; busI
   return out;
 }
 
-function delayRules(input: RuleInput, out: Condition[]): void {
+function delayRules(input: RuleInput, trips: readonly ActiveTrip[], out: Condition[]): void {
   const { lateMin, earlyMin } = input.thresholds;
-  for (const { trip, busId, busName } of activeTrips(input.snapshot)) {
+  for (const { trip, busId, busName } of trips) {
     const d = trip.delayMinutes;
     if (d === null || !Number.isFinite(d)) continue;
     const subject = tripSubject(trip, busId, busName);
@@ -148,11 +150,11 @@ function gpsLostRule(input: RuleInput, out: Condition[]): void {
 }
 
 /** lib/regularity's ghost rule, its silence counted from when fresh data came back at the earliest. */
-function ghostRule(input: RuleInput, out: Condition[]): void {
+function ghostRule(input: RuleInput, trips: readonly ActiveTrip[], out: Condition[]): void {
   const rule = { ghostAfterS: input.ghostAfterS, locations: input.snapshot.health.capabilities.locations };
   const located = new Map<number, EpochMs | null>();
   for (const v of input.snapshot.vehicles) located.set(v.busId, v.lat !== null && v.lon !== null && v.gpsAt !== null ? v.gpsAt : null);
-  for (const { trip, busId, busName } of activeTrips(input.snapshot)) {
+  for (const { trip, busId, busName } of trips) {
     const departed = tripDepartedAt(trip);
     const reason = ghostReason({ busId, lastLocatedAt: busId === null ? null : (located.get(busId) ?? null), departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt) }, input.now, rule);
     if (!reason) continue;
@@ -236,9 +238,10 @@ export function evaluateRules(input: RuleInput): Condition[] {
   const out: Condition[] = [];
   integrationRules(input, out);
   if (suppressed(input.snapshot)) return out;
-  delayRules(input, out);
+  const trips = activeTrips(input.snapshot);
+  delayRules(input, trips, out);
   gpsLostRule(input, out);
-  ghostRule(input, out);
+  ghostRule(input, trips, out);
   movementRules(input, out);
   headwayRules(input, out);
   return out;
