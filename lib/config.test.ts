@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
-import { readAppConfig, readHistoryConfig, readOpsConfig, readRegularityConfig, validateConfigAtStartup } from './config';
+import { validateConfigAtStartup } from '@/lib/server/config-check';
+import { readAppConfig, readHistoryConfig, readOpsConfig, readRegularityConfig } from './config';
 
 describe('readAppConfig', () => {
   it('gives the documented defaults for an empty environment (blank counts as unset)', () => {

@@ -1,13 +1,8 @@
 import 'server-only';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { pmtilesFileProblem } from '@/lib/map-style/pmtiles-file';
-import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
-import { readAuthConfig } from '@/lib/auth/config';
-import { readExceptionsConfig } from '@/lib/exceptions/config';
-import { readGtfsRtConfig } from '@/lib/gtfs-rt/config';
+import { PMTILES_STYLE_URL } from '@/lib/model/basemap';
 import { DEFAULT_REGULARITY, type RegularityConfig } from '@/lib/model/regularity';
-import { readPartnerConfig } from '@/lib/partner';
 
 // The app's own configuration (the feed's tuning knobs, delay thresholds, map styles). The upstream's
 // settings (base URL, key, timezone, timeout) belong to lib/partner, sign-in's to lib/auth; validateConfigAtStartup
@@ -130,7 +125,8 @@ export function appConfig(env: Env = process.env): AppConfig {
   return r.config;
 }
 
-function configError(problems: string[]): Error {
+/** The start-up error: one line per problem. */
+export function configError(problems: string[]): Error {
   return new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
 
@@ -243,29 +239,4 @@ export function opsConfig(env: Env = process.env): OpsConfig {
   const r = readOpsConfig(env);
   if (!r.ok) throw configError(r.problems);
   return r.config;
-}
-
-/** Checks the app's and the upstream's settings together so that one start reports every problem. */
-export function validateConfigAtStartup(env: Env = process.env): void {
-  const problems: string[] = [];
-  const app = readAppConfig(env);
-  if (!app.ok) problems.push(...app.problems);
-  // The file is checked once here, not on every read of the configuration (pages read it per request).
-  const pmtilesProblem = app.ok && app.config.mapPmtiles ? pmtilesFileProblem(app.config.mapPmtiles) : null;
-  if (pmtilesProblem) problems.push(pmtilesProblem);
-  const history = readHistoryConfig(env);
-  if (!history.ok) problems.push(...history.problems);
-  const regularity = readRegularityConfig(env);
-  if (!regularity.ok) problems.push(...regularity.problems);
-  const ops = readOpsConfig(env);
-  if (!ops.ok) problems.push(...ops.problems);
-  const partner = readPartnerConfig(env);
-  if (!partner.ok) problems.push(...partner.problems);
-  const auth = readAuthConfig(env);
-  if (!auth.ok) problems.push(...auth.problems);
-  const exceptions = readExceptionsConfig(env);
-  if (!exceptions.ok) problems.push(...exceptions.problems);
-  const gtfsRt = readGtfsRtConfig(env);
-  if (!gtfsRt.ok) problems.push(...gtfsRt.problems);
-  if (problems.length > 0) throw configError(problems);
 }

@@ -3,7 +3,9 @@ import { and, desc, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-o
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Role } from '@/lib/model/access';
 import { authAudit, authSessions, authSignInThrottle, authUsers, authWallTokens } from './schema';
-import { delayAfter, type ThrottlePolicy } from './throttle';
+import { delayAfter, type ThrottlePolicy, type ThrottleRow } from './throttle';
+
+export type { ThrottleRow };
 
 // Sign-in's rows in the shared store, through drizzle: the same code on embedded PGlite and on PostgreSQL, so that
 // several instances share users, sessions, wall tokens, throttling and the audit log.
@@ -56,13 +58,6 @@ export type AuditEvent =
   /** lib/exceptions: a person acknowledged or snoozed an exception (subject: its id). */
   | 'exception.acknowledged'
   | 'exception.snoozed';
-
-export interface ThrottleRow {
-  key: string;
-  failures: number;
-  lastFailureAt: Date;
-  blockedUntil: Date;
-}
 
 export class AuthStore {
   constructor(private readonly db: AuthDb) {}

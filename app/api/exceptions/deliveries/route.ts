@@ -1,4 +1,4 @@
-import { deliveriesGet } from '@/lib/exceptions/api';
+import { deliveriesGet } from '@/lib/http/exceptions-api';
 import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { authService } from '@/lib/auth';
 import { readCookies } from '@/lib/auth/cookies';
 import { clientAddress } from '@/lib/auth/request-info';
-import { errorResponse, jsonResponse } from '@/lib/http/responses';
+import { errorResponse, jsonResponse } from './responses';
 import { roleAtLeast, type Role } from '@/lib/model/access';
 import { ruleTimesOf, type ExceptionHistoryResponse, type LiveExceptionsResponse, type WebhookDeliveriesResponse } from '@/lib/model/exceptions';
-import type { ExceptionService } from './service';
+import type { ExceptionService } from '@/lib/exceptions/service';
 
 // The edge of /api/exceptions: who asks (their name keeps their read marks and signs their acknowledgements), the
 // live list, the history over a period, and a dispatcher's actions. proxy.ts has already checked the role the route
