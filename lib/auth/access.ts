@@ -9,6 +9,8 @@ export interface RouteAccess {
   role: Role | 'public';
   /** A wall-display token may use it too (the wall page and the data the wall reads). */
   wall?: true;
+  /** A feed token (role feed, ?token= or a bearer header) may use it: the GTFS-Realtime feeds, and nothing else. */
+  feed?: true;
   /** Query parameters that need more than `role` (`watch` raises a bus's polling priority: an upstream cost). */
   params?: Record<string, Role>;
 }
@@ -50,8 +52,8 @@ export const ROUTE_ACCESS = {
   '/api/trips/[id]/predictions': { role: 'dispatcher' },
   '/api/stops/[id]/arrivals': { role: 'viewer' },
   // GTFS-Realtime for other systems (docs/gtfs-realtime.md): from what the feed holds, no upstream request.
-  '/gtfs-rt/vehicle-positions': { role: 'viewer' },
-  '/gtfs-rt/trip-updates': { role: 'viewer' },
+  '/gtfs-rt/vehicle-positions': { role: 'viewer', feed: true },
+  '/gtfs-rt/trip-updates': { role: 'viewer', feed: true },
   // History (the store, no upstream): a trip's recorded delays and a bus's track belong to the dispatcher's trip
   // detail; history over routes and the fleet at a past moment to the manager's review.
   '/api/history/trips/[id]': { role: 'dispatcher' },

@@ -19,7 +19,8 @@ export interface GuardRequest {
 
 export type GuardOutcome = { kind: 'allow'; principal: Principal } | { kind: 'respond'; response: Response };
 
-const isApi = (pathname: string) => pathname.startsWith('/api/');
+// The API and the GTFS-Realtime feeds answer JSON refusals (their callers are programs); pages redirect.
+const isApi = (pathname: string) => pathname.startsWith('/api/') || pathname.startsWith('/gtfs-rt/');
 
 export function deniedJson(status: 401 | 403, reason: AccessDeniedReason, message: string): Response {
   const body: AccessDeniedBody = { error: { status, message, reason } };
@@ -55,6 +56,8 @@ function decide(p: Principal, access: RouteAccess, need: Role): 'allow' | 401 | 
     case 'wall':
       // A wall token may use what is marked for walls, and nothing a query parameter raises above that.
       return access.wall && need === access.role ? 'allow' : 403;
+    case 'feed':
+      return access.feed && need === access.role ? 'allow' : 403;
     default:
       return 401;
   }
@@ -69,6 +72,15 @@ export async function guardRequest(service: AuthService, req: GuardRequest): Pro
     return { kind: 'respond', response: deniedJson(403, 'csrf', 'This request did not come from a Fleetmap page, so it was refused.') };
   }
   if (need === 'public') return { kind: 'allow', principal: { kind: 'anonymous', revokedWall: false } };
+
+  // A feed's consumer sends its token in the query or as a bearer token (GTFS-Realtime consumers differ). A token
+  // that is unknown or revoked is a 401: the consumer's operator must ask for a new one.
+  const feedToken = cfg.mode !== 'none' && access.feed ? (url.searchParams.get('token') ?? bearerToken(headers)) : null;
+  if (feedToken !== null) {
+    const p = await service.feedPrincipal(feedToken);
+    if (!p) return { kind: 'respond', response: deniedJson(401, 'sign-in-required', 'This feed token is unknown or was revoked.') };
+    return decide(p, access, need) === 'allow' ? { kind: 'allow', principal: p } : { kind: 'respond', response: deniedJson(403, 'role-too-low', 'A feed token reads the GTFS-Realtime feeds only.') };
+  }
 
   const cookies = readCookies(headers.get('cookie'));
   // A wall URL carries its token once: exchanged here for the display's cookie, and dropped from the address bar.
@@ -113,9 +125,15 @@ export async function guardRequest(service: AuthService, req: GuardRequest): Pro
   };
 }
 
+function bearerToken(headers: Headers): string | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '');
+  return m ? m[1]! : null;
+}
+
 /** The per-client key the feed's limits use for this caller (lib/http/client-key.ts), or null for "by address". */
 export function principalKey(p: Principal): string | null {
   if (p.kind === 'user') return `session:${p.sessionHash.slice(0, 22)}`;
   if (p.kind === 'wall') return `wall:${p.id}`;
+  if (p.kind === 'feed') return `feed:${p.id}`;
   return null;
 }

@@ -28,6 +28,8 @@ export const authSessions = pgTable(
 
 export const authWallTokens = pgTable('auth_wall_tokens', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** `wall`: a wall display's token; `feed`: a GTFS-Realtime consumer's (role feed: reads the feeds and nothing else). */
+  kind: text('kind').$type<'wall' | 'feed'>().notNull().default('wall'),
   name: text('name').notNull(),
   tokenHash: text('token_hash').notNull().unique(),
   /** Route names the display is limited to (the wall's ?routes=); null for the whole network. */

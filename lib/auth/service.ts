@@ -21,6 +21,8 @@ export type Principal =
   | { kind: 'open' }
   | { kind: 'user'; name: string; role: Role; sessionHash: string }
   | { kind: 'wall'; id: number; name: string; routes: string[] | null }
+  /** A GTFS-Realtime consumer's token (role feed): the feeds and nothing else. */
+  | { kind: 'feed'; id: number; name: string }
   /** No valid session; `revokedWall` when the browser holds a wall token that was revoked. */
   | { kind: 'anonymous'; revokedWall: boolean };
 
@@ -91,7 +93,8 @@ export class AuthService {
   async wallPrincipal(token: string, address: string | null = null): Promise<Principal> {
     const hash = secretHash(token);
     const row = await this.cached(this.walls, hash, () => this.store.wallTokenByHash(hash));
-    if (!row) return { kind: 'anonymous', revokedWall: false };
+    // A feed token opens the feeds only (feedPrincipal), never a wall.
+    if (!row || row.kind !== 'wall') return { kind: 'anonymous', revokedWall: false };
     if (row.revokedAt) return { kind: 'anonymous', revokedWall: true };
     const t = this.now().getTime();
     if (t - (this.touched.get(row.id) ?? 0) >= TOUCH_EVERY_MS) {
@@ -99,6 +102,19 @@ export class AuthService {
       if (await this.store.touchWallToken(row.id, this.now())) await this.audit('token.first-use', { actor: `wall:${row.name}`, address }, row.name, null);
     }
     return { kind: 'wall', id: row.id, name: row.name, routes: row.routes };
+  }
+
+  /** A feed token (from ?token= or a bearer header on a feed's URL); null when unknown, revoked or a wall's. */
+  async feedPrincipal(token: string): Promise<Principal | null> {
+    const hash = secretHash(token);
+    const row = await this.cached(this.walls, hash, () => this.store.wallTokenByHash(hash));
+    if (!row || row.kind !== 'feed' || row.revokedAt) return null;
+    const t = this.now().getTime();
+    if (t - (this.touched.get(row.id) ?? 0) >= TOUCH_EVERY_MS) {
+      this.touched.set(row.id, t);
+      if (await this.store.touchWallToken(row.id, this.now())) await this.audit('token.first-use', { actor: `feed:${row.name}`, address: null }, row.name, null);
+    }
+    return { kind: 'feed', id: row.id, name: row.name };
   }
 
   viewer(p: Principal): Viewer | null {
@@ -229,10 +245,10 @@ export class AuthService {
   // --- wall tokens ---------------------------------------------------------------------------------------
 
   /** A new wall token; the secret is returned this once (to the admin who asked) and only its hash is kept. */
-  async createWallToken(name: string, routes: string[] | null, ctx: AuditContext & { actor: string }): Promise<{ token: string; row: WallTokenRow }> {
+  async createWallToken(name: string, routes: string[] | null, ctx: AuditContext & { actor: string }, kind: 'wall' | 'feed' = 'wall'): Promise<{ token: string; row: WallTokenRow }> {
     const token = newSecret();
-    const row = await this.store.createWallToken({ name, tokenHash: secretHash(token), routes, createdBy: ctx.actor }, this.now());
-    await this.audit('token.created', ctx, name, { id: row.id, routes: routes?.join(',') ?? null });
+    const row = await this.store.createWallToken({ kind, name, tokenHash: secretHash(token), routes: kind === 'feed' ? null : routes, createdBy: ctx.actor }, this.now());
+    await this.audit('token.created', ctx, name, { id: row.id, kind, routes: routes?.join(',') ?? null });
     return { token, row };
   }
 

@@ -24,6 +24,8 @@ export interface UserRow {
 
 export interface WallTokenRow {
   id: number;
+  /** `wall` (a wall display) or `feed` (a GTFS-Realtime consumer). */
+  kind: 'wall' | 'feed';
   name: string;
   routes: string[] | null;
   createdBy: string;
@@ -136,7 +138,7 @@ export class AuthStore {
   }
 
   // --- wall tokens ---------------------------------------------------------------------------------------
-  async createWallToken(t: { name: string; tokenHash: string; routes: string[] | null; createdBy: string }, now: Date): Promise<WallTokenRow> {
+  async createWallToken(t: { kind?: 'wall' | 'feed'; name: string; tokenHash: string; routes: string[] | null; createdBy: string }, now: Date): Promise<WallTokenRow> {
     const rows = await this.db.insert(authWallTokens).values({ ...t, createdAt: now }).returning();
     return publicToken(rows[0]!);
   }
@@ -233,5 +235,5 @@ function waitSql(failures: SQL, p: ThrottlePolicy): SQL {
 
 function publicToken(r: typeof authWallTokens.$inferSelect): WallTokenRow {
   // The hash stays in the store: nothing outside needs it, and a page must never show it.
-  return { id: r.id, name: r.name, routes: r.routes ?? null, createdBy: r.createdBy, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt, revokedBy: r.revokedBy };
+  return { id: r.id, kind: r.kind, name: r.name, routes: r.routes ?? null, createdBy: r.createdBy, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt, revokedBy: r.revokedBy };
 }
