@@ -5,6 +5,7 @@ import { liveResponse } from '@/lib/http/live-answer';
 import { GET as getStatus } from '@/app/api/status/route';
 import { GET as getTrip } from '@/app/api/trips/[id]/route';
 import { publishTestContext } from '@/lib/testing/app-context';
+import { until } from '@/lib/testing/harness';
 import type { RequestEvent } from './events';
 import type { Feed } from './feed';
 import { startFeed } from './index';
@@ -91,16 +92,6 @@ function carriesPosition(body: string): boolean {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await sleep(50);
-  }
-}
 
 /** /api/live as a browser gets it: it must always answer 200 with a snapshot, whatever the upstream does. */
 async function live(): Promise<LiveSnapshot> {

@@ -12,6 +12,7 @@ import { GET as getBuses } from '@/app/api/buses/route';
 import { GET as getNetwork } from '@/app/api/network/route';
 import { appContext } from '@/lib/server/context';
 import { publishTestContext } from '@/lib/testing/app-context';
+import { until } from '@/lib/testing/harness';
 import type { RequestEvent } from './events';
 import { Feed } from './feed';
 import type { StoredSnapshot } from './snapshot-store';
@@ -77,16 +78,6 @@ function feedFor(run: Running, apiKey: string, logs: string[] = [], sends: numbe
 
 // Deadlines only stop a hung test: each wait takes a few seconds on an idle machine, and two loaded cores may
 // take several times that.
-async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterAll(async () => {
