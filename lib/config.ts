@@ -38,6 +38,13 @@ function styleUrlVar(name: string) {
 }
 
 /** A file path; relative paths are taken from the directory the server starts in. */
+/** A switch: unset, blank or 0 is off, 1 is on; anything else is refused with the variable's name. */
+function switchVar(name: string) {
+  return z
+    .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v), z.enum(['0', '1'], { error: `${name} must be 1 (on) or 0 (off)` }).optional())
+    .transform((v) => v === '1');
+}
+
 const pathVar = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
   z
@@ -138,6 +145,10 @@ export interface HistoryConfig {
   dataDir: string;
   positionsDays: number;
   tripsDays: number;
+  /** FLEETMAP_STORE_RESET=1: a store that belongs to another upstream is moved aside and started afresh. */
+  storeReset: boolean;
+  /** FLEETMAP_STORE_KEY_ROTATED=1: the key changed for the same upstream (same base URL); the store is kept. */
+  storeKeyRotated: boolean;
 }
 
 const historyConfigSchema = z.object({
@@ -162,6 +173,8 @@ const historyConfigSchema = z.object({
   FLEETMAP_DATA_DIR: pathVar.transform((v) => v ?? resolve('data')),
   HISTORY_POSITIONS_DAYS: numberVar('HISTORY_POSITIONS_DAYS', 14, 1, 3650, { int: true }),
   HISTORY_TRIPS_DAYS: numberVar('HISTORY_TRIPS_DAYS', 400, 1, 36_500, { int: true }),
+  FLEETMAP_STORE_RESET: switchVar('FLEETMAP_STORE_RESET'),
+  FLEETMAP_STORE_KEY_ROTATED: switchVar('FLEETMAP_STORE_KEY_ROTATED'),
 });
 
 export type HistoryConfigResult = { ok: true; config: HistoryConfig } | { ok: false; problems: string[] };
@@ -170,7 +183,17 @@ export function readHistoryConfig(env: Env = process.env): HistoryConfigResult {
   const parsed = historyConfigSchema.safeParse(env);
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => i.message) };
   const v = parsed.data;
-  return { ok: true, config: { databaseUrl: v.DATABASE_URL, dataDir: v.FLEETMAP_DATA_DIR, positionsDays: v.HISTORY_POSITIONS_DAYS, tripsDays: v.HISTORY_TRIPS_DAYS } };
+  return {
+    ok: true,
+    config: {
+      databaseUrl: v.DATABASE_URL,
+      dataDir: v.FLEETMAP_DATA_DIR,
+      positionsDays: v.HISTORY_POSITIONS_DAYS,
+      tripsDays: v.HISTORY_TRIPS_DAYS,
+      storeReset: v.FLEETMAP_STORE_RESET,
+      storeKeyRotated: v.FLEETMAP_STORE_KEY_ROTATED,
+    },
+  };
 }
 
 /** The validated history configuration; throws the start-up error when it is invalid. */

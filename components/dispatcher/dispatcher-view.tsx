@@ -155,10 +155,10 @@ export function DispatcherView({ staleAfterS, ghostAfterS, styleUrl, styleUrlDar
         title="Fleetmap"
         current="dispatch"
         agencyZone={agencyZoneOf(health)}
-        status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} placements={placements} now={now} staleAfterS={staleAfterS} />}
+        status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} placements={placements} now={now} staleAfterS={staleAfterS} zone={zone.zone} />}
       />
 
-      <HealthBanners health={health} link={link} now={now} className="px-3 pt-2 empty:hidden" />
+      <HealthBanners health={health} full={snapshot?.fullHealth} link={link} now={now} className="px-3 pt-2 empty:hidden" />
       {noGps && health && (
         <div role="note" className="mx-3 mt-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">
           <span className="font-semibold">Map from the schedule: no bus locations with this key.</span> {noLocationsReason(health)}

@@ -2,9 +2,10 @@ import 'server-only';
 import { roleAtLeast, type AccessDeniedBody, type AccessDeniedReason, type Role } from '@/lib/model/access';
 import { requiredRole, routeAccess, type RouteAccess } from './access';
 import type { AuthConfig } from './config';
-import { readCookies, setCookie } from './cookies';
+import { cookieReader, readCookies, setCookie } from './cookies';
 import { deniedPage, REVOKED_WALL } from './denied-page';
-import { appOrigin, clientAddress, isCrossSite, isHttps } from './request-info';
+import { checkHost, hostRefusal } from './host-check';
+import { clientAddress, isCrossSite, isHttps, redirectOrigin } from './request-info';
 import { WALL_COOKIE, WALL_COOKIE_MAX_AGE_S, type AuthService, type Principal } from './service';
 
 // The check every request passes before a page or a handler runs (called by proxy.ts, and by any server that
@@ -27,6 +28,11 @@ export function deniedJson(status: 401 | 403, reason: AccessDeniedReason, messag
   return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
 }
 
+function hostRefused(verdict: 'malformed' | 'foreign'): Response {
+  const { status, message } = hostRefusal(verdict);
+  return Response.json({ error: { status, message } }, { status, headers: { 'Cache-Control': 'no-store' } });
+}
+
 const NEEDS: Record<Role, string> = {
   viewer: 'a signed-in user',
   dispatcher: 'the dispatcher role or above',
@@ -34,10 +40,11 @@ const NEEDS: Record<Role, string> = {
   admin: 'the admin role',
 };
 
-// Next.js wants absolute redirect addresses from the proxy: on the origin browsers use (PUBLIC_URL, or the Host).
+// Next.js wants absolute redirect addresses from the proxy: on PUBLIC_URL, or on the request's own origin, which
+// Next.js then makes relative.
 function signInRedirect(req: GuardRequest, cfg: AuthConfig): Response {
   const next = `${req.url.pathname}${req.url.search}`;
-  const location = `${appOrigin(req.url, req.headers, cfg)}/signin?next=${encodeURIComponent(next)}`;
+  const location = `${redirectOrigin(req.url, cfg)}/signin?next=${encodeURIComponent(next)}`;
   return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
 }
 
@@ -66,6 +73,9 @@ function decide(p: Principal, access: RouteAccess, need: Role): 'allow' | 401 | 
 export async function guardRequest(service: AuthService, req: GuardRequest): Promise<GuardOutcome> {
   const cfg = service.config;
   const { url, headers, method } = req;
+  // A malformed Host, or with sign-in off one that names another site (DNS rebinding): refused before anything.
+  const host = checkHost(headers.get('host'), cfg);
+  if (host !== 'ok') return { kind: 'respond', response: hostRefused(host) };
   const { access } = routeAccess(url.pathname);
   const need = requiredRole(access, url.searchParams);
   if (cfg.mode !== 'none' && isCrossSite(method, url, headers, cfg)) {
@@ -95,7 +105,7 @@ export async function guardRequest(service: AuthService, req: GuardRequest): Pro
       response: new Response(null, {
         status: 303,
         headers: {
-          Location: `${appOrigin(url, headers, cfg)}${clean.pathname}${clean.search}`,
+          Location: `${redirectOrigin(url, cfg)}${clean.pathname}${clean.search}`,
           'Set-Cookie': setCookie(WALL_COOKIE, wallToken, { maxAgeS: WALL_COOKIE_MAX_AGE_S, secure: isHttps(url, headers, cfg) }),
           'Cache-Control': 'no-store',
           'Referrer-Policy': 'no-referrer',
@@ -104,7 +114,8 @@ export async function guardRequest(service: AuthService, req: GuardRequest): Pro
     };
   }
 
-  const principal = await service.principal((name) => cookies.get(name));
+  const cookie = cookieReader(cookies, isHttps(url, headers, cfg));
+  const principal = await service.principal((name) => cookie(name));
   const verdict = decide(principal, access, need);
   if (verdict === 'allow') return { kind: 'allow', principal };
   if (verdict === 401) {
@@ -132,7 +143,8 @@ function bearerToken(headers: Headers): string | null {
 
 /** The per-client key the feed's limits use for this caller (lib/http/client-key.ts), or null for "by address". */
 export function principalKey(p: Principal): string | null {
-  if (p.kind === 'user') return `session:${p.sessionHash.slice(0, 22)}`;
+  // By account, not by session: signing in again brings no fresh allowance (the address counts beside it).
+  if (p.kind === 'user') return `account:${p.name.toLowerCase()}`;
   if (p.kind === 'wall') return `wall:${p.id}`;
   if (p.kind === 'feed') return `feed:${p.id}`;
   return null;

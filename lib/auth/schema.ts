@@ -9,6 +9,11 @@ export const authUsers = pgTable('auth_users', {
   /** 'local' (a password here) or 'oidc' (seen at an OpenID Connect sign-in; its role comes from the claims). */
   source: text('source').notNull(),
   passwordHash: text('password_hash'),
+  /**
+   * An OpenID Connect account's identity at its provider: `<issuer> <sub>`, the one pair a provider guarantees
+   * unique and stable. The name is only what the account is called here (preferred_username, or a verified email).
+   */
+  oidcSubject: text('oidc_subject').unique(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
 });

@@ -18,6 +18,8 @@ export interface UserRow {
   role: Role;
   source: 'local' | 'oidc';
   passwordHash: string | null;
+  /** OpenID Connect accounts: `<issuer> <sub>` (null for local accounts, and for those seen before it was kept). */
+  oidcSubject: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -70,16 +72,31 @@ export class AuthStore {
     return (rows[0] as UserRow | undefined) ?? null;
   }
 
+  async userBySubject(oidcSubject: string): Promise<UserRow | null> {
+    const rows = await this.db.select().from(authUsers).where(eq(authUsers.oidcSubject, oidcSubject)).limit(1);
+    return (rows[0] as UserRow | undefined) ?? null;
+  }
+
+  /** Binds an OpenID Connect account seen before subjects were kept to the subject now signing in under its name. */
+  async bindSubject(name: string, oidcSubject: string, now: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(authUsers)
+      .set({ oidcSubject, updatedAt: now })
+      .where(and(eq(authUsers.name, name), eq(authUsers.source, 'oidc'), isNull(authUsers.oidcSubject)))
+      .returning({ name: authUsers.name });
+    return rows.length > 0;
+  }
+
   async users(): Promise<UserRow[]> {
     return (await this.db.select().from(authUsers).orderBy(authUsers.name)) as UserRow[];
   }
 
   /** Inserts or replaces a user; returns whether it existed before. */
-  async putUser(u: { name: string; role: Role; source: 'local' | 'oidc'; passwordHash: string | null }, now: Date): Promise<'added' | 'changed'> {
+  async putUser(u: { name: string; role: Role; source: 'local' | 'oidc'; passwordHash: string | null; oidcSubject?: string | null }, now: Date): Promise<'added' | 'changed'> {
     const before = await this.user(u.name);
     await this.db
       .insert(authUsers)
-      .values({ ...u, createdAt: now, updatedAt: now })
+      .values({ ...u, oidcSubject: u.oidcSubject ?? before?.oidcSubject ?? null, createdAt: now, updatedAt: now })
       .onConflictDoUpdate({ target: authUsers.name, set: { role: u.role, source: u.source, passwordHash: u.passwordHash, updatedAt: now } });
     return before ? 'changed' : 'added';
   }

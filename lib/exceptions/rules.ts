@@ -151,7 +151,7 @@ function gpsLostRule(input: RuleInput, out: Condition[]): void {
 
 /** lib/regularity's ghost rule, its silence counted from when fresh data came back at the earliest. */
 function ghostRule(input: RuleInput, trips: readonly ActiveTrip[], out: Condition[]): void {
-  const rule = { ghostAfterS: input.ghostAfterS, locations: input.snapshot.health.capabilities.locations };
+  const rule = { ghostAfterS: input.ghostAfterS, locations: input.snapshot.health.locations === true };
   const located = new Map<number, EpochMs | null>();
   for (const v of input.snapshot.vehicles) located.set(v.busId, v.lat !== null && v.lon !== null && v.gpsAt !== null ? v.gpsAt : null);
   for (const { trip, busId, busName } of trips) {
@@ -228,7 +228,7 @@ function integrationRules(input: RuleInput, out: Condition[]): void {
   const h = input.snapshot.health;
   const add = (rule: ExceptionRule, message: string) => out.push({ rule, key: `${rule}|integration`, severity: SEVERITY[rule], subject: NO_SUBJECT, figures: {}, message });
   if (TROUBLE.has(h.state)) add('upstream', h.message ?? `The upstream is ${h.state}.`);
-  if (h.budget.limit !== null && h.budget.usedLastMinute >= h.budget.limit) add('budget', `The key's whole limit of ${h.budget.limit} requests a minute is spent.`);
+  if (h.budget.usedShare !== null && h.budget.usedShare >= 1) add('budget', "The key's whole per-minute request limit is spent.");
   if (input.recorder === 'failed' || input.recorder === 'behind') add('recorder', `History is not being recorded (${input.recorder}).`);
   if (h.coordination) add('coordination', 'This instance lost the coordination service (Redis): nobody refreshes the data.');
 }

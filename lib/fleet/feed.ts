@@ -173,7 +173,7 @@ export class Feed {
   /** The upstream's health as this feed sees it; a following feed reports the leader's (its newest snapshot's). */
   health(now = this.clock.now()): Health {
     const followed = this.following ? this.store.read() : null;
-    if (followed) return followed.snapshot.health;
+    if (followed) return followed.health;
     return this.healthReport.report(now);
   }
 

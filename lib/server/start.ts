@@ -8,8 +8,9 @@ import type { RecorderStatus } from '@/lib/model';
 import { DataDirInUseError, processStore } from '@/lib/history';
 import { lastOnTrip } from '@/lib/history/queries';
 import { startHistory, type HistoryService } from '@/lib/history/service';
+import { claimProcessStore } from '@/lib/history/upstream-identity';
 import { liveAnswer } from '@/lib/http/live-answer';
-import { clearEmbeddedUpstream, isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
+import { clearEmbeddedUpstream, isUpstreamConfigured, registerEmbeddedUpstream, upstreamIdentity } from '@/lib/partner';
 import { startEmbeddedSimulator, type EmbeddedSimulator } from '@/lib/sim/embedded';
 import { publishAppContext, type AppContext } from './context';
 import { validateConfigAtStartup } from './config-check';
@@ -39,6 +40,10 @@ export async function startServer(): Promise<AppContext> {
   await store.open().catch((e: unknown) => {
     if (e instanceof DataDirInUseError) throw e;
   });
+  // A store belongs to one upstream (lib/history/upstream-identity.ts): another one's buses and trips are never
+  // restored or mixed in. The start stops with one sentence, or with FLEETMAP_STORE_RESET=1 the old data goes aside.
+  const claim = await claimProcessStore(store, upstreamIdentity(), config.history, (line) => console.info(JSON.stringify(line)));
+  if (!claim.ok) throw new Error(claim.sentence);
   // Sign-in keeps its users, sessions, wall tokens and audit log in the same store; with sign-in on, a store that
   // cannot be opened stops the start (nobody could sign in), with AUTH_MODE=none the store is not needed here.
   const auth = await startAuth(async () => (await store.open()).db);

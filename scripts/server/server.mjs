@@ -232,6 +232,12 @@ const server = createServer((req, res) => {
     sendJsonError(res, 405, 'This method is not allowed here; Fleetmap answers GET.', { Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' });
     return;
   }
+  // A fragment never leaves a browser; a target holding `#` is crafted, and URL parsers and raw readings disagree
+  // on where its query ends (the sign-in check and a handler would read two questions).
+  if ((req.url ?? '').includes('#')) {
+    sendJsonError(res, 400, 'A request target never holds a fragment (#); this one was refused.', { 'Cache-Control': 'no-store' });
+    return;
+  }
   // Written from the socket over anything the client sent, so the per-client limits cannot be dodged by a header.
   req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
   if (sendLive(req, res) || sendMetrics(req, res) || sendBrotli(req, res)) return;

@@ -20,13 +20,13 @@ export async function GET(request: Request): Promise<Response> {
   }
   let result;
   try {
-    result = await a.service.oidc.finish(search, a.cookies.get(OIDC_FLOW_COOKIE));
+    result = await a.service.oidc.finish(search, a.cookie(OIDC_FLOW_COOKIE, OIDC_FLOW_PATH));
   } catch (e) {
     // The reason goes to the log (never a token: openid-client's messages name the check that failed).
     console.warn(JSON.stringify({ msg: 'oidc sign-in failed', error: e instanceof Error ? e.message : String(e) }));
     return fail('provider-failed');
   }
-  const r = await a.service.signInOidc(result.identity.name, result.identity.role, a.address, result.identity.groups);
+  const r = await a.service.signInOidc(result.identity, result.identity.role, a.address, result.identity.groups);
   if (!r.ok) return fail(r.code);
   return seeOther(result.next, [clearFlow, sessionCookie(a, r.session)]);
 }
