@@ -25,6 +25,8 @@ describeEachStore('A store belongs to one upstream', (target) => {
     const sentence = other.kind === 'other' ? other.sentence : '';
     expect(sentence).toContain('belongs to the upstream at 127.0.0.1:4101, and this start reads 127.0.0.1:4202');
     expect(sentence).toMatch(/another FLEETMAP_DATA_DIR \(or DATABASE_URL\), or set FLEETMAP_STORE_RESET=1 .*never deleted/);
+    const embedded = await claimStore(opened.db, opened.where, { upstream: 'embedded simulator', keyFingerprint: 'embedded' }, { keyRotated: false }, t0);
+    expect(embedded.kind === 'other' && embedded.sentence).toContain('belongs to the upstream at 127.0.0.1:4101, and this start reads the embedded simulator:');
     // The same upstream with another key: refused unless the operator confirms a rotation, which is then kept.
     const rotated = { ...A, keyFingerprint: 'fp-a2' };
     const refused = await claim(rotated);

@@ -2,7 +2,7 @@ import 'server-only';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import type { UpstreamIdentity } from '@/lib/partner';
+import { EMBEDDED_UPSTREAM, type UpstreamIdentity } from '@/lib/partner';
 import type { HistoryConfig } from '@/lib/config';
 import type { ProcessStore } from './process-store';
 import { storeUpstream } from './schema';
@@ -24,13 +24,17 @@ export type StoreClaim =
   | { kind: 'first' | 'same' | 'rotated' }
   | { kind: 'other'; sentence: string };
 
+/** An upstream as a sentence names it: its host, or the embedded simulator. */
 const hostOf = (upstream: string) => {
+  if (upstream === EMBEDDED_UPSTREAM) return 'the embedded simulator';
   try {
     return new URL(upstream).host;
   } catch {
     return upstream;
   }
 };
+
+const owner = (upstream: string) => (upstream === EMBEDDED_UPSTREAM ? hostOf(upstream) : `the upstream at ${hostOf(upstream)}`);
 
 /** Whether this store may serve `id`'s data; records `id` on a store's first start, or a rotation confirmed. */
 export async function claimStore(db: HistoryDb, where: string, id: UpstreamIdentity, opts: { keyRotated: boolean }, now: Date): Promise<StoreClaim> {
@@ -53,7 +57,7 @@ export async function claimStore(db: HistoryDb, where: string, id: UpstreamIdent
   }
   return {
     kind: 'other',
-    sentence: `The store (${where}) belongs to the upstream at ${hostOf(row.upstream)}, and this start reads ${hostOf(id.upstream)}: their buses, routes and trips would be mixed, so for ${hostOf(id.upstream)} ${ways}.`,
+    sentence: `The store (${where}) belongs to ${owner(row.upstream)}, and this start reads ${hostOf(id.upstream)}: their buses, routes and trips would be mixed, so for ${hostOf(id.upstream)} ${ways}.`,
   };
 }
 
