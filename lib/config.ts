@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { PMTILES_STYLE_URL } from '@/lib/model/basemap';
 import { DEFAULT_REGULARITY, type RegularityConfig } from '@/lib/model/regularity';
+import { LOG_LEVELS } from '@/lib/log';
 
 // The app's own configuration (the feed's tuning knobs, delay thresholds, map styles). The upstream's
 // settings (base URL, key, timezone, timeout) belong to lib/partner, sign-in's to lib/auth; validateConfigAtStartup
@@ -228,7 +229,6 @@ export function regularityConfig(env: Env = process.env): RegularityConfig {
 }
 
 /** Running it as a service (lib/metrics, lib/log): who may scrape /metrics, and how much the log says. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface OpsConfig {

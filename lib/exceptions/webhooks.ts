@@ -1,3 +1,4 @@
+import { logLine } from '@/lib/log';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { EpochMs, FleetException, WebhookEventType, WebhookPayload } from '@/lib/model';
 import { SEVERITY_RANK } from '@/lib/model/exceptions';
@@ -107,7 +108,7 @@ export class Deliverer {
     this.retry = o.retry ?? DEFAULT_RETRY;
     this.random = o.random ?? Math.random;
     this.fetchImpl = o.fetchImpl ?? fetch;
-    this.log = o.log ?? ((line) => console.info(JSON.stringify(line)));
+    this.log = o.log ?? logLine('info');
   }
 
   start(): void {

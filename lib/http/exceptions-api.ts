@@ -1,4 +1,5 @@
 import 'server-only';
+import { logger } from '@/lib/log';
 import { z } from 'zod';
 import { authService } from '@/lib/auth';
 import { readCookies } from '@/lib/auth/cookies';
@@ -38,7 +39,7 @@ async function withService(s: ExceptionService, read: (s: ExceptionService) => P
   try {
     return await read(s);
   } catch (e) {
-    console.warn(JSON.stringify({ msg: 'exceptions read failed', error: e instanceof Error ? e.message : String(e) }));
+    logger().warn({ error: e instanceof Error ? e.message : String(e) }, 'exceptions read failed');
     return unavailable(e);
   }
 }
