@@ -70,6 +70,8 @@ export const ROUTE_ACCESS = {
   // A load balancer's checks: no session, no data in the answer beyond the snapshot's version
   '/api/health/live': { role: 'public' },
   '/api/health/ready': { role: 'public' },
+  // The API's description (lib/openapi): no data, only the routes and their shapes
+  '/api/openapi.json': { role: 'public' },
   // The upstream's plan, scopes and error text
   '/api/status': { role: 'admin' },
   '/api/integration': { role: 'admin' },
