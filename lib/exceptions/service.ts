@@ -91,6 +91,13 @@ export class ExceptionService {
     return this.o.config.webhooks.length;
   }
 
+  /** Open exceptions (acknowledged ones included) by rule, as this instance's engine holds them: none where it does not evaluate. */
+  openByRule(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const e of this.engine?.open() ?? []) out[e.rule] = (out[e.rule] ?? 0) + 1;
+    return out;
+  }
+
   /** The store, opened on first use. */
   async exceptionStore(): Promise<ExceptionStore> {
     this.store ??= new ExceptionStore(await this.o.db());

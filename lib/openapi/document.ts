@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ROUTE_ACCESS, type RouteAccess } from '@/lib/auth/access';
-import { fleetQuery, routesQuery, trackQuery } from '@/lib/history/params';
+import { fleetQuery, routesQuery, trackQuery } from '@/lib/http/history-params';
 import * as s from './schemas';
 
 // The OpenAPI 3.1 document of our API, served at /api/openapi.json. Every operation is one entry of OPERATIONS:
 // its answers and bodies are the zod schemas of lib/openapi/schemas.ts (checked against lib/model's types by the
-// compiler), the history's query parameters the very schemas that validate them (lib/history/params.ts), and its
+// compiler), the history's query parameters the very schemas that validate them (lib/http/history-params.ts), and its
 // security comes from ROUTE_ACCESS, the table proxy.ts enforces. A new route adds one entry here;
 // lib/openapi/openapi.test.ts fails while a route file under app/api has none.
 
@@ -44,7 +44,7 @@ const exceptionsQuery = z.object({
   to: z.string().regex(/^\d+$/).optional().describe('Epoch ms, with from'),
 });
 const signInBody = z.object({ name: z.string().min(1).max(64), password: z.string().min(1).max(1024), next: z.string().max(2048).optional() });
-const createTokenBody = z.object({ name: z.string().min(1), routes: z.array(z.string()).optional().describe('Route codes the wall is limited to') });
+const createTokenBody = z.object({ name: z.string().min(1).max(80), routes: z.string().max(400).optional().describe('Route codes the wall is limited to, comma separated'), kind: z.enum(['wall', 'feed']).optional().describe('wall (default) or feed (a GTFS-Realtime consumer)') });
 const ackBody = z.object({ note: z.string().max(500).optional() });
 const snoozeBody = z.object({ minutes: z.number().int().min(1).max(1440) });
 const readBody = z.object({ ids: z.array(z.string().max(64)).max(1000) });
@@ -56,6 +56,8 @@ const tripPredictions = s.modelObject('TripPredictionsResponse', 'TripPrediction
 const stopArrivals = s.modelObject('StopArrivalsResponse', 'StopArrivalsResponse (lib/model/predictions.ts)');
 
 const json = (description: string, schema: z.ZodType) => ({ description, schema });
+/** Sign-in's routes with AUTH_MODE=none (lib/auth/handlers.ts). */
+const signInOff = { 404: json('Sign-in is off (AUTH_MODE=none): there are no accounts, sessions or wall tokens', s.apiError) };
 
 export const OPERATIONS: readonly Operation[] = [
   {
@@ -108,12 +110,12 @@ export const OPERATIONS: readonly Operation[] = [
   { route: '/api/auth/signout', method: 'post', tag: 'auth', summary: 'Ends the session', responses: { 303: { description: "To /signin, or to the OIDC provider's logout" } } },
   { route: '/api/auth/oidc/start', method: 'get', tag: 'auth', summary: 'Starts an OpenID Connect sign-in', responses: { 302: { description: 'To the provider' }, ...errors(503) } },
   { route: '/api/auth/oidc/callback', method: 'get', tag: 'auth', summary: "The OpenID Connect provider's return", responses: { 303: { description: 'Signed in, or back to /signin with the reason' } } },
-  { route: '/api/admin/users', method: 'get', tag: 'admin', summary: 'Users and their sessions', responses: { 200: json('The users', z.object({ users: z.array(s.adminUser) })) } },
-  { route: '/api/admin/users/[name]/sessions', method: 'delete', tag: 'admin', summary: "Ends every session of a user", responses: { 200: json('How many ended', z.object({ user: z.string(), sessionsEnded: z.number().int() })), ...errors(404) } },
-  { route: '/api/admin/tokens', method: 'get', tag: 'admin', summary: 'Wall display tokens', responses: { 200: json('The tokens (never their secrets)', z.object({ tokens: z.array(s.adminWallToken) })) } },
-  { route: '/api/admin/tokens', method: 'post', tag: 'admin', summary: 'Creates a wall display token', body: createTokenBody, responses: { 201: json('The token and its wall address, shown this once', s.createdWallToken), ...errors(400) } },
-  { route: '/api/admin/tokens/[id]', method: 'delete', tag: 'admin', summary: 'Revokes a wall display token', responses: { 200: json('The token, revoked', z.object({ token: s.adminWallToken })), ...errors(400, 404) } },
-  { route: '/api/admin/audit', method: 'get', tag: 'admin', summary: 'The audit log, newest first', responses: { 200: json('The entries', z.object({ entries: z.array(s.adminAuditEntry) })) } },
+  { route: '/api/admin/users', method: 'get', tag: 'admin', summary: 'Users and their sessions', responses: { ...signInOff, 200: json('The users', z.object({ users: z.array(s.adminUser) })) } },
+  { route: '/api/admin/users/[name]/sessions', method: 'delete', tag: 'admin', summary: "Ends every session of a user", responses: { ...signInOff, 200: json('How many ended', z.object({ user: z.string(), sessionsEnded: z.number().int() })), ...errors(404) } },
+  { route: '/api/admin/tokens', method: 'get', tag: 'admin', summary: 'Wall display tokens', responses: { ...signInOff, 200: json('The tokens (never their secrets)', z.object({ tokens: z.array(s.adminWallToken) })) } },
+  { route: '/api/admin/tokens', method: 'post', tag: 'admin', summary: 'Creates a wall display token', body: createTokenBody, responses: { ...signInOff, 201: json('The token and its wall address, shown this once', s.createdWallToken), ...errors(400) } },
+  { route: '/api/admin/tokens/[id]', method: 'delete', tag: 'admin', summary: 'Revokes a wall display token', responses: { ...signInOff, 200: json('The token, revoked', z.object({ token: s.adminWallToken })), ...errors(400, 404) } },
+  { route: '/api/admin/audit', method: 'get', tag: 'admin', summary: 'The audit log, newest first', responses: { ...signInOff, 200: json('The entries', z.object({ entries: z.array(s.adminAuditEntry) })) } },
 ];
 
 /** `/api/trips/[id]` -> `/api/trips/{id}`. */
@@ -122,11 +124,13 @@ export const openApiPath = (route: string) => route.replace(/\[([^\]]+)\]/g, '{$
 const SECURITY_SCHEMES = {
   sessionCookie: { type: 'apiKey', in: 'cookie', name: 'fleetmap_session', description: 'A signed-in user\'s session (POST /api/auth/signin, or OpenID Connect). Not needed with AUTH_MODE=none on loopback.' },
   wallToken: { type: 'apiKey', in: 'cookie', name: 'fleetmap_wall', description: 'A wall display\'s token (created on /admin), exchanged for this cookie by /wall?token=…; it reads the wall\'s data and nothing else.' },
+  feedToken: { type: 'http', scheme: 'bearer', description: 'A GTFS-Realtime consumer\'s feed token (created on /admin): it reads the feeds and nothing else.' },
+  feedTokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'The same feed token as ?token= (for consumers that cannot send a header).' },
 };
 
 function security(access: RouteAccess): Record<string, string[]>[] {
   if (access.role === 'public') return [];
-  return [{ sessionCookie: [] }, ...(access.wall ? [{ wallToken: [] }] : [])];
+  return [{ sessionCookie: [] }, ...(access.wall ? [{ wallToken: [] }] : []), ...(access.feed ? [{ feedToken: [] }, { feedTokenQuery: [] }] : [])];
 }
 
 /**

@@ -44,10 +44,10 @@ describe('the OpenAPI document', () => {
   it('gives each operation the security of its ROUTE_ACCESS entry', () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       const route = Object.keys(ROUTE_ACCESS).find((r) => openApiPath(r) === path) as keyof typeof ROUTE_ACCESS;
-      const access = ROUTE_ACCESS[route] as { role: string; wall?: boolean };
+      const access = ROUTE_ACCESS[route] as { role: string; wall?: boolean; feed?: boolean };
       for (const op of Object.values(ops)) {
         expect(op['x-fleetmap-role'], path).toBe(access.role);
-        expect(op.security, path).toEqual(access.role === 'public' ? [] : [{ sessionCookie: [] }, ...(access.wall ? [{ wallToken: [] }] : [])]);
+        expect(op.security, path).toEqual(access.role === 'public' ? [] : [{ sessionCookie: [] }, ...(access.wall ? [{ wallToken: [] }] : []), ...(access.feed ? [{ feedToken: [] }, { feedTokenQuery: [] }] : [])]);
       }
     }
   });

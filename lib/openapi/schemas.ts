@@ -384,6 +384,7 @@ export const adminWallToken = named(
   'AdminWallToken',
   z.object({
     id: z.number().int(),
+    kind: z.enum(['wall', 'feed']).describe("wall: a wall display's; feed: a GTFS-Realtime consumer's"),
     name: z.string(),
     routes: z.array(z.string()).nullable(),
     createdBy: z.string(),
@@ -396,7 +397,11 @@ export const adminWallToken = named(
 
 export const createdWallToken = named(
   'CreatedWallToken',
-  z.object({ token: adminWallToken, wallPath: z.string().describe('The wall address with its token, shown this once') }) satisfies z.ZodType<CreatedWallToken>,
+  z.object({
+    token: adminWallToken,
+    wallPath: z.string().nullable().describe('The wall address with its token, shown this once (null for a feed token)'),
+    feedPaths: z.array(z.string()).optional().describe("A feed token's feed addresses with the token, shown this once"),
+  }) satisfies z.ZodType<CreatedWallToken>,
 );
 
 export const adminAuditEntry = named(

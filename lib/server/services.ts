@@ -44,7 +44,7 @@ export async function startServices(deps: ServiceDeps) {
     const predictions = running.add('predictions', startPredictions(deps.feed));
     const exceptions = running.add('exceptions', startExceptions({ ...deps, headways, recorder: () => recorderState(deps.recorder()) }));
     const gtfsRt = running.add('gtfsRt', startGtfsRt(deps.feed, predictions));
-    const metrics = running.add('metrics', startMetrics(deps.feed, { status: deps.status }));
+    const metrics = running.add('metrics', startMetrics(deps.feed, { status: deps.status, exceptions }));
     return { services: { headways, predictions, exceptions, gtfsRt, metrics }, close: () => running.close() };
   } catch (e) {
     await running.close();
