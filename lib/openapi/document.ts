@@ -38,6 +38,7 @@ const liveQuery = z.object({
   since: z.string().regex(/^[0-9a-z]{1,32}-\d+$/).optional().describe('The ETag value last received (<epoch>-<version>): answer the change since it'),
   watch: z.string().regex(/^\d+$/).optional().describe('A bus id to poll first (dispatcher and above)'),
 });
+const gtfsRtQuery = z.object({ format: z.enum(['json']).optional().describe('json: the same FeedMessage as JSON, for people') });
 const headwaysQuery = z.object({ route: z.string().optional().describe('Route codes, comma separated; every route when absent') });
 const exceptionsQuery = z.object({
   from: z.string().regex(/^\d+$/).optional().describe('Epoch ms: the exceptions of a past period (manager and above), with to'),
@@ -86,6 +87,17 @@ export const OPERATIONS: readonly Operation[] = [
   { route: '/api/history/trips/[id]', method: 'get', tag: 'history', summary: 'A recorded trip, its changes and trail', responses: { 200: json('The trip as recorded', s.historyTripResponse), ...errors(400, 404, 503) } },
   { route: '/api/history/buses/[id]/track', method: 'get', tag: 'history', summary: "One bus's fixes in a window of at most 24 h", query: trackQuery, responses: { 200: json('The fixes', s.busTrackResponse), ...errors(400, 503) } },
   { route: '/api/history/fleet', method: 'get', tag: 'history', summary: 'The fleet as recorded at a moment', query: fleetQuery, responses: { 200: json('Each bus at its last fix before then', s.fleetMomentResponse), ...errors(400, 503) } },
+  ...(['vehicle-positions', 'trip-updates'] as const).map(
+    (feed): Operation => ({
+      route: `/gtfs-rt/${feed}`,
+      method: 'get',
+      tag: 'gtfs-realtime',
+      summary: `The GTFS-Realtime ${feed === 'vehicle-positions' ? 'VehiclePositions' : 'TripUpdates'} feed`,
+      description: 'A FeedMessage in protobuf, encoded once per snapshot version; ?format=json gives a readable copy (docs/gtfs-realtime.md).',
+      query: gtfsRtQuery,
+      responses: { 200: { description: 'The FeedMessage', contentType: 'application/x-protobuf' } },
+    }),
+  ),
   { route: '/api/status', method: 'get', tag: 'operations', summary: "The upstream's health", responses: { 200: json('The health', s.health) } },
   { route: '/api/integration', method: 'get', tag: 'operations', summary: 'The integration: health, last hour, recorder, instance, build', responses: { 200: json('The status page', s.integrationResponse) } },
   { route: '/api/openapi.json', method: 'get', tag: 'operations', summary: 'This document', responses: { 200: { description: 'The OpenAPI 3.1 description of the API', contentType: 'application/json' } } },
@@ -216,7 +228,7 @@ export function openApiDocument(): Record<string, unknown> {
         'The HTTP API Fleetmap\'s pages read: the live fleet, the network, history, exceptions, predictions and the administration of sign-in. Answers are JSON in the app model (camelCase, numbers as numbers, times as epoch milliseconds unless a field says otherwise). Who may call each operation is its x-fleetmap-role (viewer < dispatcher < manager < admin, or public); with AUTH_MODE=none on loopback nobody signs in. State-changing requests must come from Fleetmap\'s own origin (Origin header).',
     },
     servers: [{ url: '/' }],
-    tags: ['live', 'history', 'regularity', 'exceptions', 'predictions', 'operations', 'auth', 'admin'].map((name) => ({ name })),
+    tags: ['live', 'history', 'regularity', 'exceptions', 'predictions', 'gtfs-realtime', 'operations', 'auth', 'admin'].map((name) => ({ name })),
     paths,
     components: { schemas, securitySchemes: SECURITY_SCHEMES },
   };

@@ -8,17 +8,17 @@ import { makeSnapshot, makeUnpositionedTrip, makeVehicle } from '@/lib/testing/v
 import { openApiDocument, openApiPath } from './document';
 
 const ROOT = join(__dirname, '..', '..');
-const API = join(ROOT, 'app', 'api');
+const APP = join(ROOT, 'app');
 
-/** Every route file under app/api, as its route (`/api/trips/[id]`) and the methods it exports. */
-function routeFiles(dir = API): { route: string; methods: string[] }[] {
+/** Every route file under app/ (app/api and the GTFS-Realtime feeds), as its route (`/api/trips/[id]`) and the methods it exports. */
+function routeFiles(dir = APP): { route: string; methods: string[] }[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return routeFiles(path);
     if (name !== 'route.ts') return [];
     const source = readFileSync(path, 'utf8');
     const methods = [...source.matchAll(/export (?:async )?(?:function|const) (GET|POST|PUT|PATCH|DELETE|HEAD)\b/g)].map((m) => m[1]!.toLowerCase());
-    return [{ route: `/${relative(join(ROOT, 'app'), dir).split(sep).join('/')}`, methods }];
+    return [{ route: `/${relative(APP, dir).split(sep).join('/')}`, methods }];
   });
 }
 
@@ -33,7 +33,7 @@ describe('the OpenAPI document', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('has every route file under app/api, each method it exports, and the routes the server answers itself', () => {
+  it('has every route file under app/, each method it exports, and the routes the server answers itself', () => {
     const files = routeFiles();
     expect(files.length).toBeGreaterThan(25);
     const missing = files.flatMap(({ route, methods }) => methods.filter((m) => m !== 'head' && !doc.paths[openApiPath(route)]?.[m]).map((m) => `${m.toUpperCase()} ${route}`));
