@@ -52,6 +52,7 @@ const readBody = z.object({ ids: z.array(z.string().max(64)).max(1000) });
 
 const liveExceptions = s.modelObject('LiveExceptionsResponse', 'LiveExceptionsResponse or ExceptionHistoryResponse (lib/model/exceptions.ts)');
 const fleetException = s.modelObject('FleetException', 'FleetException (lib/model/exceptions.ts)');
+const webhookDeliveries = s.modelObject('WebhookDeliveriesResponse', 'WebhookDeliveriesResponse (lib/model/exceptions.ts)');
 const headways = s.modelObject('HeadwaysResponse', 'HeadwaysResponse (lib/model/regularity.ts)');
 const tripPredictions = s.modelObject('TripPredictionsResponse', 'TripPredictionsResponse (lib/model/predictions.ts)');
 const stopArrivals = s.modelObject('StopArrivalsResponse', 'StopArrivalsResponse (lib/model/predictions.ts)');
@@ -80,6 +81,7 @@ export const OPERATIONS: readonly Operation[] = [
   { route: '/api/stops/[id]/arrivals', method: 'get', tag: 'predictions', summary: 'Predicted arrivals at a stop', responses: { 200: json('The arrivals', stopArrivals), ...errors(400, 404, 429, 503) } },
   { route: '/api/headways', method: 'get', tag: 'regularity', summary: 'Live headways per route and direction', query: headwaysQuery, responses: { 200: json('The headways', headways), ...errors(400) } },
   { route: '/api/exceptions', method: 'get', tag: 'exceptions', summary: 'Open exceptions, or those of a past period', query: exceptionsQuery, responses: { 200: json('The exceptions', liveExceptions), ...errors(400, 503) } },
+  { route: '/api/exceptions/deliveries', method: 'get', tag: 'exceptions', summary: 'The webhook queue by state, and the dead deliveries', responses: { 200: json('The queue', webhookDeliveries), ...errors(503) } },
   { route: '/api/exceptions/read', method: 'post', tag: 'exceptions', summary: 'Marks exceptions as read by the signed-in user', body: readBody, responses: { 204: { description: 'Marked' }, 200: { description: 'Marked' }, ...errors(400, 503) } },
   { route: '/api/exceptions/[id]/acknowledge', method: 'post', tag: 'exceptions', summary: 'Acknowledges an exception', body: ackBody, responses: { 200: json('The exception as it is now', fleetException), ...errors(400, 404, 503) } },
   { route: '/api/exceptions/[id]/snooze', method: 'post', tag: 'exceptions', summary: 'Snoozes an exception', body: snoozeBody, responses: { 200: json('The exception as it is now', fleetException), ...errors(400, 404, 503) } },
