@@ -31,6 +31,7 @@ import type {
   VehicleTrip,
 } from '@/lib/model';
 import type { AccessDeniedBody } from '@/lib/model/access';
+import type { LiveHealth } from '@/lib/model/live-health';
 
 // Our API's answers as zod schemas, one per type of lib/model, each checked against that type by the compiler
 // (`satisfies z.ZodType<T>`: a field the type gains and the schema lacks, or a changed type, fails the typecheck).
@@ -215,6 +216,23 @@ export const health = named(
   'The upstream as the feed sees it: its state, the key, the budget, the freshness of the fleet and the timezone in use.',
 );
 
+export const liveHealth = named(
+  'LiveHealth',
+  z.object({
+    state: upstreamState,
+    message: z.string(),
+    lastSuccessAt: epochMs.nullable(),
+    meanFixAgeS: nullableNumber,
+    level: z.enum(['standard', 'business']).nullable(),
+    locations: z.boolean().nullable(),
+    budget: z.object({ usedShare: nullableNumber, pausedUntil: epochMs.nullable() }),
+    coordination: z.object({ lostAt: epochMs, dataAt: epochMs }).optional(),
+    restoredFrom: epochMs.optional(),
+    timezone: z.object({ zone: nullableString, offsetMinutes: nullableNumber }),
+  }) satisfies z.ZodType<LiveHealth>,
+  "The health every viewer's snapshot carries: the state and its sentence, the data's age, the budget's use; the full health is /api/status.",
+);
+
 const thresholds = z.object({ lateMin: z.number(), earlyMin: z.number() });
 
 export const liveFull = named(
@@ -226,7 +244,7 @@ export const liveFull = named(
     version: z.number().int(),
     vehicles: z.array(vehicle),
     unpositionedTrips: z.array(unpositionedTrip),
-    health,
+    health: liveHealth,
     thresholds,
   }) satisfies z.ZodType<LiveFull>,
   'The whole live snapshot; its ETag is W/"<epoch>-<version>".',
@@ -244,7 +262,7 @@ export const liveDelta = named(
     removedBusIds: z.array(z.number().int()),
     unpositionedTrips: z.array(unpositionedTrip),
     removedTripIds: z.array(z.number().int()),
-    health,
+    health: liveHealth,
     thresholds,
   }) satisfies z.ZodType<LiveDelta>,
   'What changed since the version asked for: the vehicles and unpositioned trips changed or added, those removed, and the health now.',
