@@ -132,7 +132,10 @@ export function upstreamIdentity(env: Env = process.env): UpstreamIdentity {
   if (!r.ok || r.config.baseUrl === null || r.apiKey === null) throw new Error('The partner settings are invalid (start-up reports why).');
   // Salted with a fixed label: the fingerprint names a key for this purpose only, and no other hash of it matches.
   const keyFingerprint = createHash('sha256').update(`fleetmap store key fingerprint\n${r.apiKey}`).digest('base64url').slice(0, 22);
-  return { upstream: r.config.baseUrl, keyFingerprint };
+  // FLEETMAP_UPSTREAM_NAME names the upstream in place of its base URL, for instances that reach one upstream
+  // through addresses of their own (an egress proxy per instance): the same name is the same upstream.
+  const name = env.FLEETMAP_UPSTREAM_NAME?.trim();
+  return { upstream: name || r.config.baseUrl, keyFingerprint };
 }
 
 /** True when a real upstream is configured through the environment (PARTNER_API_BASE_URL). */
