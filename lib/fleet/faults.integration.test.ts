@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { logger } from '@/lib/log';
 import type { Health, LiveSnapshot, UpstreamState } from '@/lib/model';
 import { zoneAtLocalHour, createSimulator, DEMO_BUSINESS_KEY, type FaultsPatch, type Simulator } from '@/lib/sim';
 import { liveResponse } from '@/lib/http/live-answer';
@@ -235,6 +236,8 @@ beforeAll(async () => {
   await startSim();
   globalThis.fetch = recordingFetch as typeof fetch;
   console.warn = (...args: unknown[]) => void logLines.push(args.map(String).join(' '));
+  // The feed logs through the process logger (lib/log, pino): each line it writes is kept here as the JSON it carries.
+  vi.spyOn(logger(), 'warn').mockImplementation(((fields: Record<string, unknown>, msg?: string) => void logLines.push(JSON.stringify({ ...fields, msg }))) as never);
   Object.assign(process.env, {
     PARTNER_API_BASE_URL: `http://127.0.0.1:${simPort}${BASE}`,
     PARTNER_API_KEY: DEMO_BUSINESS_KEY,
