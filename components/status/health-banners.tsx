@@ -29,7 +29,10 @@ export function HealthBanners({
   className?: string;
 }) {
   const { zone } = useDisplayZone(agencyZoneOf(health));
-  const banners = healthBanners(health, link, now, zone, full?.notes ?? []);
+  // An administrator's answer carries the full health: its sentence names the upstream's own reason, which the viewers'
+  // sentence leaves out (finding 1 of the security review); both describe the same snapshot.
+  const shown = health && full?.message ? { ...health, message: full.message } : health;
+  const banners = healthBanners(shown, link, now, zone, full?.notes ?? []);
   if (banners.length === 0) return null;
   return (
     <div className={`flex flex-col gap-1 ${className ?? ''}`}>
