@@ -1,7 +1,5 @@
 import 'server-only';
-import { cookies, headers } from 'next/headers';
-import { cookieReader } from './cookies';
-import { isHttps } from './request-info';
+import { cookies } from 'next/headers';
 import type { Viewer } from '@/lib/model/access';
 import { authService } from './index';
 
@@ -13,7 +11,5 @@ export async function pageViewer(): Promise<Viewer | null> {
   const service = authService();
   if (!service) return { kind: 'open', role: 'admin', warning: null };
   const jar = await cookies();
-  const secure = isHttps(new URL('http://localhost/'), await headers(), service.config);
-  const cookie = cookieReader({ get: (name) => jar.get(name)?.value }, secure);
-  return service.viewer(await service.principal((name) => cookie(name)));
+  return service.viewer(await service.principal((name) => jar.get(name)?.value));
 }

@@ -1,5 +1,4 @@
 import 'server-only';
-import { clientHolders } from './client-quota';
 
 // Who watches which bus, so that a viewer cycling `watch` over the fleet cannot take the poll lane: each
 // client holds at most MAX_WATCHES_PER_CLIENT buses at once (a new one replaces its own oldest), and the whole
@@ -38,9 +37,7 @@ export class WatchRegistry {
    * `client` watches `busId` from `now` for the TTL. Returns whether it does, and the buses no client watches any
    * more because this one replaced them (their priority must end now, not at their old expiry).
    */
-  add(clientKey: string, busId: number, now: number): { outcome: WatchOutcome } & WatchChange {
-    // The first holder the key names (the account, a wall token, or the address): its sessions share its bound.
-    const client = clientHolders(clientKey)[0] ?? clientKey;
+  add(client: string, busId: number, now: number): { outcome: WatchOutcome } & WatchChange {
     this.prune(now);
     const mine = this.byClient.get(client) ?? new Map<number, number>();
     const dropped: number[] = [];

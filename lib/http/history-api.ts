@@ -1,6 +1,5 @@
 import 'server-only';
 import type { z } from 'zod';
-import { logger } from '@/lib/log';
 import { errorResponse, jsonResponse, type Parsed } from './responses';
 import { describeStoreError } from '@/lib/history/recorder';
 import { queryObject } from './history-params';
@@ -26,7 +25,7 @@ export async function fromStore(open: () => Promise<Store>, read: (store: Store)
   try {
     return jsonResponse(await read(store));
   } catch (e) {
-    logger().warn({ reason: describeStoreError(e) }, 'history read failed');
+    console.warn(JSON.stringify({ msg: 'history read failed', reason: describeStoreError(e) }));
     return errorResponse({ status: 503, message: `The history store did not answer (${describeStoreError(e)}).`, correlationId: null });
   }
 }

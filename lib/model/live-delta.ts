@@ -109,6 +109,5 @@ export function applyLiveDelta(base: LiveSnapshot, delta: LiveDelta): LiveSnapsh
     unpositionedTrips: applyByKey(base.unpositionedTrips, delta.unpositionedTrips, delta.removedTripIds, tripKey),
     health: delta.health,
     thresholds: delta.thresholds,
-    ...(delta.fullHealth ? { fullHealth: delta.fullHealth } : {}),
   };
 }

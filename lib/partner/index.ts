@@ -28,9 +28,6 @@ export {
   isUpstreamConfigured,
   createConfiguredClient,
   configuredTimeRule,
-  upstreamIdentity,
-  EMBEDDED_UPSTREAM,
-  type UpstreamIdentity,
   type PartnerConfig,
   type PartnerConfigResult,
 } from './config';

@@ -1,1 +1,0 @@
-ALTER TABLE "auth_wall_tokens" ADD COLUMN "kind" text DEFAULT 'wall' NOT NULL;
