@@ -2,8 +2,10 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { authService } from '@/lib/auth';
 import { readAuthConfig } from '@/lib/auth/config';
 import { guardRequest, principalKey } from '@/lib/auth/guard';
+import { checkHost, hostRefusal } from '@/lib/auth/host-check';
 import { CLIENT_PRINCIPAL_HEADER } from '@/lib/http/client-key';
 import { startingResponse } from '@/lib/http/responses';
+import { WALL_ROUTES_HEADER } from '@/lib/http/wall-scope';
 import { contentSecurityPolicy, frameAncestorsFrom, originsOf } from '@/lib/http/security-headers';
 
 /**
@@ -27,6 +29,12 @@ export async function proxy(request: NextRequest) {
   if (!service) {
     const cfg = readAuthConfig();
     if (!(cfg.ok && cfg.config.mode === 'none')) return startingResponse();
+    // Sign-in off, and still the Host is checked (DNS rebinding, lib/auth/host-check.ts).
+    const host = checkHost(request.headers.get('host'), cfg.config);
+    if (host !== 'ok') {
+      const { status, message } = hostRefusal(host);
+      return Response.json({ error: { status, message } }, { status, headers: { 'Cache-Control': 'no-store' } });
+    }
   }
   const guard = service ? await guardRequest(service, { method: request.method, url: request.nextUrl, headers: request.headers }) : ({ kind: 'allow', principal: { kind: 'open' } } as const);
   if (guard.kind === 'respond') return guard.response;
@@ -34,8 +42,11 @@ export async function proxy(request: NextRequest) {
   // value of the header never passes.
   const requestHeaders = new Headers(request.headers);
   requestHeaders.delete(CLIENT_PRINCIPAL_HEADER);
+  requestHeaders.delete(WALL_ROUTES_HEADER);
   const key = principalKey(guard.principal);
   if (key) requestHeaders.set(CLIENT_PRINCIPAL_HEADER, key);
+  // A wall token limited to routes reads those routes' network and stops only (lib/http/wall-scope.ts).
+  if (guard.principal.kind === 'wall' && guard.principal.routes !== null) requestHeaders.set(WALL_ROUTES_HEADER, JSON.stringify(guard.principal.routes));
 
   if (request.nextUrl.pathname.startsWith('/api/')) {
     if (!hasBrokenEscape(request.nextUrl.pathname)) return NextResponse.next({ request: { headers: requestHeaders } });

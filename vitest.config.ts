@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'components/**/*.test.ts', 'components/**/*.test.tsx', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
+    // In CI the store's and the cluster's services must answer: their tests fail the run rather than skip.
+    globalSetup: ['lib/testing/ci-services.ts'],
     // Deadlines only stop a hung test. PGlite (WebAssembly PostgreSQL) takes seconds to start on an idle machine and
     // over 30 s on two cores at load 30 (seen in the store's tests), so the defaults are generous.
     testTimeout: 120_000,

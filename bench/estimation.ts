@@ -85,11 +85,21 @@ export interface ReplayRun {
   samples: number;
 }
 
+/** What else a replay tells (the exceptions benchmark): the simulator, every location fetched, and a tick. */
+export interface ReplayHooks {
+  start?(sim: ReturnType<typeof createSimulator>, stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>): void;
+  /** A location answer as the feed reads it, fetched at `now`. */
+  location?(busId: number, fix: RecentFix, now: number): void;
+  /** Every tickMs from the start of the measured span: the active trips of the last walk, each bus's or none. */
+  tick?(now: number, trips: readonly Trip[]): void;
+  tickMs?: number;
+}
+
 /**
  * Replays the service day from `fromH` to `toH` (local hours, after a 30-minute warm-up) and hands every bus the
  * app holds an active trip for to `onSample` every SAMPLE_MS. `dayStart`: another day's local midnight.
  */
-export function replayServiceDay(fromH: number, toH: number, onSample: (s: ReplaySample) => void, dayStart = DAY_START): ReplayRun {
+export function replayServiceDay(fromH: number, toH: number, onSample: (s: ReplaySample) => void, dayStart = DAY_START, hooks: ReplayHooks = {}): ReplayRun {
   const { scheduler: schedulerModule, config } = loadServerModules();
   const { schemas, map } = loadPartnerModules();
   const { LocationScheduler, newTrack, recordFix } = schedulerModule;
@@ -109,24 +119,30 @@ export function replayServiceDay(fromH: number, toH: number, onSample: (s: Repla
     world.net.routes.map((r) => [r.id, map.routeStopsFromWire(schemas.routeStopsDataSchema.parse({ route: { id: r.id }, items: routeStopRecords(r, idBase[r.index]!, WIRE) })).stops]),
   );
 
+  hooks.start?.(sim, stopsByRoute);
   const tracks = buses.map((b) => newTrack(b.id));
   const scheduler = new LocationScheduler();
   const recent = new Map<number, RecentFix[]>();
   let tripsByBus = new Map<number, Trip>();
+  let trips: Trip[] = [];
   const measureFrom = dayStart + fromH * HOUR_MS;
   const end = dayStart + toH * HOUR_MS;
   let nextSlot = now;
   let nextTrips = now;
   let nextSample = measureFrom;
+  const tickMs = hooks.tick ? (hooks.tickMs ?? SAMPLE_MS) : Number.POSITIVE_INFINITY;
+  let nextTick = measureFrom;
   let walkSlotsLeft = 0;
   let samples = 0;
   while (now < end) {
-    now = Math.min(nextSlot, nextTrips, nextSample);
+    now = Math.min(nextSlot, nextTrips, nextSample, nextTick);
     if (now === nextTrips) {
       // What /trips/active lists now; its pages take location slots, as in the feed.
       tripsByBus = new Map();
+      trips = [];
       for (const ref of world.activeTrips(now)) {
         const trip = map.tripFromWire(schemas.tripSchema.parse(tripRecord(world, ref, now, WIRE)), rule);
+        trips.push(trip);
         if (trip.busId !== null) tripsByBus.set(trip.busId, trip);
       }
       for (const t of tracks) t.onTrip = tripsByBus.has(t.busId);
@@ -141,6 +157,7 @@ export function replayServiceDay(fromH: number, toH: number, onSample: (s: Repla
           const loc = map.busLocationFromWire(schemas.busLocationSchema.parse(locationRecord(world, buses[id - 1]!, now, WIRE)), rule);
           const fix: RecentFix = { lat: loc.latitude, lon: loc.longitude, gpsAt: loc.lastGpsAt, speedKmh: loc.speedKmh, heading: loc.heading, accuracy: loc.accuracy };
           recordFix(tracks[id - 1]!, fix, now);
+          hooks.location?.(id, fix, now);
           // The browser keeps the last few distinct fixes of each bus it has seen.
           const held = (recent.get(id) ?? []).filter((f) => f.gpsAt !== fix.gpsAt);
           if (fix.lat !== null && fix.lon !== null && fix.gpsAt !== null) held.push(fix);
@@ -158,6 +175,10 @@ export function replayServiceDay(fromH: number, toH: number, onSample: (s: Repla
         onSample({ now, busId, trip, path: tripPath?.ok ? tripPath.path : null, routeStops, fixes: recent.get(busId) ?? [], truth, allRouteStops: stopsByRoute });
       }
       nextSample += SAMPLE_MS;
+    }
+    if (now === nextTick) {
+      hooks.tick!(now, trips);
+      nextTick += tickMs;
     }
   }
   void sim.close();

@@ -8,7 +8,7 @@
 // default fleet and at 10,000 buses, and the layout of one ladder update (a 60-stop direction with 30 buses).
 import { estimatePosition } from '../lib/estimate';
 import { projectOnto } from '../lib/geo/polyline';
-import { DEFAULT_REGULARITY, type DirectionHeadways, type Health, type LiveSnapshot, type RouteStop, type Trip, type Vehicle } from '../lib/model';
+import { DEFAULT_REGULARITY, type DirectionHeadways, type LiveHealth, type LiveSnapshot, type RouteStop, type Trip, type Vehicle } from '../lib/model';
 import { headwayClass, PACE_MIN_MPS, PACE_MIN_SPAN_MS, PACE_WINDOW_MS } from '../lib/regularity/headways';
 import { LiveHeadways, type RouteNames } from '../lib/regularity/live';
 import { createSimulator } from '../lib/sim';
@@ -21,7 +21,7 @@ import { distribution, median, percentile } from './support/stats';
 
 const THRESHOLDS = { lateMin: 5, earlyMin: 1 };
 const COMPARE_EVERY_MS = 60_000;
-const HEALTH = { capabilities: { buses: true, routes: true, stops: true, trips: true, locations: true } } as Health;
+const HEALTH = { locations: true } as LiveHealth;
 
 function vehicleTripOf() {
   allowServerModules();

@@ -2,7 +2,7 @@
 // PostgreSQL:
 //   - storage per simulated day at the default 855 buses and reads on a store holding 14 simulated days (--days N):
 //     the 30-day per-route table, the fleet at a moment, one bus's day. The days are made by the simulator's
-//     clock and written through the recorder (scripts/data/history-fill.ts → lib/history/fill.ts: the simulator's
+//     clock and written through the recorder (scripts/data/history-fill.ts → lib/sim/fill.ts: the simulator's
 //     world stepped minute by minute at the budget's pace, its walks of /trips/active, location answers and final
 //     lookups emitted as the feed's events to the real Recorder), one process per store, side by side;
 //   - the recorder's lag at 10,000 buses on a 1,200/min key: a minute of the feed's events at their real pace
@@ -34,7 +34,7 @@ function load() {
   /* eslint-disable @typescript-eslint/no-require-imports -- must load after the server-only marker is in the cache */
   return {
     store: require('../lib/history/store') as typeof import('../lib/history/store'),
-    fill: require('../lib/history/fill') as typeof import('../lib/history/fill'),
+    fill: require('../lib/sim/fill') as typeof import('../lib/sim/fill'),
     queries: require('../lib/history/queries') as typeof import('../lib/history/queries'),
     recorder: require('../lib/history/recorder') as typeof import('../lib/history/recorder'),
     rollups: require('../lib/history/rollups') as typeof import('../lib/history/rollups'),

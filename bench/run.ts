@@ -11,6 +11,7 @@ import { apiLoad } from './api-load';
 import { basemap } from './basemap';
 import { cluster } from './cluster';
 import { estimation } from './estimation';
+import { exceptions } from './exceptions';
 import { firstBus } from './first-bus';
 import { fleetTable } from './fleet-table';
 import { freshness } from './freshness';
@@ -32,7 +33,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, gtfsRt, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways];
 
 export class UsageError extends Error {
   constructor(

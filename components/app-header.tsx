@@ -14,6 +14,7 @@ const VIEWS = [
   { id: 'dispatch', href: '/', label: 'Dispatch' },
   { id: 'ladder', href: '/ladder', label: 'Ladder' },
   { id: 'delays', href: '/delays', label: 'Delays' },
+  { id: 'exceptions', href: '/exceptions', label: 'Exceptions' },
   { id: 'replay', href: '/replay', label: 'Replay' },
   { id: 'fleet', href: '/fleet', label: 'Fleet' },
   { id: 'status', href: '/status', label: 'Status' },

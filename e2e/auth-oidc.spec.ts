@@ -8,7 +8,9 @@ import { startAuthStack, type AuthStack } from './support/auth';
 import { startOidcProvider } from './support/oidc-provider';
 import { freePort } from './support/stack';
 
-const GROUPS = { maria: ['fleet-managers', 'staff'], victor: ['fleet-viewers'], sam: ['sales'] };
+const GROUPS = { maria: ['fleet-managers', 'staff'], victor: ['fleet-viewers'], sam: ['sales'], 'alex-1': ['fleet-viewers'], 'alex-2': ['fleet-managers'] };
+// Two subjects of the provider that both call themselves alex (security review, issue 28, finding 9).
+const NAMES = { 'alex-1': 'alex', 'alex-2': 'alex' };
 
 type OidcStack = AuthStack & { oidcSecret: string; oidcIssuer: string };
 
@@ -17,7 +19,7 @@ const test = base.extend<object, { stack: OidcStack }>({
     async ({}, use) => {
       const appPort = await freePort();
       const appUrl = `http://127.0.0.1:${appPort}`;
-      const provider = await startOidcProvider({ redirectUri: `${appUrl}/api/auth/oidc/callback`, groups: GROUPS });
+      const provider = await startOidcProvider({ redirectUri: `${appUrl}/api/auth/oidc/callback`, groups: GROUPS, names: NAMES });
       try {
         const stack = await startAuthStack({
           mode: 'oidc',
@@ -123,4 +125,24 @@ test('the client secret appears in no page, answer or log line', async ({ reques
   }
   expect(stack.appLogs()).toContain('Ready on');
   expect(stack.appLogs().includes(secret)).toBe(false);
+});
+
+test('two subjects with the same preferred_username get two accounts, each with its own role', async ({ browser, stack }) => {
+  const first = await freshContext(browser, stack.appUrl);
+  const page1 = await first.newPage();
+  await oidcSignIn(page1, 'alex-1');
+  await expect(page1.getByLabel('Signed in as')).toHaveText('alex (viewer)');
+  const second = await freshContext(browser, stack.appUrl);
+  const page2 = await second.newPage();
+  await oidcSignIn(page2, 'alex-2', '/delays');
+  await expect(page2).toHaveURL(`${stack.appUrl}/delays`);
+  await expect(page2.getByLabel('Signed in as')).toHaveText(/^alex-[0-9a-z]{8} \(manager\)$/);
+  // The first subject's account kept its own role: the second's sign-in gave it nothing (it used to be one
+  // account named alex, whose role the last sign-in set).
+  expect((await page1.request.get('/api/live')).status()).toBe(200);
+  expect((await page1.request.get('/delays', { maxRedirects: 0 })).status()).toBe(403);
+  await page1.reload();
+  await expect(page1.getByLabel('Signed in as')).toHaveText('alex (viewer)');
+  await first.close();
+  await second.close();
 });

@@ -52,7 +52,8 @@ test('every route: 401 or the sign-in without a session, 403 one role too low, a
     const method = METHOD[pattern] ?? 'GET';
     const headers = { origin: stack.appUrl };
     const anonymous = await fetch(`${stack.appUrl}${path}`, { method, headers, redirect: 'manual' });
-    if (pattern.startsWith('/api/')) {
+    // The API and the GTFS-Realtime feeds refuse in JSON (their callers are programs); pages redirect to the sign-in.
+    if (pattern.startsWith('/api/') || pattern.startsWith('/gtfs-rt/')) {
       expect(anonymous.status, `${method} ${path} without a session`).toBe(401);
       expect(await anonymous.json()).toMatchObject({ error: { status: 401, reason: 'sign-in-required' } });
     } else {

@@ -1,5 +1,6 @@
 // The key must never leave the server: build and run with a random key, then look for it everywhere a
-// browser or an operator could see it — the build output, every page, every API answer and header, the logs.
+// browser or an operator could see it — the build output, every page, every API answer and header, the logs. The
+// servers log at LOG_LEVEL=trace, so that every line the logger (pino, lib/log) could write is there to be searched.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
@@ -17,6 +18,17 @@ function filesUnder(dir: string, out: string[] = []): string[] {
 }
 
 const PAGES = ['/', '/delays', '/wall', '/fleet', '/status', '/?trip=1', '/wall?routes=M15&theme=light'];
+const VERBOSE = { LOG_LEVEL: 'trace' };
+
+test.use({ stackOptions: { env: VERBOSE } });
+
+/** The server's log lines the logger wrote (JSON), leaving out what Next.js prints as text. */
+function jsonLines(logs: string): Record<string, unknown>[] {
+  return logs
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
 const API = ['/api/live', '/api/live?watch=1', '/api/status', '/api/routes', '/api/buses', '/api/network', '/api/routes/1/stops', '/api/trips/1', '/api/trips/2147483647', '/api/trips/abc', '/api/integration', '/api/buses/last-trips'];
 
 test('the API key appears nowhere: build output, pages, API answers, headers, logs', async ({ request, stack }) => {
@@ -41,11 +53,22 @@ test('the API key appears nowhere: build output, pages, API answers, headers, lo
     expect(body.length, `${path} answered`).toBeGreaterThan(0);
     expect(body.includes(key), `${path} body`).toBe(false);
     expect(JSON.stringify(res.headers()).includes(key), `${path} headers`).toBe(false);
+    expect(res.headers()['x-request-id'], `${path} request id`).toMatch(/^[\w.:-]+$/);
   }
+  // An upstream error met while serving a request: its line names the request (the id the caller sent, echoed)
+  // and the upstream's correlation id.
+  const missing = await request.get(`${stack.appUrl}/api/trips/2147483646`, { headers: { 'x-request-id': 'canary-request-1' } });
+  expect(missing.status()).toBe(404);
+  expect(missing.headers()['x-request-id']).toBe('canary-request-1');
+  await expect.poll(() => jsonLines(stack.appLogs()).find((l) => l.msg === 'upstream error' && l.requestId === 'canary-request-1'), { timeout: 30_000 }).toMatchObject({ level: 'warn', status: 404, correlationId: expect.any(String) });
 
   const logs = stack.appLogs();
   expect(logs.length).toBeGreaterThan(0);
   expect(logs.includes(key), 'server log output').toBe(false);
+  // The start-up line names the store, the cluster mode, sign-in and the upstream by its host alone.
+  const started = jsonLines(logs).find((l) => l.msg === 'Fleetmap started');
+  expect(started).toMatchObject({ level: 'info', store: expect.stringMatching(/^PGlite in /), cluster: 'single instance', auth: 'none', upstream: new URL(stack.simBaseUrl).host });
+  expect(jsonLines(logs).filter((l) => l.level === 'debug' || l.level === 'trace' || l.level === 'info').length).toBeGreaterThan(1);
 });
 
 // With sign-in on, the same search for the secrets sign-in creates: passwords (right and wrong), the session id,
@@ -57,7 +80,7 @@ test.describe('with sign-in on', () => {
 
   test('passwords, session ids and wall tokens appear in no page, answer, header, log line or store file', async () => {
     test.setTimeout(180_000);
-    const stack = await startAuthStack({ mode: 'local', accounts: [admin] });
+    const stack = await startAuthStack({ mode: 'local', accounts: [admin], env: VERBOSE });
     try {
       const origin = { origin: stack.appUrl };
       const failed = await fetch(`${stack.appUrl}/api/auth/signin`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: JSON.stringify({ name: admin.name, password: wrongPassword }) });
@@ -94,7 +117,7 @@ test.describe('with sign-in on', () => {
       expect(audit.entries.map((e) => e.event)).toEqual(expect.arrayContaining(['sign-in.failed', 'sign-in.ok', 'token.created', 'token.first-use']));
 
       const logs = stack.appLogs();
-      expect(logs.length).toBeGreaterThan(0);
+      expect(jsonLines(logs).find((l) => l.msg === 'Fleetmap started')).toMatchObject({ auth: 'local' });
       for (const [what, secret] of Object.entries(secrets)) expect(logs.includes(secret), `${what} in the server log`).toBe(false);
       // The store keeps hashes: the raw secrets are in none of its files.
       const storeFiles = filesUnder(stack.dataDir);

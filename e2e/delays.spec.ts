@@ -140,7 +140,7 @@ test('works on a key without GPS: the same figures, from trips alone', async ({ 
     await page.goto('/delays');
     await expect.poll(async () => Number(await page.getByLabel('Active trips').textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
     const snap = await pause(page, bodies);
-    expect(snap.health.capabilities.locations).toBe(false);
+    expect(snap.health.locations).toBe(false);
     expect(snap.vehicles.filter((v) => v.lat !== null || v.lon !== null)).toEqual([]);
     const table = await renderedTable(page);
     expect(table.length).toBeGreaterThan(1);

@@ -41,7 +41,9 @@ test('after a restart the map shows the buses it knew, restored at their true ag
   const first = await live(stack.appUrl);
   const restored = first.vehicles.filter((v) => v.lat !== null && v.fetchedAt !== null && v.fetchedAt < restartedAt);
   expect(restored.length).toBeGreaterThanOrEqual(placedBefore);
-  expect(stack.appLogs()).toMatch(/"msg":"history recording","where":"PGlite in [^"]+","restored":\{"fixes":\d+/);
+  // The start-up line of the restarted server says where history is kept and what it restored.
+  const started = stack.appLogs().split('\n').filter((line) => line.includes('"msg":"Fleetmap started"'));
+  expect(JSON.parse(started.at(-1) ?? '{}')).toMatchObject({ level: 'info', store: expect.stringMatching(/^PGlite in /), restored: { fixes: expect.any(Number) } });
   await page.goto('/');
   await expect.poll(async () => (await drawnBusIds(page)).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(restored.length);
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
-import { readAppConfig, readHistoryConfig, readOpsConfig, readRegularityConfig, validateConfigAtStartup } from './config';
+import { validateConfigAtStartup } from '@/lib/server/config-check';
+import { readAppConfig, readHistoryConfig, readOpsConfig, readRegularityConfig } from './config';
 
 describe('readAppConfig', () => {
   it('gives the documented defaults for an empty environment (blank counts as unset)', () => {
@@ -110,12 +111,13 @@ describe('validateConfigAtStartup', () => {
 
 describe('readHistoryConfig', () => {
   it('defaults to the embedded store in ./data, 14 days of positions and 400 of trips', () => {
-    expect(readHistoryConfig({})).toEqual({ ok: true, config: { databaseUrl: null, dataDir: resolve('data'), positionsDays: 14, tripsDays: 400 } });
+    expect(readHistoryConfig({})).toEqual({ ok: true, config: { databaseUrl: null, dataDir: resolve('data'), positionsDays: 14, tripsDays: 400, storeReset: false, storeKeyRotated: false } });
   });
 
   it('reads DATABASE_URL, FLEETMAP_DATA_DIR and the retention', () => {
-    const r = readHistoryConfig({ DATABASE_URL: ' postgres://u:secret@db.example.org:5433/fleet ', FLEETMAP_DATA_DIR: 'var/fm', HISTORY_POSITIONS_DAYS: '7', HISTORY_TRIPS_DAYS: '30' });
-    expect(r).toEqual({ ok: true, config: { databaseUrl: 'postgres://u:secret@db.example.org:5433/fleet', dataDir: resolve('var/fm'), positionsDays: 7, tripsDays: 30 } });
+    const r = readHistoryConfig({ DATABASE_URL: ' postgres://u:secret@db.example.org:5433/fleet ', FLEETMAP_DATA_DIR: 'var/fm', HISTORY_POSITIONS_DAYS: '7', HISTORY_TRIPS_DAYS: '30', FLEETMAP_STORE_RESET: '1', FLEETMAP_STORE_KEY_ROTATED: '0' });
+    expect(r).toEqual({ ok: true, config: { databaseUrl: 'postgres://u:secret@db.example.org:5433/fleet', dataDir: resolve('var/fm'), positionsDays: 7, tripsDays: 30, storeReset: true, storeKeyRotated: false } });
+    expect(readHistoryConfig({ FLEETMAP_STORE_RESET: 'yes' })).toEqual({ ok: false, problems: ['FLEETMAP_STORE_RESET must be 1 (on) or 0 (off)'] });
   });
 
   it('reports each problem in one sentence, never repeating the connection string', () => {

@@ -1,13 +1,9 @@
 import 'server-only';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { pmtilesFileProblem } from '@/lib/map-style/pmtiles-file';
-import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
-import { readAuthConfig } from '@/lib/auth/config';
-import { readExceptionsConfig } from '@/lib/exceptions/config';
-import { readGtfsRtConfig } from '@/lib/gtfs-rt/config';
+import { PMTILES_STYLE_URL } from '@/lib/model/basemap';
 import { DEFAULT_REGULARITY, type RegularityConfig } from '@/lib/model/regularity';
-import { readPartnerConfig } from '@/lib/partner';
+import { LOG_LEVELS } from '@/lib/log';
 
 // The app's own configuration (the feed's tuning knobs, delay thresholds, map styles). The upstream's
 // settings (base URL, key, timezone, timeout) belong to lib/partner, sign-in's to lib/auth; validateConfigAtStartup
@@ -43,6 +39,13 @@ function styleUrlVar(name: string) {
 }
 
 /** A file path; relative paths are taken from the directory the server starts in. */
+/** A switch: unset, blank or 0 is off, 1 is on; anything else is refused with the variable's name. */
+function switchVar(name: string) {
+  return z
+    .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v), z.enum(['0', '1'], { error: `${name} must be 1 (on) or 0 (off)` }).optional())
+    .transform((v) => v === '1');
+}
+
 const pathVar = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
   z
@@ -130,7 +133,8 @@ export function appConfig(env: Env = process.env): AppConfig {
   return r.config;
 }
 
-function configError(problems: string[]): Error {
+/** The start-up error: one line per problem. */
+export function configError(problems: string[]): Error {
   return new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
 
@@ -142,6 +146,10 @@ export interface HistoryConfig {
   dataDir: string;
   positionsDays: number;
   tripsDays: number;
+  /** FLEETMAP_STORE_RESET=1: a store that belongs to another upstream is moved aside and started afresh. */
+  storeReset: boolean;
+  /** FLEETMAP_STORE_KEY_ROTATED=1: the key changed for the same upstream (same base URL); the store is kept. */
+  storeKeyRotated: boolean;
 }
 
 const historyConfigSchema = z.object({
@@ -166,6 +174,8 @@ const historyConfigSchema = z.object({
   FLEETMAP_DATA_DIR: pathVar.transform((v) => v ?? resolve('data')),
   HISTORY_POSITIONS_DAYS: numberVar('HISTORY_POSITIONS_DAYS', 14, 1, 3650, { int: true }),
   HISTORY_TRIPS_DAYS: numberVar('HISTORY_TRIPS_DAYS', 400, 1, 36_500, { int: true }),
+  FLEETMAP_STORE_RESET: switchVar('FLEETMAP_STORE_RESET'),
+  FLEETMAP_STORE_KEY_ROTATED: switchVar('FLEETMAP_STORE_KEY_ROTATED'),
 });
 
 export type HistoryConfigResult = { ok: true; config: HistoryConfig } | { ok: false; problems: string[] };
@@ -174,7 +184,17 @@ export function readHistoryConfig(env: Env = process.env): HistoryConfigResult {
   const parsed = historyConfigSchema.safeParse(env);
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => i.message) };
   const v = parsed.data;
-  return { ok: true, config: { databaseUrl: v.DATABASE_URL, dataDir: v.FLEETMAP_DATA_DIR, positionsDays: v.HISTORY_POSITIONS_DAYS, tripsDays: v.HISTORY_TRIPS_DAYS } };
+  return {
+    ok: true,
+    config: {
+      databaseUrl: v.DATABASE_URL,
+      dataDir: v.FLEETMAP_DATA_DIR,
+      positionsDays: v.HISTORY_POSITIONS_DAYS,
+      tripsDays: v.HISTORY_TRIPS_DAYS,
+      storeReset: v.FLEETMAP_STORE_RESET,
+      storeKeyRotated: v.FLEETMAP_STORE_KEY_ROTATED,
+    },
+  };
 }
 
 /** The validated history configuration; throws the start-up error when it is invalid. */
@@ -209,7 +229,6 @@ export function regularityConfig(env: Env = process.env): RegularityConfig {
 }
 
 /** Running it as a service (lib/metrics, lib/log): who may scrape /metrics, and how much the log says. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface OpsConfig {
@@ -243,29 +262,4 @@ export function opsConfig(env: Env = process.env): OpsConfig {
   const r = readOpsConfig(env);
   if (!r.ok) throw configError(r.problems);
   return r.config;
-}
-
-/** Checks the app's and the upstream's settings together so that one start reports every problem. */
-export function validateConfigAtStartup(env: Env = process.env): void {
-  const problems: string[] = [];
-  const app = readAppConfig(env);
-  if (!app.ok) problems.push(...app.problems);
-  // The file is checked once here, not on every read of the configuration (pages read it per request).
-  const pmtilesProblem = app.ok && app.config.mapPmtiles ? pmtilesFileProblem(app.config.mapPmtiles) : null;
-  if (pmtilesProblem) problems.push(pmtilesProblem);
-  const history = readHistoryConfig(env);
-  if (!history.ok) problems.push(...history.problems);
-  const regularity = readRegularityConfig(env);
-  if (!regularity.ok) problems.push(...regularity.problems);
-  const ops = readOpsConfig(env);
-  if (!ops.ok) problems.push(...ops.problems);
-  const partner = readPartnerConfig(env);
-  if (!partner.ok) problems.push(...partner.problems);
-  const auth = readAuthConfig(env);
-  if (!auth.ok) problems.push(...auth.problems);
-  const exceptions = readExceptionsConfig(env);
-  if (!exceptions.ok) problems.push(...exceptions.problems);
-  const gtfsRt = readGtfsRtConfig(env);
-  if (!gtfsRt.ok) problems.push(...gtfsRt.problems);
-  if (problems.length > 0) throw configError(problems);
 }

@@ -7,6 +7,7 @@ import { AdminConsole } from './admin-console';
 
 const token = (over: Partial<AdminWallToken>): AdminWallToken => ({
   id: 1,
+  kind: 'wall',
   name: 'depot screen 1',
   routes: null,
   createdBy: 'ada',
@@ -96,7 +97,7 @@ describe('AdminConsole', () => {
     await waitFor(() => expect(create).toHaveProperty('disabled', false));
     fireEvent.click(create);
     const shown = await screen.findByRole('status');
-    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'depot screen 2', routes: 'M15,M101' });
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'depot screen 2', routes: 'M15,M101', kind: 'wall' });
     expect((within(shown).getByRole('textbox', { name: 'Wall address' }) as HTMLInputElement).value).toBe(`${window.location.origin}/wall?token=secret-once`);
     expect(name.value).toBe('');
     expect(routes.value).toBe('');

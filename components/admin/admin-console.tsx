@@ -62,7 +62,7 @@ function WallTokens() {
   const create = useMutation({
     mutationFn: (form: HTMLFormElement) => {
       const fields = new FormData(form);
-      return call<CreatedWallToken>('/api/admin/tokens', { method: 'POST', body: JSON.stringify({ name: String(fields.get('name') ?? ''), routes: String(fields.get('routes') ?? '') }) });
+      return call<CreatedWallToken>('/api/admin/tokens', { method: 'POST', body: JSON.stringify({ name: String(fields.get('name') ?? ''), routes: String(fields.get('routes') ?? ''), kind: String(fields.get('kind') ?? 'wall') }) });
     },
     onSuccess: (r, form) => {
       setCreated(r);
@@ -74,7 +74,8 @@ function WallTokens() {
     mutationFn: (id: number) => call(`/api/admin/tokens/${id}`, { method: 'DELETE' }),
     onSuccess: () => void refresh(),
   });
-  const wallUrl = created ? `${window.location.origin}${created.wallPath}` : null;
+  const wallUrl = created?.wallPath ? `${window.location.origin}${created.wallPath}` : null;
+  const feedUrls = created?.feedPaths?.map((p) => `${window.location.origin}${p}`) ?? null;
   return (
     <section aria-labelledby="tokens-title" className="space-y-3">
       <h2 id="tokens-title" className="text-lg font-semibold">
@@ -90,6 +91,13 @@ function WallTokens() {
         <label className="flex flex-col">
           Display name
           <input name="name" required maxLength={80} placeholder="depot screen 2" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600 dark:bg-slate-900" />
+        </label>
+        <label className="flex flex-col">
+          Kind
+          <select name="kind" defaultValue="wall" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600 dark:bg-slate-900">
+            <option value="wall">Wall display</option>
+            <option value="feed">GTFS-Realtime feed</option>
+          </select>
         </label>
         <label className="flex flex-col">
           Routes (optional)
@@ -111,6 +119,19 @@ function WallTokens() {
           </button>
         </div>
       )}
+      {created && feedUrls && (
+        <div role="status" className="rounded border border-emerald-300 bg-emerald-50 p-2 dark:border-emerald-800 dark:bg-emerald-950/50">
+          <p>
+            The feed addresses for <strong>{created.token.name}</strong>, shown only now (the token also works as <code>Authorization: Bearer</code>). It reads the GTFS-Realtime feeds and nothing else.
+          </p>
+          {feedUrls.map((u, i) => (
+            <input key={u} readOnly aria-label={i === 0 ? 'Vehicle positions feed address' : 'Trip updates feed address'} value={u} onFocus={(e) => e.currentTarget.select()} className="mt-1 w-full rounded border border-slate-300 px-2 py-1 font-mono text-xs dark:border-slate-600 dark:bg-slate-900" />
+          ))}
+          <button type="button" className={`${btn} mt-1`} onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
       <table className="w-full">
         <thead>
           <tr>
@@ -125,7 +146,10 @@ function WallTokens() {
         <tbody>
           {(tokens.data?.tokens ?? []).map((t) => (
             <tr key={t.id} className="border-t border-slate-200 dark:border-slate-800">
-              <td className={td}>{t.name}</td>
+              <td className={td}>
+                {t.name}
+                {t.kind === 'feed' ? ' (GTFS-Realtime feed)' : ''}
+              </td>
               <td className={td}>{t.routes?.join(', ') ?? 'all'}</td>
               <td className={td}>
                 {when(t.createdAt)} by {t.createdBy}

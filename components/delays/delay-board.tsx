@@ -137,7 +137,7 @@ function LiveDelayBoard({ periodControl }: { periodControl: ReactNode }) {
       />
       <main className="mx-auto flex w-full max-w-7xl flex-col gap-4 p-4 text-slate-900 dark:text-slate-100">
         {/* The banners tell the feed's state now, paused or not. */}
-        <HealthBanners health={live.snapshot?.health ?? null} link={live.link} now={live.now} />
+        <HealthBanners health={live.snapshot?.health ?? null} full={live.snapshot?.fullHealth} link={live.link} now={live.now} />
 
         <section aria-label="Filters and thresholds" className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
           {periodControl}

@@ -6,13 +6,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { AppHeader } from '@/components/app-header';
+import { ExceptionsPanel } from '@/components/exceptions/exceptions-panel';
 import { FleetMap } from '@/components/map/fleet-map';
 import '@/components/map/preload';
 import { centreOnBus } from '@/components/map/use-map-camera';
 import { useMapRightPadding } from '@/components/map/use-map-padding';
 import { HealthBanners, StatusBar } from '@/components/status';
 import { estimateAt } from '@/lib/estimate';
-import type { Vehicle } from '@/lib/model';
+import type { LiveException, Vehicle } from '@/lib/model';
 import { useBusPlacements } from '@/lib/client/use-bus-placements';
 import { headwaysQuery, historyTripQuery } from '@/lib/client/queries';
 import { ghostTrips } from '@/lib/regularity/ghosts';
@@ -78,6 +79,15 @@ export function DispatcherView({ staleAfterS, ghostAfterS, styleUrl, styleUrlDar
       selectTrip(trip);
     },
     [selectTrip],
+  );
+  // An exception selects its trip when the list has it, else its bus.
+  const selectException = useCallback(
+    (e: LiveException) => {
+      const row = e.subject.tripId !== null ? list.trips.find((t) => t.tripId === e.subject.tripId) : undefined;
+      if (row) selectRow(row);
+      else if (e.subject.busId !== null) selectBus(e.subject.busId);
+    },
+    [list.trips, selectRow, selectBus],
   );
   const recentre = useCallback(() => {
     if (!map || !placement) return;
@@ -145,10 +155,10 @@ export function DispatcherView({ staleAfterS, ghostAfterS, styleUrl, styleUrlDar
         title="Fleetmap"
         current="dispatch"
         agencyZone={agencyZoneOf(health)}
-        status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} placements={placements} now={now} staleAfterS={staleAfterS} />}
+        status={health && <StatusBar health={health} vehicles={snapshot?.vehicles ?? []} placements={placements} now={now} staleAfterS={staleAfterS} zone={zone.zone} />}
       />
 
-      <HealthBanners health={health} link={link} now={now} className="px-3 pt-2 empty:hidden" />
+      <HealthBanners health={health} full={snapshot?.fullHealth} link={link} now={now} className="px-3 pt-2 empty:hidden" />
       {noGps && health && (
         <div role="note" className="mx-3 mt-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">
           <span className="font-semibold">Map from the schedule: no bus locations with this key.</span> {noLocationsReason(health)}
@@ -176,6 +186,7 @@ export function DispatcherView({ staleAfterS, ghostAfterS, styleUrl, styleUrlDar
             {sheetOpen ? 'Hide trips' : `Show trips (${list.shown.length})`}
           </button>
           <div className={`min-h-0 flex-1 flex-col ${sheetOpen ? 'flex' : 'hidden md:flex'}`}>
+            <ExceptionsPanel now={now} onSelect={selectException} />
             <TripFilters
               filters={url.filters}
               sort={url.sort}

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { AppHeader } from '@/components/app-header';
+import { StatusExceptions } from '@/components/exceptions/status-exceptions';
 import { integrationQuery } from '@/lib/client/queries';
 import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useNow } from '@/lib/client/use-now';
@@ -119,6 +120,7 @@ function StatusSections({ data, zone }: { data: IntegrationResponse; zone: Resol
           <TransitionTimeline transitions={record.transitions} zone={zone.zone} now={now} />
         </Card>
       </div>
+      <StatusExceptions zone={zone.zone} />
       <p className="text-xs text-slate-600 dark:text-slate-400">The integration key is never shown here or sent to any browser.</p>
     </>
   );

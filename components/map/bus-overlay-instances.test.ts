@@ -33,13 +33,15 @@ function place(vehicles: Vehicle[]): BusPlacement[] {
   return placeBuses(vehicles, { mode: 'fixes', stopsByRoute: new Map(), recent: new RecentFixes(), now: T0, staleAfterS: 120 });
 }
 
+function setup() {
+  return { inst: new BusInstances(), fleet: new FakeBuffer(), chosen: new FakeBuffer() };
+}
+
 const shown = (data: Float32Array, slot: number) => data[slot * FLOATS_PER_BUS + INSTANCE_LAYOUT.style + 3];
 
 describe('BusInstances, the overlay’s instance buffer', () => {
   it('a first update uploads the whole buffer; then only the buses whose placement changed go up', () => {
-    const inst = new BusInstances();
-    const fleet = new FakeBuffer();
-    const chosen = new FakeBuffer();
+    const { inst, fleet, chosen } = setup();
     const buses = Array.from({ length: 20 }, (_, i) => bus(i + 1));
     inst.update(place(buses), null, T0);
     inst.flush(fleet.gl, chosen.gl);
@@ -53,9 +55,7 @@ describe('BusInstances, the overlay’s instance buffer', () => {
   });
 
   it('more changed buses than an eighth of the fleet go up as one upload', () => {
-    const inst = new BusInstances();
-    const fleet = new FakeBuffer();
-    const chosen = new FakeBuffer();
+    const { inst, fleet, chosen } = setup();
     const buses = Array.from({ length: 16 }, (_, i) => bus(i + 1));
     inst.update(place(buses), null, T0);
     inst.flush(fleet.gl, chosen.gl);
@@ -66,9 +66,7 @@ describe('BusInstances, the overlay’s instance buffer', () => {
   });
 
   it('a bus that leaves frees its slot, hidden, and the next new bus takes it', () => {
-    const inst = new BusInstances();
-    const fleet = new FakeBuffer();
-    const chosen = new FakeBuffer();
+    const { inst, fleet, chosen } = setup();
     const buses = Array.from({ length: 16 }, (_, i) => bus(i + 1));
     inst.update(place(buses), null, T0);
     inst.flush(fleet.gl, chosen.gl);
@@ -105,9 +103,7 @@ describe('BusInstances, the overlay’s instance buffer', () => {
   });
 
   it('a new theme writes every bus again (colours live in the instances)', () => {
-    const inst = new BusInstances();
-    const fleet = new FakeBuffer();
-    const chosen = new FakeBuffer();
+    const { inst, fleet, chosen } = setup();
     const placements = place([bus(1), bus(2), bus(3), bus(4), bus(5), bus(6), bus(7), bus(8), bus(9)]);
     inst.update(placements, null, T0);
     inst.flush(fleet.gl, chosen.gl);

@@ -1,6 +1,6 @@
 'use client';
 import { agencyZoneOf } from '@/lib/view/display-zone';
-import type { Health } from '@/lib/model';
+import type { Health, LiveHealth } from '@/lib/model';
 import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { healthBanners, type BannerTone, type ClientLink } from '@/lib/view/health';
 
@@ -14,9 +14,25 @@ const TONE: Record<BannerTone, string> = {
  * One banner per problem: the browser offline, the Fleetmap server unreachable, and each upstream state
  * that is not plain `ok`. Errors are announced (role=alert); the rest politely (role=status).
  */
-export function HealthBanners({ health, link, now, className }: { health: Health | null; link: ClientLink; now: number; className?: string }) {
+export function HealthBanners({
+  health,
+  full,
+  link,
+  now,
+  className,
+}: {
+  health: LiveHealth | null;
+  /** The full health, in an administrator's answers only: its notes (the recorder's) get banners too. */
+  full?: Health | null;
+  link: ClientLink;
+  now: number;
+  className?: string;
+}) {
   const { zone } = useDisplayZone(agencyZoneOf(health));
-  const banners = healthBanners(health, link, now, zone);
+  // An administrator's answer carries the full health: its sentence names the upstream's own reason, which the viewers'
+  // sentence leaves out (finding 1 of the security review); both describe the same snapshot.
+  const shown = health && full?.message ? { ...health, message: full.message } : health;
+  const banners = healthBanners(shown, link, now, zone, full?.notes ?? []);
   if (banners.length === 0) return null;
   return (
     <div className={`flex flex-col gap-1 ${className ?? ''}`}>

@@ -1,8 +1,8 @@
 'use client';
-import type { Health, Vehicle } from '@/lib/model';
+import type { LiveHealth, Vehicle } from '@/lib/model';
 import { estimateCounts, type BusPlacement } from '@/lib/placement/bus-placement';
-import { budgetLabel, dataAgeS, meanTripLocationAgeS, UPSTREAM_STATE_LABELS, UPSTREAM_STATE_TONE } from '@/lib/view/health';
-import { formatAgo, formatDuration } from '@/lib/view/format';
+import { budgetShareLabel, dataAgeS, meanTripLocationAgeS, UPSTREAM_STATE_LABELS, UPSTREAM_STATE_TONE } from '@/lib/view/health';
+import { formatAgo, formatClock, formatDuration, type DisplayZone } from '@/lib/view/format';
 
 const DOT: Record<string, string> = {
   ok: 'bg-emerald-500',
@@ -11,7 +11,7 @@ const DOT: Record<string, string> = {
   error: 'bg-red-600',
 };
 
-const CAPABILITY_NAMES = { buses: 'buses', routes: 'routes', stops: 'stops', trips: 'trips', locations: 'GPS' } as const;
+const LEVEL_NAMES = { standard: 'API Standard', business: 'API Business' } as const;
 
 function Item({ label, value, title, emphasis }: { label: string; value: string; title?: string; emphasis?: boolean }) {
   return (
@@ -23,8 +23,9 @@ function Item({ label, value, title, emphasis }: { label: string; value: string;
 }
 
 /**
- * The honest summary line: upstream state, plan and what it allows, budget spent, how old the data is
- * (ticking), and the mean age of bus positions against the best the budget allows.
+ * The honest summary line: upstream state (or that the data is what the store restored), the plan level and
+ * whether it gives positions, the share of the budget spent, how old the data is (ticking), and the mean age of
+ * bus positions. It reads the health every viewer gets (LiveHealth); the full one is the status page's.
  */
 export function StatusBar({
   health,
@@ -33,40 +34,37 @@ export function StatusBar({
   now,
   staleAfterS,
   className,
+  zone,
 }: {
-  health: Health;
+  health: LiveHealth;
   vehicles: Vehicle[];
   /** The buses on the map, when a map is shown: how many of them are estimates is said here. */
   placements?: readonly BusPlacement[];
   now: number;
   staleAfterS: number;
   className?: string;
+  /** The zone the restored time reads in (default: the browser's). */
+  zone?: DisplayZone;
 }) {
-  const tone = UPSTREAM_STATE_TONE[health.state];
+  const restored = health.restoredFrom ?? null;
+  const tone = restored !== null ? 'info' : UPSTREAM_STATE_TONE[health.state];
   const age = dataAgeS(health, now);
   const meanAge = meanTripLocationAgeS(vehicles, now);
-  const missing = (Object.keys(CAPABILITY_NAMES) as Array<keyof typeof CAPABILITY_NAMES>).filter((k) => !health.capabilities[k]);
-  const bound = health.freshness.boundS;
   const counts = placements ? estimateCounts(placements) : null;
   return (
     <dl className={`flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-800 dark:text-slate-200 ${className ?? ''}`} aria-label="Data status">
       <div className="flex items-center gap-1.5 whitespace-nowrap" title={health.message ?? undefined}>
         <dt className="sr-only">Upstream</dt>
         <span className={`inline-block size-2 rounded-full ${DOT[tone]}`} aria-hidden />
-        <dd className="font-semibold">{UPSTREAM_STATE_LABELS[health.state]}</dd>
+        <dd className="font-semibold">{restored !== null ? `Restored from ${formatClock(restored, true, zone)}` : UPSTREAM_STATE_LABELS[health.state]}</dd>
       </div>
-      <Item
-        label="Plan"
-        value={`${health.plan ?? 'unknown'}${health.plan && missing.length ? ` · no ${missing.map((k) => CAPABILITY_NAMES[k]).join(', ')}` : ''}`}
-        title={`Scopes: ${health.scopes.join(', ') || 'none'}`}
-      />
-      <Item label="Budget" value={budgetLabel(health)} title={`Feed share ${Math.round(health.budget.share * 100)}% · 429s: ${health.budget.rateLimited429}`} />
+      <Item label="Plan" value={`${health.level ? LEVEL_NAMES[health.level] : 'unknown'}${health.locations === false ? ' · no GPS' : ''}`} />
+      <Item label="Budget" value={budgetShareLabel(health)} title="Upstream requests in the last 60 s, as a share of the key's per-minute limit" />
       <Item label="Data" value={age === null ? 'not yet received' : `updated ${formatAgo(age)}`} emphasis={age !== null && age > staleAfterS} />
-      {health.capabilities.locations && (
+      {health.locations !== false && (
         <Item
           label="Mean fix age"
           value={meanAge === null ? '—' : formatDuration(meanAge)}
-          title={bound !== null ? `Best achievable with this budget: about ${formatDuration(bound)}` : undefined}
           emphasis={meanAge !== null && meanAge > staleAfterS}
         />
       )}

@@ -18,6 +18,7 @@ import type { WallOptions } from '@/lib/page-url/wall-options';
 import { wallView } from '@/lib/view/wall-view';
 import { PanelBoundary } from './panel-boundary';
 import { WallBanner } from './wall-banner';
+import { WallExceptions } from './wall-exceptions';
 import { WallClock, WallFigures, WallTitle } from './wall-panels';
 
 export interface WallDisplayProps {
@@ -123,6 +124,9 @@ function WallContent({ options, staleAfterS, styleUrl, styleUrlDark, panelRetryM
       <aside aria-label="Key figures" className="flex flex-col gap-4 overflow-hidden border-l border-slate-200 p-6 dark:border-slate-800">
         <PanelBoundary name="Clock" retryAfterMs={panelRetryMs}>
           <WallClock now={now} ageS={ageS} agencyZone={agencyZone} />
+        </PanelBoundary>
+        <PanelBoundary name="Exceptions" retryAfterMs={panelRetryMs}>
+          <WallExceptions />
         </PanelBoundary>
         <PanelBoundary name="Figures" retryAfterMs={panelRetryMs} className="flex-1">
           {view ? <WallFigures figures={view.figures} worst={view.worst} theme={theme} /> : <p className="text-2xl text-slate-600 dark:text-slate-400">Waiting for live data…</p>}

@@ -13,7 +13,11 @@ export interface TestOidcProvider {
   stop(): Promise<void>;
 }
 
-export async function startOidcProvider(o: { redirectUri: string; groups: Record<string, string[]> }): Promise<TestOidcProvider> {
+/**
+ * `names`: the preferred_username of an account when it is not the account's id (two subjects may share one:
+ * the provider vouches for `sub`, not for the name).
+ */
+export async function startOidcProvider(o: { redirectUri: string; groups: Record<string, string[]>; names?: Record<string, string> }): Promise<TestOidcProvider> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const clientSecret = `oidc-secret-${randomBytes(16).toString('hex')}`;
@@ -31,7 +35,7 @@ export async function startOidcProvider(o: { redirectUri: string; groups: Record
       },
     ],
     async findAccount(_ctx, id) {
-      return { accountId: id, claims: async () => ({ sub: id, preferred_username: id, groups: o.groups[id] ?? [] }) };
+      return { accountId: id, claims: async () => ({ sub: id, preferred_username: o.names?.[id] ?? id, groups: o.groups[id] ?? [] }) };
     },
     claims: { openid: ['sub'], profile: ['preferred_username'], groups: ['groups'] },
     scopes: ['openid', 'profile', 'groups'],

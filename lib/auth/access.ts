@@ -9,6 +9,8 @@ export interface RouteAccess {
   role: Role | 'public';
   /** A wall-display token may use it too (the wall page and the data the wall reads). */
   wall?: true;
+  /** A feed token (role feed, ?token= or a bearer header) may use it: the GTFS-Realtime feeds, and nothing else. */
+  feed?: true;
   /** Query parameters that need more than `role` (`watch` raises a bus's polling priority: an upstream cost). */
   params?: Record<string, Role>;
 }
@@ -31,6 +33,8 @@ export const ROUTE_ACCESS = {
   // Operations: the fleet table (every bus, from the lists the feed holds) and the integration's status
   '/fleet': { role: 'viewer' },
   '/status': { role: 'admin' },
+  // Exceptions over a period (lib/exceptions): what opened, and how long acknowledging and resolving took
+  '/exceptions': { role: 'manager' },
   // Live data every view reads (no upstream request of their own)
   '/api/live': { role: 'viewer', wall: true, params: { watch: 'dispatcher' } },
   '/api/network': { role: 'viewer', wall: true },
@@ -48,8 +52,8 @@ export const ROUTE_ACCESS = {
   '/api/trips/[id]/predictions': { role: 'dispatcher' },
   '/api/stops/[id]/arrivals': { role: 'viewer' },
   // GTFS-Realtime for other systems (docs/gtfs-realtime.md): from what the feed holds, no upstream request.
-  '/gtfs-rt/vehicle-positions': { role: 'viewer' },
-  '/gtfs-rt/trip-updates': { role: 'viewer' },
+  '/gtfs-rt/vehicle-positions': { role: 'viewer', feed: true },
+  '/gtfs-rt/trip-updates': { role: 'viewer', feed: true },
   // History (the store, no upstream): a trip's recorded delays and a bus's track belong to the dispatcher's trip
   // detail; history over routes and the fleet at a past moment to the manager's review.
   '/api/history/trips/[id]': { role: 'dispatcher' },
@@ -62,9 +66,12 @@ export const ROUTE_ACCESS = {
   '/api/exceptions/read': { role: 'viewer' },
   '/api/exceptions/[id]/acknowledge': { role: 'dispatcher' },
   '/api/exceptions/[id]/snooze': { role: 'dispatcher' },
+  '/api/exceptions/deliveries': { role: 'admin' },
   // A load balancer's checks: no session, no data in the answer beyond the snapshot's version
   '/api/health/live': { role: 'public' },
   '/api/health/ready': { role: 'public' },
+  // The API's description (lib/openapi): no data, only the routes and their shapes
+  '/api/openapi.json': { role: 'public' },
   // The upstream's plan, scopes and error text
   '/api/status': { role: 'admin' },
   '/api/integration': { role: 'admin' },

@@ -6,9 +6,24 @@ export interface CookieOptions {
   path?: string;
 }
 
-/** HttpOnly (no script reads it) and SameSite=Lax (no cross-site POST carries it); Secure over HTTPS. */
+/**
+ * A cookie's name as sent: over HTTPS with the `__Host-` prefix (Path=/, no Domain) or `__Secure-` (another path).
+ * Browsers accept such a cookie only from a secure page of this very host, so a sibling subdomain or a plain-HTTP
+ * page cannot plant one (a session fixed in advance) or overwrite it.
+ */
+export function cookieName(name: string, o: { secure: boolean; path?: string }): string {
+  if (!o.secure) return name;
+  return (o.path ?? '/') === '/' ? `__Host-${name}` : `__Secure-${name}`;
+}
+
+/** Reads cookies by their base names, as setCookie named them for the same `secure`. */
+export function cookieReader(jar: { get(name: string): string | undefined }, secure: boolean): (name: string, path?: string) => string | undefined {
+  return (name, path) => jar.get(cookieName(name, { secure, path }));
+}
+
+/** HttpOnly (no script reads it) and SameSite=Lax (no cross-site POST carries it); Secure and prefixed over HTTPS. */
 export function setCookie(name: string, value: string, o: CookieOptions): string {
-  return [`${name}=${value}`, `Path=${o.path ?? '/'}`, `Max-Age=${Math.max(0, Math.floor(o.maxAgeS))}`, 'HttpOnly', 'SameSite=Lax', ...(o.secure ? ['Secure'] : [])].join('; ');
+  return [`${cookieName(name, o)}=${value}`, `Path=${o.path ?? '/'}`, `Max-Age=${Math.max(0, Math.floor(o.maxAgeS))}`, 'HttpOnly', 'SameSite=Lax', ...(o.secure ? ['Secure'] : [])].join('; ');
 }
 
 export function clearCookie(name: string, o: Omit<CookieOptions, 'maxAgeS'>): string {

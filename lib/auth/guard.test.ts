@@ -31,6 +31,32 @@ beforeAll(async () => {
 });
 afterAll(async () => opened?.dispose());
 
+describe('feed tokens (role feed)', () => {
+  it('read the feeds by ?token= or a bearer header, nothing else; a revoked one or a wall token gets 401', async () => {
+    const ctx = { actor: 'admin-user', address: null };
+    const feed = await service.createWallToken('trip planner', null, ctx, 'feed');
+    expect(feed.row.kind).toBe('feed');
+    for (const path of ['/gtfs-rt/vehicle-positions', '/gtfs-rt/trip-updates']) {
+      expect((await request(`${path}?token=${feed.token}`)).kind, path).toBe('allow');
+      expect((await request(path, { headers: { authorization: `Bearer ${feed.token}` } })).kind, path).toBe('allow');
+    }
+    // Anywhere else the token is nobody: the same 401 as no token at all.
+    for (const path of ['/api/live', '/api/network', '/api/trips/1/predictions', '/wall']) {
+      const o = await request(`${path}?token=${feed.token}`, { headers: { authorization: `Bearer ${feed.token}` } });
+      expect(o.kind, path).toBe('respond');
+      if (o.kind === 'respond') expect([401, 303], path).toContain(o.response.status);
+    }
+    // A wall token does not open a feed, nor a feed token a wall.
+    expect(await json(await request(`/gtfs-rt/trip-updates?token=${wallToken}`))).toMatchObject({ status: 401 });
+    expect((await request(`/wall?token=${feed.token}`)).kind).toBe('respond');
+    await service.revokeWallToken(feed.row.id, ctx);
+    expect(await json(await request(`/gtfs-rt/vehicle-positions?token=${feed.token}`))).toMatchObject({ status: 401 });
+    expect(await json(await request('/gtfs-rt/vehicle-positions', { headers: { authorization: `Bearer ${feed.token}` } }))).toMatchObject({ status: 401 });
+    // A signed-in viewer reads the feeds too.
+    expect((await request('/gtfs-rt/vehicle-positions', { cookie: `${SESSION_COOKIE}=${sessions.viewer}` })).kind).toBe('allow');
+  });
+});
+
 /** A concrete path for a route pattern ([id] → 1, [name] → ann). */
 const pathOf = (pattern: string) => pattern.replace('[id]', '1').replace('[name]', 'ann');
 const METHOD: Partial<Record<RoutePattern, string>> = {
@@ -51,6 +77,9 @@ async function json(o: GuardOutcome) {
   return o.kind === 'respond' ? { status: o.response.status, body: (await o.response.json()) as { error: { reason: string; message: string } } } : null;
 }
 
+/** Programs call these: refusals come as JSON, not as a sign-in redirect. */
+const answersJson = (pattern: string) => pattern.startsWith('/api/') || pattern.startsWith('/gtfs-rt/');
+
 const entries = Object.entries(ROUTE_ACCESS) as Array<[RoutePattern, (typeof ROUTE_ACCESS)[RoutePattern]]>;
 
 describe('guardRequest, every route', () => {
@@ -60,7 +89,7 @@ describe('guardRequest, every route', () => {
       const o = await request(path, { method: METHOD[pattern] });
       if (access.role === 'public') {
         expect(o.kind, pattern).toBe('allow');
-      } else if (pattern.startsWith('/api/')) {
+      } else if (answersJson(pattern)) {
         const r = await json(o);
         expect(r, pattern).toMatchObject({ status: 401, body: { error: { reason: 'sign-in-required' } } });
       } else {
@@ -82,7 +111,7 @@ describe('guardRequest, every route', () => {
         else {
           expect(o.kind, `${pattern} as ${role}`).toBe('respond');
           if (o.kind === 'respond') expect(o.response.status, `${pattern} as ${role}`).toBe(403);
-          if (pattern.startsWith('/api/')) expect((await json(o))?.body.error.reason).toBe('role-too-low');
+          if (answersJson(pattern)) expect((await json(o))?.body.error.reason).toBe('role-too-low');
         }
       }
     }

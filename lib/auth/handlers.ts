@@ -1,5 +1,5 @@
 import 'server-only';
-import { clearCookie, readCookies, setCookie } from './cookies';
+import { clearCookie, cookieReader, readCookies, setCookie } from './cookies';
 import { authService } from './index';
 import { clientAddress, isHttps } from './request-info';
 import { SESSION_COOKIE, type AuthService, type Principal } from './service';
@@ -11,6 +11,8 @@ export interface AuthRequest {
   service: AuthService;
   principal: Principal;
   cookies: Map<string, string>;
+  /** A cookie by its base name (over HTTPS it is sent with the __Host- or __Secure- prefix). */
+  cookie: (name: string, path?: string) => string | undefined;
   address: string;
   secure: boolean;
   /** The audit log's actor: the signed-in user's name. */
@@ -24,13 +26,16 @@ export async function authRequest(request: Request): Promise<AuthRequest | Respo
   }
   const url = new URL(request.url);
   const cookies = readCookies(request.headers.get('cookie'));
-  const principal = await service.principal((n) => cookies.get(n));
+  const secure = isHttps(url, request.headers, service.config);
+  const cookie = cookieReader(cookies, secure);
+  const principal = await service.principal((n) => cookie(n));
   return {
     service,
     principal,
     cookies,
+    cookie,
     address: clientAddress(request.headers, service.config),
-    secure: isHttps(url, request.headers, service.config),
+    secure,
     actor: principal.kind === 'user' ? principal.name : null,
   };
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { appSlot } from '@/lib/app-slot';
+import { logger } from '@/lib/log';
 import { authConfig } from './config';
 import { OIDC_CALLBACK_PATH, OidcRelyingParty } from './oidc';
 import { AuthService } from './service';
@@ -18,7 +19,7 @@ export async function startAuth(openDb: () => Promise<AuthDb>): Promise<AuthServ
   const store = config.mode === 'none' ? null : new AuthStore(await openDb());
   const oidc = config.oidc && config.publicUrl ? new OidcRelyingParty(config.oidc, new URL(OIDC_CALLBACK_PATH, config.publicUrl)) : null;
   const service = new AuthService(config, store, undefined, oidc);
-  if (config.warning) console.warn(JSON.stringify({ msg: 'sign-in is off', warning: config.warning }));
+  if (config.warning) logger().warn({ warning: config.warning }, 'sign-in is off');
   return service;
 }
 

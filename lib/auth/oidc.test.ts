@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimValues, OidcRelyingParty, roleFromGroups, safeNext } from './oidc';
+import { claimValues, identityOf, OidcRelyingParty, roleFromGroups, safeNext } from './oidc';
 
 describe('OIDC claims to roles', () => {
   it('reads a claim as a list, through a dotted path, from an array or a space- or comma-separated string', () => {
@@ -78,5 +78,15 @@ describe('RP-initiated logout', () => {
     server = null;
     const gone = plain;
     expect(await rp(gone).endSessionUrl(new URL('https://fleet.example.org/signin'))).toBeNull();
+  });
+});
+
+describe('identityOf', () => {
+  it('keys on issuer and subject; a name from preferred_username, an email only when verified', () => {
+    expect(identityOf({ iss: 'https://idp', sub: 's1', preferred_username: 'ann', email: 'x@y', email_verified: true })).toEqual({ issuer: 'https://idp', subject: 's1', name: 'ann' });
+    expect(identityOf({ iss: 'https://idp', sub: 's1', email: 'ann@example.org', email_verified: true }).name).toBe('ann@example.org');
+    expect(identityOf({ iss: 'https://idp', sub: 's1', email: 'ceo@example.org' }).name).toBe('s1');
+    expect(identityOf({ iss: 'https://idp', sub: 's1', email: 'ceo@example.org', email_verified: 'true' }).name).toBe('s1');
+    expect(() => identityOf({ iss: 'https://idp' })).toThrow(/subject/);
   });
 });

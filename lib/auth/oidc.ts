@@ -49,6 +49,10 @@ export function roleFromGroups(groups: string[], roleMap: ReadonlyMap<string, Ro
 }
 
 export interface OidcIdentity {
+  /** The issuer as the ID token names it, and the subject: together the account's key. */
+  issuer: string;
+  subject: string;
+  /** What the account is called (preferred_username, else an email the provider verified, else the subject). */
   name: string;
   role: Role | null;
   groups: string[];
@@ -121,15 +125,28 @@ export class OidcRelyingParty {
     const tokens = await client.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.v, expectedState: flow.s, expectedNonce: flow.n, idTokenExpected: true });
     const claims = tokens.claims() as Record<string, unknown> | undefined;
     if (!claims) throw new Error('The identity provider sent no ID token.');
-    let groups = claimValues(claims, this.cfg.rolesClaim);
-    if (groups === undefined) {
-      // Many providers put groups in the userinfo answer only.
-      const info = (await client.fetchUserInfo(config, tokens.access_token, String(claims.sub))) as Record<string, unknown>;
-      groups = claimValues(info, this.cfg.rolesClaim) ?? [];
-    }
-    const name = [claims.preferred_username, claims.email, claims.sub].find((v): v is string => typeof v === 'string' && v.length > 0)!;
-    return { identity: { name: name.slice(0, 64), role: roleFromGroups(groups, this.cfg.roleMap), groups }, next: flow.next };
+    // Many providers put groups, and the profile's names, in the userinfo answer only (asked once, for the ID
+    // token's own subject: openid-client checks that userinfo's `sub` is the same).
+    let info: Record<string, unknown> | null = null;
+    const userinfo = async () => (info ??= (await client.fetchUserInfo(config, tokens.access_token, String(claims.sub))) as Record<string, unknown>);
+    const groups = claimValues(claims, this.cfg.rolesClaim) ?? claimValues(await userinfo(), this.cfg.rolesClaim) ?? [];
+    const named = typeof claims.preferred_username === 'string' || claims.email_verified === true ? claims : { ...(await userinfo()), iss: claims.iss, sub: claims.sub };
+    return { identity: { ...identityOf(named), role: roleFromGroups(groups, this.cfg.roleMap), groups }, next: flow.next };
   }
+}
+
+/**
+ * The account's key and name from the ID token's claims: `iss` and `sub` (unique and stable at the provider), and
+ * a name only to call it by. An email counts as a name only when the provider says it verified it.
+ */
+export function identityOf(claims: Record<string, unknown>): { issuer: string; subject: string; name: string } {
+  const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  const subject = str(claims.sub);
+  const issuer = str(claims.iss);
+  if (!subject || !issuer) throw new Error('The ID token names no issuer or subject.');
+  const email = claims.email_verified === true ? str(claims.email) : undefined;
+  const name = (str(claims.preferred_username) ?? email ?? subject).replace(/[^\w.@-]/g, '_').slice(0, 64);
+  return { issuer, subject, name };
 }
 
 function parseFlow(value: string | undefined): Flow | null {

@@ -1,5 +1,7 @@
 import 'server-only';
-import { cookies } from 'next/headers';
+import { cookies, headers } from 'next/headers';
+import { cookieReader } from './cookies';
+import { isHttps } from './request-info';
 import type { Viewer } from '@/lib/model/access';
 import { authService } from './index';
 
@@ -11,5 +13,7 @@ export async function pageViewer(): Promise<Viewer | null> {
   const service = authService();
   if (!service) return { kind: 'open', role: 'admin', warning: null };
   const jar = await cookies();
-  return service.viewer(await service.principal((name) => jar.get(name)?.value));
+  const secure = isHttps(new URL('http://localhost/'), await headers(), service.config);
+  const cookie = cookieReader({ get: (name) => jar.get(name)?.value }, secure);
+  return service.viewer(await service.principal((name) => cookie(name)));
 }

@@ -36,6 +36,15 @@ export function appOrigin(url: URL, headers: Headers, cfg: Cfg): string {
   return `${isHttps(url, headers, cfg) ? 'https' : 'http'}://${host}`;
 }
 
+/**
+ * The origin of a redirect's address: PUBLIC_URL's, else the server's own as the framework parsed the request (on
+ * a request for this server it makes the address relative), never the Host header: a redirect must not send a
+ * browser to whatever host a request named.
+ */
+export function redirectOrigin(url: URL, cfg: Cfg): string {
+  return cfg.publicUrl ? cfg.publicUrl.origin : url.origin;
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**

@@ -9,6 +9,11 @@ export const authUsers = pgTable('auth_users', {
   /** 'local' (a password here) or 'oidc' (seen at an OpenID Connect sign-in; its role comes from the claims). */
   source: text('source').notNull(),
   passwordHash: text('password_hash'),
+  /**
+   * An OpenID Connect account's identity at its provider: `<issuer> <sub>`, the one pair a provider guarantees
+   * unique and stable. The name is only what the account is called here (preferred_username, or a verified email).
+   */
+  oidcSubject: text('oidc_subject').unique(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
@@ -28,6 +33,8 @@ export const authSessions = pgTable(
 
 export const authWallTokens = pgTable('auth_wall_tokens', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** `wall`: a wall display's token; `feed`: a GTFS-Realtime consumer's (role feed: reads the feeds and nothing else). */
+  kind: text('kind').$type<'wall' | 'feed'>().notNull().default('wall'),
   name: text('name').notNull(),
   tokenHash: text('token_hash').notNull().unique(),
   /** Route names the display is limited to (the wall's ?routes=); null for the whole network. */

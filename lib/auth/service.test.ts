@@ -124,15 +124,34 @@ describeEachStore('AuthService', (target) => {
     expect((await service.principal(cookieOf(a.session))).kind).toBe('anonymous');
   });
 
-  it('OIDC users: remembered with the role the claims gave; no role, no session; a local name is not taken over', async () => {
-    const r = await service.signInOidc('oscar', 'manager', '10.0.0.5', ['fleet-managers']);
+  it('OIDC users: keyed on issuer and subject; remembered with the role the claims gave; no role, no session', async () => {
+    const idp = 'https://idp.example';
+    const r = await service.signInOidc({ issuer: idp, subject: 's-oscar', name: 'oscar' }, 'manager', '10.0.0.5', ['fleet-managers']);
     expect(r).toMatchObject({ ok: true, user: { name: 'oscar', role: 'manager' } });
-    expect(await service.signInOidc('vic', null, '10.0.0.5', ['sales'])).toMatchObject({ ok: false, status: 403 });
-    expect(await service.signInOidc('ann', 'admin', '10.0.0.5', ['fleet-admins'])).toMatchObject({ ok: false, status: 403 });
-    expect((await service.users()).map((u) => [u.name, u.role, u.source])).toEqual([
-      ['ann', 'dispatcher', 'local'],
-      ['oscar', 'manager', 'oidc'],
-    ]);
+    expect(await service.signInOidc({ issuer: idp, subject: 's-vic', name: 'vic' }, null, '10.0.0.5', ['sales'])).toMatchObject({ ok: false, status: 403 });
+    // A provider identity calling itself like a local account gets an account of its own, never the local one.
+    const taker = await service.signInOidc({ issuer: idp, subject: 's-other-ann', name: 'ann' }, 'admin', '10.0.0.5', ['fleet-admins']);
+    expect(taker).toMatchObject({ ok: true, user: { role: 'admin' } });
+    expect(taker.ok && taker.user.name).toMatch(/^ann-[0-9a-z]{8}$/);
+    expect((await store.user('ann'))?.role).toBe('dispatcher');
+  });
+
+  it('two provider subjects with the same preferred_username are two accounts, each with its own role', async () => {
+    const idp = 'https://idp.example';
+    const first = await service.signInOidc({ issuer: idp, subject: 'sub-1', name: 'alex' }, 'viewer', '10.0.0.5', ['staff']);
+    const second = await service.signInOidc({ issuer: idp, subject: 'sub-2', name: 'alex' }, 'admin', '10.0.0.5', ['fleet-admins']);
+    if (!first.ok || !second.ok) throw new Error('sign-in failed');
+    expect(first.user.name).toBe('alex');
+    expect(second.user.name).not.toBe('alex');
+    // The first one's session keeps the first one's role; the second's sign-in changed nothing of it.
+    expect(await service.principal(cookieOf(first.session))).toMatchObject({ kind: 'user', name: 'alex', role: 'viewer' });
+    expect(await service.principal(cookieOf(second.session))).toMatchObject({ kind: 'user', name: second.user.name, role: 'admin' });
+    // The same subject comes back to the same account, and the same issuer's other subject to its own.
+    const again = await service.signInOidc({ issuer: idp, subject: 'sub-2', name: 'alex' }, 'admin', '10.0.0.5', ['fleet-admins']);
+    expect(again.ok && again.user.name).toBe(second.user.name);
+    // The same subject at another issuer is another identity.
+    const elsewhere = await service.signInOidc({ issuer: 'https://other-idp.example', subject: 'sub-1', name: 'alex' }, 'viewer', '10.0.0.5', []);
+    expect(elsewhere.ok && elsewhere.user.name).not.toBe('alex');
   });
 
   it('wall tokens: first use audited once, revocation seen at once on this instance', async () => {

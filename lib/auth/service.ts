@@ -21,8 +21,18 @@ export type Principal =
   | { kind: 'open' }
   | { kind: 'user'; name: string; role: Role; sessionHash: string }
   | { kind: 'wall'; id: number; name: string; routes: string[] | null }
+  /** A GTFS-Realtime consumer's token (role feed): the feeds and nothing else. */
+  | { kind: 'feed'; id: number; name: string }
   /** No valid session; `revokedWall` when the browser holds a wall token that was revoked. */
   | { kind: 'anonymous'; revokedWall: boolean };
+
+/** Who an OpenID Connect provider says signed in: its issuer and subject, and the name the account prefers. */
+export interface OidcSubject {
+  issuer: string;
+  subject: string;
+  /** preferred_username, else a verified email, else the subject: a label, never the key. */
+  name: string;
+}
 
 export type SignInResult =
   | { ok: true; session: string; user: { name: string; role: Role } }
@@ -91,7 +101,8 @@ export class AuthService {
   async wallPrincipal(token: string, address: string | null = null): Promise<Principal> {
     const hash = secretHash(token);
     const row = await this.cached(this.walls, hash, () => this.store.wallTokenByHash(hash));
-    if (!row) return { kind: 'anonymous', revokedWall: false };
+    // A feed token opens the feeds only (feedPrincipal), never a wall.
+    if (!row || row.kind !== 'wall') return { kind: 'anonymous', revokedWall: false };
     if (row.revokedAt) return { kind: 'anonymous', revokedWall: true };
     const t = this.now().getTime();
     if (t - (this.touched.get(row.id) ?? 0) >= TOUCH_EVERY_MS) {
@@ -99,6 +110,19 @@ export class AuthService {
       if (await this.store.touchWallToken(row.id, this.now())) await this.audit('token.first-use', { actor: `wall:${row.name}`, address }, row.name, null);
     }
     return { kind: 'wall', id: row.id, name: row.name, routes: row.routes };
+  }
+
+  /** A feed token (from ?token= or a bearer header on a feed's URL); null when unknown, revoked or a wall's. */
+  async feedPrincipal(token: string): Promise<Principal | null> {
+    const hash = secretHash(token);
+    const row = await this.cached(this.walls, hash, () => this.store.wallTokenByHash(hash));
+    if (!row || row.kind !== 'feed' || row.revokedAt) return null;
+    const t = this.now().getTime();
+    if (t - (this.touched.get(row.id) ?? 0) >= TOUCH_EVERY_MS) {
+      this.touched.set(row.id, t);
+      if (await this.store.touchWallToken(row.id, this.now())) await this.audit('token.first-use', { actor: `feed:${row.name}`, address: null }, row.name, null);
+    }
+    return { kind: 'feed', id: row.id, name: row.name };
   }
 
   viewer(p: Principal): Viewer | null {
@@ -160,20 +184,34 @@ export class AuthService {
     return this.startSession(user, { actor: user.name, address }, { method: 'password' });
   }
 
-  /** An OpenID Connect sign-in the provider vouched for: the user is remembered with the role its claims gave. */
-  async signInOidc(name: string, role: Role | null, address: string, groups: string[]): Promise<SignInResult> {
+  /**
+   * An OpenID Connect sign-in the provider vouched for: the account is the provider's subject (issuer and `sub`),
+   * remembered with the role its claims gave. Its name here is the one it prefers when no other account holds it,
+   * else that name with a short mark of the subject: two identities that call themselves alike are two accounts.
+   */
+  async signInOidc(identity: OidcSubject, role: Role | null, address: string, groups: string[]): Promise<SignInResult> {
+    const name = identity.name;
     if (!role) {
       await this.audit('sign-in.failed', { actor: null, address }, name, { reason: 'no role in the claims', groups: groups.join(' ').slice(0, 200) });
       return refused(403, 'no-role');
     }
-    const existing = await this.store.user(name);
-    if (existing?.source === 'local') {
-      await this.audit('sign-in.failed', { actor: null, address }, name, { reason: 'name taken by a local account' });
-      return refused(403, 'name-taken');
-    }
-    const change = await this.store.putUser({ name, role, source: 'oidc', passwordHash: null }, this.now());
-    if (change === 'added' || existing?.role !== role) await this.audit(change === 'added' ? 'user.added' : 'user.changed', { actor: name, address }, name, { role, source: 'oidc' });
-    return this.startSession({ name, role }, { actor: name, address }, { method: 'oidc' });
+    const subject = `${identity.issuer} ${identity.subject}`;
+    const now = this.now();
+    let existing = await this.store.userBySubject(subject);
+    // An account from before subjects were kept, under the name this identity prefers: the first to come back binds it.
+    if (!existing && (await this.store.bindSubject(name, subject, now))) existing = await this.store.user(name);
+    const accountName = existing?.name ?? (await this.freeName(name, subject));
+    const change = await this.store.putUser({ name: accountName, role, source: 'oidc', passwordHash: null, oidcSubject: subject }, now);
+    if (change === 'added' || existing?.role !== role) await this.audit(change === 'added' ? 'user.added' : 'user.changed', { actor: accountName, address }, accountName, { role, source: 'oidc' });
+    return this.startSession({ name: accountName, role }, { actor: accountName, address }, { method: 'oidc' });
+  }
+
+  /** `name` when no account holds it, else `name-<8 hex of the subject>` (the same each time for the same subject). */
+  private async freeName(name: string, subject: string): Promise<string> {
+    if (!(await this.store.user(name))) return name;
+    const marked = `${name.slice(0, 55)}-${secretHash(subject).replace(/[^a-zA-Z0-9]/g, '').slice(0, 8).toLowerCase()}`;
+    if (!(await this.store.user(marked))) return marked;
+    throw new Error(`No free account name for ${name}`);
   }
 
   private async startSession(user: Pick<UserRow, 'name' | 'role'>, ctx: AuditContext, detail: Record<string, string>): Promise<SignInResult> {
@@ -229,10 +267,10 @@ export class AuthService {
   // --- wall tokens ---------------------------------------------------------------------------------------
 
   /** A new wall token; the secret is returned this once (to the admin who asked) and only its hash is kept. */
-  async createWallToken(name: string, routes: string[] | null, ctx: AuditContext & { actor: string }): Promise<{ token: string; row: WallTokenRow }> {
+  async createWallToken(name: string, routes: string[] | null, ctx: AuditContext & { actor: string }, kind: 'wall' | 'feed' = 'wall'): Promise<{ token: string; row: WallTokenRow }> {
     const token = newSecret();
-    const row = await this.store.createWallToken({ name, tokenHash: secretHash(token), routes, createdBy: ctx.actor }, this.now());
-    await this.audit('token.created', ctx, name, { id: row.id, routes: routes?.join(',') ?? null });
+    const row = await this.store.createWallToken({ kind, name, tokenHash: secretHash(token), routes: kind === 'feed' ? null : routes, createdBy: ctx.actor }, this.now());
+    await this.audit('token.created', ctx, name, { id: row.id, kind, routes: routes?.join(',') ?? null });
     return { token, row };
   }
 

@@ -3,7 +3,9 @@ import { and, desc, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-o
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Role } from '@/lib/model/access';
 import { authAudit, authSessions, authSignInThrottle, authUsers, authWallTokens } from './schema';
-import { delayAfter, type ThrottlePolicy } from './throttle';
+import { delayAfter, type ThrottlePolicy, type ThrottleRow } from './throttle';
+
+export type { ThrottleRow };
 
 // Sign-in's rows in the shared store, through drizzle: the same code on embedded PGlite and on PostgreSQL, so that
 // several instances share users, sessions, wall tokens, throttling and the audit log.
@@ -16,12 +18,16 @@ export interface UserRow {
   role: Role;
   source: 'local' | 'oidc';
   passwordHash: string | null;
+  /** OpenID Connect accounts: `<issuer> <sub>` (null for local accounts, and for those seen before it was kept). */
+  oidcSubject: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export interface WallTokenRow {
   id: number;
+  /** `wall` (a wall display) or `feed` (a GTFS-Realtime consumer). */
+  kind: 'wall' | 'feed';
   name: string;
   routes: string[] | null;
   createdBy: string;
@@ -57,13 +63,6 @@ export type AuditEvent =
   | 'exception.acknowledged'
   | 'exception.snoozed';
 
-export interface ThrottleRow {
-  key: string;
-  failures: number;
-  lastFailureAt: Date;
-  blockedUntil: Date;
-}
-
 export class AuthStore {
   constructor(private readonly db: AuthDb) {}
 
@@ -73,16 +72,31 @@ export class AuthStore {
     return (rows[0] as UserRow | undefined) ?? null;
   }
 
+  async userBySubject(oidcSubject: string): Promise<UserRow | null> {
+    const rows = await this.db.select().from(authUsers).where(eq(authUsers.oidcSubject, oidcSubject)).limit(1);
+    return (rows[0] as UserRow | undefined) ?? null;
+  }
+
+  /** Binds an OpenID Connect account seen before subjects were kept to the subject now signing in under its name. */
+  async bindSubject(name: string, oidcSubject: string, now: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(authUsers)
+      .set({ oidcSubject, updatedAt: now })
+      .where(and(eq(authUsers.name, name), eq(authUsers.source, 'oidc'), isNull(authUsers.oidcSubject)))
+      .returning({ name: authUsers.name });
+    return rows.length > 0;
+  }
+
   async users(): Promise<UserRow[]> {
     return (await this.db.select().from(authUsers).orderBy(authUsers.name)) as UserRow[];
   }
 
   /** Inserts or replaces a user; returns whether it existed before. */
-  async putUser(u: { name: string; role: Role; source: 'local' | 'oidc'; passwordHash: string | null }, now: Date): Promise<'added' | 'changed'> {
+  async putUser(u: { name: string; role: Role; source: 'local' | 'oidc'; passwordHash: string | null; oidcSubject?: string | null }, now: Date): Promise<'added' | 'changed'> {
     const before = await this.user(u.name);
     await this.db
       .insert(authUsers)
-      .values({ ...u, createdAt: now, updatedAt: now })
+      .values({ ...u, oidcSubject: u.oidcSubject ?? before?.oidcSubject ?? null, createdAt: now, updatedAt: now })
       .onConflictDoUpdate({ target: authUsers.name, set: { role: u.role, source: u.source, passwordHash: u.passwordHash, updatedAt: now } });
     return before ? 'changed' : 'added';
   }
@@ -141,7 +155,7 @@ export class AuthStore {
   }
 
   // --- wall tokens ---------------------------------------------------------------------------------------
-  async createWallToken(t: { name: string; tokenHash: string; routes: string[] | null; createdBy: string }, now: Date): Promise<WallTokenRow> {
+  async createWallToken(t: { kind?: 'wall' | 'feed'; name: string; tokenHash: string; routes: string[] | null; createdBy: string }, now: Date): Promise<WallTokenRow> {
     const rows = await this.db.insert(authWallTokens).values({ ...t, createdAt: now }).returning();
     return publicToken(rows[0]!);
   }
@@ -238,5 +252,5 @@ function waitSql(failures: SQL, p: ThrottlePolicy): SQL {
 
 function publicToken(r: typeof authWallTokens.$inferSelect): WallTokenRow {
   // The hash stays in the store: nothing outside needs it, and a page must never show it.
-  return { id: r.id, name: r.name, routes: r.routes ?? null, createdBy: r.createdBy, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt, revokedBy: r.revokedBy };
+  return { id: r.id, kind: r.kind, name: r.name, routes: r.routes ?? null, createdBy: r.createdBy, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt, revokedBy: r.revokedBy };
 }

@@ -1,4 +1,10 @@
-import type { ThrottleRow } from './store';
+/** A key's row of failed sign-ins (lib/auth/store.ts keeps them). */
+export interface ThrottleRow {
+  key: string;
+  failures: number;
+  lastFailureAt: Date;
+  blockedUntil: Date;
+}
 
 // Sign-in throttling: a few free failures per account and per address, then each further failure makes the next
 // attempt wait twice as long (1 s, 2 s, 4 s… up to 15 min). Rows live in the store, so every instance counts the

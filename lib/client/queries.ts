@@ -9,16 +9,19 @@ import type {
   BusesResponse,
   BusTrackResponse,
   DelayThresholds,
+  ExceptionHistoryResponse,
   FleetMomentResponse,
   HeadwaysResponse,
   HistoryRoutesResponse,
   HistoryTripResponse,
   IntegrationResponse,
   LastTripsResponse,
+  LiveExceptionsResponse,
   NetworkResponse,
   RouteStopsResponse,
   RoutesResponse,
   TripResponse,
+  WebhookDeliveriesResponse,
 } from '@/lib/model';
 
 export const LIVE_POLL_MS = 5_000;
@@ -253,4 +256,43 @@ export function busTrackQuery(busId: number, from: number, to: number) {
     staleTime: 60_000,
     retry: HISTORY_RETRY,
   });
+}
+
+/** The live exceptions (lib/exceptions): the dispatcher's panel, the wall's counts and /status read this one. */
+export function exceptionsQuery() {
+  return queryOptions({
+    queryKey: ['exceptions'],
+    queryFn: ({ signal }) => getJson<LiveExceptionsResponse>('/api/exceptions', signal),
+    refetchInterval: LIVE_POLL_MS,
+    refetchIntervalInBackground: true,
+    retry: 1,
+  });
+}
+
+/** Exceptions opened in a period (managers: /exceptions). */
+export function exceptionHistoryQuery(from: number, to: number) {
+  return queryOptions({
+    queryKey: ['exception-history', from, to],
+    queryFn: ({ signal }) => getJson<ExceptionHistoryResponse>(`/api/exceptions?${new URLSearchParams({ from: String(from), to: String(to) })}`, signal),
+    staleTime: 60_000,
+    retry: HISTORY_RETRY,
+  });
+}
+
+/** Dead webhook deliveries and the queue's counts by state (admins: /status). */
+export function webhookDeliveriesQuery() {
+  return queryOptions({
+    queryKey: ['webhook-deliveries'],
+    queryFn: ({ signal }) => getJson<WebhookDeliveriesResponse>('/api/exceptions/deliveries', signal),
+    refetchInterval: 30_000,
+  });
+}
+
+/** A dispatcher's action on an exception (acknowledge, snooze) or a viewer's read marks; throws ApiError. */
+export async function postExceptionAction(path: string, body: unknown): Promise<void> {
+  const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) {
+    const parsed = (await res.json().catch(() => null)) as ApiErrorBody | null;
+    throw new ApiError(res.status, parsed?.error?.message ?? `${res.status} ${res.statusText}`);
+  }
 }

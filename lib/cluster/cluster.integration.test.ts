@@ -64,6 +64,8 @@ describe.skipIf(!RUN)(`three instances on Redis (${RUN ? 'real services' : SKIP}
       FEED_BUDGET_SHARE: SHARE,
       DATABASE_URL: db!.url,
       PARTNER_API_BASE_URL: `${proxy.baseUrl}/api/v1/partner`,
+      // Each instance reaches the simulator through a counting proxy of its own: one upstream under one name.
+      FLEETMAP_UPSTREAM_NAME: simOrigin,
       PARTNER_API_KEY: DEMO_BUSINESS_KEY,
     });
     const addSlot = async (proxy?: CountingProxy) => {

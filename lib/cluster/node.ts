@@ -1,4 +1,5 @@
 import 'server-only';
+import { logLine } from '@/lib/log';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Feed, FixEvent } from '@/lib/fleet';
@@ -57,7 +58,7 @@ export class ClusterNode {
     private readonly config: ClusterConfig,
     watchTtlMs: number,
     private readonly hooks: NodeHooks = {},
-    private readonly log: (line: Record<string, unknown>) => void = (line) => console.warn(JSON.stringify(line)),
+    private readonly log: (line: Record<string, unknown>) => void = logLine('warn'),
   ) {
     this.keys = clusterKeys(config.name);
     let lastError = '';
@@ -127,7 +128,7 @@ export class ClusterNode {
     if (ok) {
       this.lastOkAt = now;
       if (this.lostAt !== null) {
-        this.log({ msg: 'coordination back', lostForMs: now - this.lostAt });
+        this.log({ msg: 'coordination back', level: 'info', lostForMs: now - this.lostAt });
         this.lostAt = null;
         this.store.markCoordination(null);
       }
@@ -214,7 +215,7 @@ export class ClusterNode {
 
   private async lead(epoch: number): Promise<void> {
     const feed = this.feed!;
-    this.log({ msg: 'leading', epoch, instanceId: this.instanceId });
+    this.log({ msg: 'leading', level: 'info', epoch, instanceId: this.instanceId });
     this.role = 'leader';
     this.leaderId = this.instanceId;
     this.lastRenewSentAt = Date.now();
@@ -248,7 +249,7 @@ export class ClusterNode {
     this.lease.drop();
     this.role = 'candidate';
     this.leaderId = null;
-    this.log({ msg: 'stepped down', why });
+    this.log({ msg: 'stepped down', level: 'info', why });
     this.transition = this.transition.then(async () => {
       await this.sub.unsubscribe(this.keys.rpcChannel).catch(() => {});
       await this.hooks.onFollow?.().catch((e: unknown) => this.log({ msg: 'follow hook failed', error: e instanceof Error ? e.message : String(e) }));

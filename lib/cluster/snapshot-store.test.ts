@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredSnapshot } from '@/lib/fleet';
 import { liveChanges, type LiveSnapshot } from '@/lib/model';
-import { makeHealth, makeVehicle } from '@/lib/testing/view-factories';
+import { makeHealth, makeLiveHealth, makeVehicle } from '@/lib/testing/view-factories';
 import { Lease } from './lease';
 import { ClusterSnapshotStore } from './snapshot-store';
 import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from '@/lib/testing/redis';
@@ -12,8 +12,8 @@ import { freshRedisPerTest, REDIS_SKIP_MESSAGE, TEST_REDIS_URL } from '@/lib/tes
 const fresh = freshRedisPerTest();
 
 function version(epoch: number, v: number, prev: StoredSnapshot | null, lat = 40 + v / 1000): StoredSnapshot {
-  const snapshot: LiveSnapshot = { generatedAt: 1_700_000_000_000 + v, epoch: String(epoch), version: v, vehicles: [makeVehicle({ busId: 1, lat })], unpositionedTrips: [], health: makeHealth(), thresholds: { lateMin: 5, earlyMin: 1 } };
-  return { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: prev && prev.snapshot.epoch === snapshot.epoch ? liveChanges(prev.snapshot, snapshot) : null };
+  const snapshot: LiveSnapshot = { generatedAt: 1_700_000_000_000 + v, epoch: String(epoch), version: v, vehicles: [makeVehicle({ busId: 1, lat })], unpositionedTrips: [], health: makeLiveHealth(), thresholds: { lateMin: 5, earlyMin: 1 } };
+  return { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: prev && prev.snapshot.epoch === snapshot.epoch ? liveChanges(prev.snapshot, snapshot) : null, health: makeHealth() };
 }
 
 describe.skipIf(!TEST_REDIS_URL)(`snapshot versions across instances (${TEST_REDIS_URL ? 'real Redis' : REDIS_SKIP_MESSAGE})`, () => {
@@ -59,6 +59,28 @@ describe.skipIf(!TEST_REDIS_URL)(`snapshot versions across instances (${TEST_RED
     await store.flushed();
     expect(store.read()).toBeNull();
     expect(await redis.exists(keys.snapshot)).toBe(0);
+  });
+
+  it('fans out the viewers’ health in the body and the full health beside it: a follower serves each to whom it belongs', async () => {
+    const { redis, keys, another } = await fresh();
+    const lease = new Lease(redis, keys, 'a', 10_000);
+    const leader = new ClusterSnapshotStore(redis, keys, lease, () => {});
+    const follower = new ClusterSnapshotStore(await another(), keys, new Lease(await another(), keys, 'b', 10_000), () => {});
+    expect(await lease.acquire()).toBe(1);
+    const full = makeHealth({ notes: ['history: not recording (the store said: role "fleet" does not exist)'] });
+    leader.write({ ...version(1, 1, null), health: full });
+    await leader.flushed();
+    expect(await redis.hGet(keys.snapshot, 'body')).not.toMatch(/scopes|notes|lastError|does not exist/);
+    expect(await follower.pull()).toBe('new');
+    const got = follower.read()!;
+    expect(got.body).not.toMatch(/scopes|notes|lastError|does not exist/);
+    expect(got.snapshot.health).toEqual(makeLiveHealth());
+    expect(got.health).toEqual(full);
+    // Coordination lost on the follower: the banner goes into both healths, the full one still beside the body.
+    follower.markCoordination(Date.now());
+    expect(follower.read()!.snapshot.health.coordination).toBeDefined();
+    expect(follower.read()!.health).toMatchObject({ notes: full.notes, coordination: expect.any(Object) });
+    expect(follower.read()!.body).not.toMatch(/scopes|notes/);
   });
 
   it('followers get every version with the steps: the same ETag and the same deltas as the leader', async () => {

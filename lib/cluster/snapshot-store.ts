@@ -1,6 +1,6 @@
 import 'server-only';
 import { MemorySnapshotStore, RECENT_VERSIONS, type SnapshotStore, type StoredSnapshot } from '@/lib/fleet';
-import { liveChanges, type LiveChanges, type LiveSnapshot } from '@/lib/model';
+import { liveChanges, type Health, type LiveChanges, type LiveSnapshot } from '@/lib/model';
 import type { ClusterKeys } from './config';
 import type { Lease } from './lease';
 import type { Redis } from './redis';
@@ -25,18 +25,19 @@ if ARGV[5] ~= '' then
   redis.call('RPUSH', KEYS[4], ARGV[5])
   redis.call('LTRIM', KEYS[4], -tonumber(ARGV[6]), -1)
 end
-redis.call('HSET', KEYS[3], 'epoch', ARGV[1], 'version', ARGV[3], 'body', ARGV[4])
+redis.call('HSET', KEYS[3], 'epoch', ARGV[1], 'version', ARGV[3], 'body', ARGV[4], 'health', ARGV[8])
 redis.call('PUBLISH', ARGV[7], ARGV[1] .. '-' .. ARGV[3])
 return 1`;
 
 // ARGV: the epoch and version held here. Returns {} when Redis has no snapshot, {epoch, version} when it has
-// nothing newer in that epoch, else {epoch, version, body, step...} with the steps from the version held here
+// nothing newer in that epoch, else {epoch, version, body, health, step...} (health: the full one, for this
+// instance's administrators and its /api/status; the body holds only the viewers') with the steps from the version held here
 // when Redis still keeps them all.
 const PULL = `
-local s = redis.call('HMGET', KEYS[1], 'epoch', 'version', 'body')
+local s = redis.call('HMGET', KEYS[1], 'epoch', 'version', 'body', 'health')
 if not s[1] then return {} end
 if s[1] == ARGV[1] and tonumber(s[2]) <= tonumber(ARGV[2]) then return {s[1], s[2]} end
-local out = {s[1], s[2], s[3]}
+local out = {s[1], s[2], s[3], s[4] or ''}
 if s[1] == ARGV[1] then
   local k = tonumber(s[2]) - tonumber(ARGV[2])
   if k <= tonumber(ARGV[3]) then
@@ -94,7 +95,7 @@ export class ClusterSnapshotStore implements SnapshotStore {
     this.memory.write(s);
     this.localOnly = false;
     const step = s.changes ? JSON.stringify({ v: s.snapshot.version, c: s.changes } satisfies Step) : '';
-    const args = [String(epoch), value, String(s.snapshot.version), s.body, step, String(RECENT_VERSIONS), this.keys.versionChannel];
+    const args = [String(epoch), value, String(s.snapshot.version), s.body, step, String(RECENT_VERSIONS), this.keys.versionChannel, JSON.stringify(s.health)];
     this.writes = this.writes.then(async () => {
       try {
         const r = Number(await this.redis.eval(WRITE, { keys: [this.keys.epoch, this.keys.lease, this.keys.snapshot, this.keys.steps], arguments: args }));
@@ -122,19 +123,22 @@ export class ClusterSnapshotStore implements SnapshotStore {
     const heldVersion = cur?.snapshot.version ?? 0;
     const r = (await this.redis.eval(PULL, { keys: [this.keys.snapshot, this.keys.steps], arguments: [heldEpoch, String(heldVersion), String(RECENT_VERSIONS)] })) as string[];
     if (r.length === 0) return 'none';
-    const [epoch, versionRaw, body, ...stepsRaw] = r as [string, string, string | undefined, ...string[]];
+    const [epoch, versionRaw, body, healthRaw, ...stepsRaw] = r as [string, string, string | undefined, string | undefined, ...string[]];
     const version = Number(versionRaw);
     this.lease.noteEpoch(Number(epoch));
     if (body === undefined || !isNewer(epoch, version, cur?.snapshot ?? null)) return 'same';
     const { kind: _kind, ...snapshot } = JSON.parse(body) as LiveSnapshot & { kind: 'full' };
+    // A version written by a leader of an older build has no full health beside it: the one held here stands in.
+    const health = healthRaw ? (JSON.parse(healthRaw) as Health) : cur?.health;
+    if (!health) return 'same';
     const steps = stepsRaw.map((x) => JSON.parse(x) as Step);
     const chained = cur !== null && !this.localOnly && epoch === heldEpoch && steps.length === version - heldVersion && steps.every((st, i) => st.v === heldVersion + 1 + i);
     if (chained) {
       // Each step is kept for deltas; the versions between are never served, only the newest.
-      for (const st of steps.slice(0, -1)) this.memory.write({ snapshot: { ...cur.snapshot, version: st.v }, body: cur.body, changes: st.c });
-      this.memory.write({ snapshot, body, changes: steps[steps.length - 1]!.c });
+      for (const st of steps.slice(0, -1)) this.memory.write({ snapshot: { ...cur.snapshot, version: st.v }, body: cur.body, changes: st.c, health: cur.health });
+      this.memory.write({ snapshot, body, changes: steps[steps.length - 1]!.c, health });
     } else {
-      this.memory.write({ snapshot, body, changes: null });
+      this.memory.write({ snapshot, body, changes: null, health });
     }
     this.localOnly = false;
     return 'new';
@@ -149,9 +153,14 @@ export class ClusterSnapshotStore implements SnapshotStore {
     if (!cur) return;
     const has = cur.snapshot.health.coordination;
     if ((lostAt === null) === (has === undefined)) return;
-    const { coordination: _gone, ...health } = cur.snapshot.health;
-    const next: LiveSnapshot = { ...cur.snapshot, version: cur.snapshot.version + 1, health: lostAt === null ? health : { ...health, coordination: { lostAt, dataAt: has?.dataAt ?? cur.snapshot.generatedAt } } };
-    this.memory.write({ snapshot: next, body: JSON.stringify({ kind: 'full', ...next }), changes: liveChanges(cur.snapshot, next) });
+    const coordination = lostAt === null ? null : { lostAt, dataAt: has?.dataAt ?? cur.snapshot.generatedAt };
+    // The banner in both healths, the viewers' and the administrators'.
+    const withBanner = <H extends { coordination?: { lostAt: number; dataAt: number } }>(h: H): H => {
+      const { coordination: _gone, ...rest } = h;
+      return (coordination ? { ...rest, coordination } : rest) as H;
+    };
+    const next: LiveSnapshot = { ...cur.snapshot, version: cur.snapshot.version + 1, health: withBanner(cur.snapshot.health) };
+    this.memory.write({ snapshot: next, body: JSON.stringify({ kind: 'full', ...next }), changes: liveChanges(cur.snapshot, next), health: withBanner(cur.health) });
     this.localOnly = true;
   }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { EXCEPTION_RULES, EXCEPTION_SEVERITIES, type ExceptionRule, type ExceptionSeverity } from '@/lib/model/exceptions';
 
 // The exception rules' thresholds and hold times (ALERT_*), and the webhook targets of ALERT_WEBHOOKS. Validated at
-// start-up with the rest of the configuration (lib/config.ts's validateConfigAtStartup): a bad target stops the
+// start-up with the rest of the configuration (validateConfigAtStartup, lib/server/config-check.ts): a bad target stops the
 // server with one sentence that names it.
 
 type Env = Record<string, string | undefined>;

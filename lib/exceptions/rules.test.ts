@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Vehicle } from '@/lib/model';
 import { at, straightNorth } from '@/lib/testing/estimate-factories';
-import { makeHealth, makeSnapshot, makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
+import { makeLiveHealth, makeSnapshot, makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import { DEFAULT_THRESHOLDS } from './config';
 import { evaluateRules, type RuleInput } from './rules';
 import { BusTracks } from './tracks';
@@ -117,12 +117,12 @@ describe('integration rules and suppression', () => {
     const vehicles = Array.from({ length: 50 }, (_, n) => makeVehicle({ busId: n + 1, gpsAt: T0 - 20 * MIN, fetchedAt: T0 - 10_000, trip: makeTrip({ tripId: n + 1, delayMinutes: 15 }) }));
     const up = input({ snapshot: makeSnapshot({ vehicles }) });
     expect(evaluateRules(up).filter((c) => c.rule === 'gps-lost')).toHaveLength(50);
-    const down = input({ snapshot: makeSnapshot({ vehicles, health: makeHealth({ state: 'unreachable', message: 'The upstream does not answer.' }) }) });
+    const down = input({ snapshot: makeSnapshot({ vehicles, health: makeLiveHealth({ state: 'unreachable', message: 'The upstream does not answer.' }) }) });
     expect(evaluateRules(down).map((c) => [c.key, c.message])).toEqual([['upstream|integration', 'The upstream does not answer.']]);
   });
 
   it('opens budget, recorder and coordination exceptions from the health and the recorder', () => {
-    const health = makeHealth({ budget: { ...makeHealth().budget, limit: 240, usedLastMinute: 240 }, coordination: { lostAt: T0 - MIN, dataAt: T0 - MIN } });
+    const health = makeLiveHealth({ budget: { usedShare: 1, pausedUntil: null }, coordination: { lostAt: T0 - MIN, dataAt: T0 - MIN } });
     const keys = rules(input({ snapshot: makeSnapshot({ vehicles: [], health }), recorder: 'failed' }));
     expect(keys).toEqual(['budget|integration', 'recorder|integration', 'coordination|integration']);
   });

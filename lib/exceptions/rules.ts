@@ -106,9 +106,11 @@ const named = (s: ExceptionSubject) => {
   return [bus, trip].filter(Boolean).join(' on ');
 };
 
+type ActiveTrip = { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null };
+
 /** Every active trip once, with its bus (a vehicle's trip, else an unpositioned one). */
-function activeTrips(snapshot: RuleInput['snapshot']): { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null }[] {
-  const out: { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null }[] = [];
+function activeTrips(snapshot: RuleInput['snapshot']): ActiveTrip[] {
+  const out: ActiveTrip[] = [];
   const seen = new Set<number>();
   for (const v of snapshot.vehicles) {
     if (!v.trip || seen.has(v.trip.tripId)) continue;
@@ -123,9 +125,9 @@ function activeTrips(snapshot: RuleInput['snapshot']): { trip: VehicleTrip; busI
   return out;
 }
 
-function delayRules(input: RuleInput, out: Condition[]): void {
+function delayRules(input: RuleInput, trips: readonly ActiveTrip[], out: Condition[]): void {
   const { lateMin, earlyMin } = input.thresholds;
-  for (const { trip, busId, busName } of activeTrips(input.snapshot)) {
+  for (const { trip, busId, busName } of trips) {
     const d = trip.delayMinutes;
     if (d === null || !Number.isFinite(d)) continue;
     const subject = tripSubject(trip, busId, busName);
@@ -148,11 +150,11 @@ function gpsLostRule(input: RuleInput, out: Condition[]): void {
 }
 
 /** lib/regularity's ghost rule, its silence counted from when fresh data came back at the earliest. */
-function ghostRule(input: RuleInput, out: Condition[]): void {
-  const rule = { ghostAfterS: input.ghostAfterS, locations: input.snapshot.health.capabilities.locations };
+function ghostRule(input: RuleInput, trips: readonly ActiveTrip[], out: Condition[]): void {
+  const rule = { ghostAfterS: input.ghostAfterS, locations: input.snapshot.health.locations === true };
   const located = new Map<number, EpochMs | null>();
   for (const v of input.snapshot.vehicles) located.set(v.busId, v.lat !== null && v.lon !== null && v.gpsAt !== null ? v.gpsAt : null);
-  for (const { trip, busId, busName } of activeTrips(input.snapshot)) {
+  for (const { trip, busId, busName } of trips) {
     const departed = tripDepartedAt(trip);
     const reason = ghostReason({ busId, lastLocatedAt: busId === null ? null : (located.get(busId) ?? null), departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt) }, input.now, rule);
     if (!reason) continue;
@@ -226,7 +228,7 @@ function integrationRules(input: RuleInput, out: Condition[]): void {
   const h = input.snapshot.health;
   const add = (rule: ExceptionRule, message: string) => out.push({ rule, key: `${rule}|integration`, severity: SEVERITY[rule], subject: NO_SUBJECT, figures: {}, message });
   if (TROUBLE.has(h.state)) add('upstream', h.message ?? `The upstream is ${h.state}.`);
-  if (h.budget.limit !== null && h.budget.usedLastMinute >= h.budget.limit) add('budget', `The key's whole limit of ${h.budget.limit} requests a minute is spent.`);
+  if (h.budget.usedShare !== null && h.budget.usedShare >= 1) add('budget', "The key's whole per-minute request limit is spent.");
   if (input.recorder === 'failed' || input.recorder === 'behind') add('recorder', `History is not being recorded (${input.recorder}).`);
   if (h.coordination) add('coordination', 'This instance lost the coordination service (Redis): nobody refreshes the data.');
 }
@@ -236,9 +238,10 @@ export function evaluateRules(input: RuleInput): Condition[] {
   const out: Condition[] = [];
   integrationRules(input, out);
   if (suppressed(input.snapshot)) return out;
-  delayRules(input, out);
+  const trips = activeTrips(input.snapshot);
+  delayRules(input, trips, out);
   gpsLostRule(input, out);
-  ghostRule(input, out);
+  ghostRule(input, trips, out);
   movementRules(input, out);
   headwayRules(input, out);
   return out;

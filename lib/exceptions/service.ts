@@ -1,4 +1,5 @@
 import 'server-only';
+import { logLine } from '@/lib/log';
 import type { FeedEvents, StoredSnapshot, TypedEmitter } from '@/lib/fleet';
 import type { EpochMs, FleetException, NetworkResponse, RecorderStatus, RouteStop } from '@/lib/model';
 import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
@@ -61,7 +62,7 @@ export class ExceptionService {
 
   constructor(private readonly o: ExceptionServiceOptions) {
     this.now = o.now ?? Date.now;
-    this.log = o.log ?? ((line) => console.info(JSON.stringify(line)));
+    this.log = o.log ?? logLine('info');
     this.tracks = new BusTracks((o.config.thresholds.stoppedMin + 10) * 60_000);
     this.unsubscribe.push(
       o.feed.events.on('fix', (f) => {
@@ -84,6 +85,17 @@ export class ExceptionService {
     await this.running?.catch(() => []);
     await this.deliverer?.close();
     this.deliverer = null;
+  }
+
+  get targetCount(): number {
+    return this.o.config.webhooks.length;
+  }
+
+  /** Open exceptions (acknowledged ones included) by rule, as this instance's engine holds them: none where it does not evaluate. */
+  openByRule(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const e of this.engine?.open() ?? []) out[e.rule] = (out[e.rule] ?? 0) + 1;
+    return out;
   }
 
   /** The store, opened on first use. */

@@ -1,3 +1,4 @@
+import { logLine } from '@/lib/log';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { EpochMs, FleetException, WebhookEventType, WebhookPayload } from '@/lib/model';
 import { SEVERITY_RANK } from '@/lib/model/exceptions';
@@ -91,6 +92,30 @@ export interface DelivererOptions {
 
 type Outcome = { ok: true; status: number } | { ok: false; retry: boolean; status: number | null; error: string };
 
+/** How a delivery attempt ended: sent, failed and queued again, or given up (dead). */
+export type DeliveryResult = 'delivered' | 'failed' | 'dead';
+
+// Who hears each delivery attempt's result (lib/metrics, wired at server start). On globalThis, as the service is.
+const DELIVERY_LISTENERS = Symbol.for('fleetmap.webhook-delivery-listeners');
+type ListenerHolder = { [DELIVERY_LISTENERS]?: Set<(result: DeliveryResult) => void> };
+const deliveryListeners = () => ((globalThis as ListenerHolder)[DELIVERY_LISTENERS] ??= new Set());
+
+/** Returns the function that removes the listener. */
+export function onWebhookDelivery(listener: (result: DeliveryResult) => void): () => void {
+  deliveryListeners().add(listener);
+  return () => deliveryListeners().delete(listener);
+}
+
+function tellDeliveryListeners(result: DeliveryResult): void {
+  for (const l of deliveryListeners()) {
+    try {
+      l(result);
+    } catch {
+      // A listener's bug must not stop the queue.
+    }
+  }
+}
+
 /** Sends what the queue holds when it is due. One per deployment runs (the leader's). */
 export class Deliverer {
   private readonly now: () => EpochMs;
@@ -107,7 +132,7 @@ export class Deliverer {
     this.retry = o.retry ?? DEFAULT_RETRY;
     this.random = o.random ?? Math.random;
     this.fetchImpl = o.fetchImpl ?? fetch;
-    this.log = o.log ?? ((line) => console.info(JSON.stringify(line)));
+    this.log = o.log ?? logLine('info');
   }
 
   start(): void {
@@ -151,10 +176,12 @@ export class Deliverer {
     const now = this.now();
     if (outcome.ok) {
       await this.o.store.delivered(d.id, attempts, outcome.status, now);
+      tellDeliveryListeners('delivered');
       return;
     }
     const nextAt = now + backoffMs(attempts, this.retry, this.random);
     const dies = !outcome.retry || nextAt - d.createdAt > this.retry.maxAgeMs;
+    tellDeliveryListeners(dies ? 'dead' : 'failed');
     this.log({ msg: dies ? 'webhook delivery dead' : 'webhook delivery failed', target: target.name, delivery: d.id, attempts, status: outcome.status, error: outcome.error });
     if (dies) await this.o.store.dead(d.id, attempts, outcome.status, outcome.error, now);
     else await this.o.store.retryLater(d.id, attempts, outcome.status, outcome.error, nextAt);

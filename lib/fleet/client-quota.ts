@@ -12,6 +12,15 @@ export const LOOKUPS_PER_MINUTE = 12;
 /** Clients remembered at most; the longest idle is forgotten first (it would have a full bucket anyway). */
 const MAX_CLIENTS = 10_000;
 
+/**
+ * A client key may name several holders at once, joined by `|` (a signed-in account and the address it comes
+ * from): a limit holds for each of them, so a new session of the same account, or another account from the same
+ * address, brings no fresh allowance.
+ */
+export function clientHolders(client: string): string[] {
+  return client.split('|').filter(Boolean);
+}
+
 export type QuotaAnswer = { ok: true } | { ok: false; retryInS: number };
 
 export class ClientQuota {
@@ -22,8 +31,22 @@ export class ClientQuota {
     private readonly perMinute = LOOKUPS_PER_MINUTE,
   ) {}
 
-  /** Takes one lookup from the client's bucket, or says when the next one will be there. */
+  /** Takes one lookup from the bucket of each holder the key names, or says when the next one will be there for all. */
   take(client: string, now: number): QuotaAnswer {
+    const holders = clientHolders(client);
+    const refused = holders.map((h) => this.peek(h, now)).filter((q): q is { ok: false; retryInS: number } => !q.ok);
+    if (refused.length > 0) return { ok: false, retryInS: Math.max(...refused.map((q) => q.retryInS)) };
+    for (const h of holders) this.takeOne(h, now);
+    return { ok: true };
+  }
+
+  private peek(client: string, now: number): QuotaAnswer {
+    const prev = this.buckets.get(client);
+    const tokens = prev ? Math.min(this.burst, prev.tokens + ((now - prev.at) / 60_000) * this.perMinute) : this.burst;
+    return tokens < 1 ? { ok: false, retryInS: Math.max(1, Math.ceil(((1 - tokens) / this.perMinute) * 60)) } : { ok: true };
+  }
+
+  private takeOne(client: string, now: number): QuotaAnswer {
     const prev = this.buckets.get(client);
     const tokens = prev ? Math.min(this.burst, prev.tokens + ((now - prev.at) / 60_000) * this.perMinute) : this.burst;
     this.buckets.delete(client);

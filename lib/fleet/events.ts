@@ -1,4 +1,5 @@
 import 'server-only';
+import { logger } from '@/lib/log';
 import type { EpochMs, HistoryFix, Trip, UpstreamError, UpstreamState } from '@/lib/model';
 
 // The feed as an event source. A recorder (lib/history) or anything else subscribes at server start through
@@ -95,7 +96,7 @@ export class TypedEmitter<Events extends object> {
         listener(payload);
       } catch (e) {
         // A subscriber's bug must not stop the poller.
-        console.error(JSON.stringify({ msg: 'feed listener threw', event: String(event), error: e instanceof Error ? e.name : typeof e }));
+        logger().error({ event: String(event), error: e instanceof Error ? e.name : typeof e }, 'feed listener threw');
       }
     }
   }

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { logger } from '@/lib/log';
 import type { Health, LiveSnapshot, UpstreamState } from '@/lib/model';
 import { zoneAtLocalHour, createSimulator, DEMO_BUSINESS_KEY, type FaultsPatch, type Simulator } from '@/lib/sim';
 import { liveResponse } from '@/lib/http/live-answer';
+import { adminView, type AdminSnapshot } from '@/lib/testing/feed';
 import { GET as getStatus } from '@/app/api/status/route';
 import { GET as getTrip } from '@/app/api/trips/[id]/route';
 import { publishTestContext } from '@/lib/testing/app-context';
+import { until } from '@/lib/testing/harness';
 import type { RequestEvent } from './events';
 import type { Feed } from './feed';
 import { startFeed } from './index';
@@ -12,7 +15,7 @@ import { startFeed } from './index';
 /** The application context's feed, which the routes below answer from. */
 let contextFeed: Feed;
 let withdraw: () => Promise<void>;
-const getLive = (request: Request) => liveResponse(contextFeed, request);
+const getLive = (request: Request) => liveResponse(contextFeed, request, { fullHealth: true });
 
 // The upstream fault matrix: the real client and the application context's feed, read through the app's route handlers,
 // against the simulator over HTTP, one fault after another. One file past 300 lines because the faults run in
@@ -92,21 +95,11 @@ function carriesPosition(body: string): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await sleep(50);
-  }
-}
-
 /** /api/live as a browser gets it: it must always answer 200 with a snapshot, whatever the upstream does. */
-async function live(): Promise<LiveSnapshot> {
+async function live(): Promise<AdminSnapshot> {
   const res = await getLive(new Request('http://app/api/live'));
   expect(res.status).toBe(200);
-  return (await res.json()) as LiveSnapshot;
+  return adminView((await res.json()) as LiveSnapshot);
 }
 
 async function status(): Promise<Health> {
@@ -122,13 +115,13 @@ interface Fix {
   lon: number | null;
 }
 
-function fixes(s: LiveSnapshot): Map<number, Fix> {
+function fixes(s: AdminSnapshot): Map<number, Fix> {
   const out = new Map<number, Fix>();
   for (const v of s.vehicles) if (v.lat !== null) out.set(v.busId, { gpsAt: v.gpsAt, fetchedAt: v.fetchedAt, lat: v.lat, lon: v.lon });
   return out;
 }
 
-const newestFetch = (s: LiveSnapshot) => Math.max(0, ...s.vehicles.map((v) => v.fetchedAt ?? 0));
+const newestFetch = (s: AdminSnapshot) => Math.max(0, ...s.vehicles.map((v) => v.fetchedAt ?? 0));
 
 interface MatrixRow {
   fault: string;
@@ -169,7 +162,7 @@ async function startSim(port = 0): Promise<void> {
  * the last good data (the same fixes, so each bus's age keeps growing: nothing is refreshed to look fresh),
  * then ends it and measures how long until fresh data flows again.
  */
-async function runCase(c: FaultCase): Promise<{ during: LiveSnapshot; held: LiveSnapshot; onAt: number; offAt: number }> {
+async function runCase(c: FaultCase): Promise<{ during: AdminSnapshot; held: AdminSnapshot; onAt: number; offAt: number }> {
   // Data flows again before the next fault: a fix fetched after this case began (the previous case's recovery
   // may have been slow on a busy machine; this waits for it instead of failing on it).
   const caseAt = Date.now();
@@ -182,8 +175,8 @@ async function runCase(c: FaultCase): Promise<{ during: LiveSnapshot; held: Live
     offAt = Date.now();
     await c.end();
   };
-  let during: LiveSnapshot;
-  let held: LiveSnapshot;
+  let during: AdminSnapshot;
+  let held: AdminSnapshot;
   let noticedMs: number;
   try {
     during = await until(`state ${c.state} for ${c.name}`, live, (s) => s.health.state === c.state && c.message.test(s.health.message ?? ''), NOTICE_DEADLINE_MS);
@@ -243,6 +236,8 @@ beforeAll(async () => {
   await startSim();
   globalThis.fetch = recordingFetch as typeof fetch;
   console.warn = (...args: unknown[]) => void logLines.push(args.map(String).join(' '));
+  // The feed logs through the process logger (lib/log, pino): each line it writes is kept here as the JSON it carries.
+  vi.spyOn(logger(), 'warn').mockImplementation(((fields: Record<string, unknown>, msg?: string) => void logLines.push(JSON.stringify({ ...fields, msg }))) as never);
   Object.assign(process.env, {
     PARTNER_API_BASE_URL: `http://127.0.0.1:${simPort}${BASE}`,
     PARTNER_API_KEY: DEMO_BUSINESS_KEY,

@@ -4,6 +4,7 @@ import { liveVersionTag, type LiveSnapshot } from '@/lib/model';
 import { createPartnerClient, offsetMinutesAt } from '@/lib/partner';
 import { zoneAtLocalHour, createSimulator, DEMO_BUSINESS_KEY, DEMO_STANDARD_KEY, type Simulator, type StatsSnapshot } from '@/lib/sim';
 import { liveResponse, type LiveSource } from '@/lib/http/live-answer';
+import { adminView } from '@/lib/testing/feed';
 import { GET as getStatus } from '@/app/api/status/route';
 import { GET as getTrip } from '@/app/api/trips/[id]/route';
 import { GET as getRoutes } from '@/app/api/routes/route';
@@ -12,6 +13,7 @@ import { GET as getBuses } from '@/app/api/buses/route';
 import { GET as getNetwork } from '@/app/api/network/route';
 import { appContext } from '@/lib/server/context';
 import { publishTestContext } from '@/lib/testing/app-context';
+import { until } from '@/lib/testing/harness';
 import type { RequestEvent } from './events';
 import { Feed } from './feed';
 import type { StoredSnapshot } from './snapshot-store';
@@ -19,7 +21,7 @@ import { startFeed } from './index';
 
 /** The feed the routes below answer from: the application context's, as server start would publish it. */
 let contextFeed: Feed;
-const getLive = (request: Request) => liveResponse(contextFeed, request);
+const getLive = (request: Request) => liveResponse(contextFeed, request, { fullHealth: true });
 
 // The real client and the feed against the simulator over HTTP. The simulator runs 10× faster than real
 // time with a high limit so that minutes of polling fit in seconds, in a zone where it is midday now: the
@@ -77,16 +79,6 @@ function feedFor(run: Running, apiKey: string, logs: string[] = [], sends: numbe
 
 // Deadlines only stop a hung test: each wait takes a few seconds on an idle machine, and two loaded cores may
 // take several times that.
-async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterAll(async () => {
@@ -115,7 +107,7 @@ describe("the app routes over the application context's feed (business key)", ()
 
   it('shows positioned buses with trips soon after start, with ETag/304, inferred timezone and measured freshness', async () => {
     const t0 = Date.now();
-    const live = async () => (await (await getLive(new Request('http://app/api/live'))).json()) as LiveSnapshot;
+    const live = async () => adminView((await (await getLive(new Request('http://app/api/live'))).json()) as LiveSnapshot);
     const first = await until('positioned buses on trips', live, (s) => s.vehicles.filter((v) => v.lat !== null && v.trip !== null).length >= 5);
     const firstAfterMs = Date.now() - t0;
     expect(first.health.capabilities.locations).toBe(true);
@@ -124,7 +116,8 @@ describe("the app routes over the application context's feed (business key)", ()
 
     const res = await getLive(new Request('http://app/api/live'));
     const etag = res.headers.get('etag')!;
-    expect(etag).toMatch(/^W\/"[0-9a-z]+-\d+"$/);
+    // An administrator's answer (getLive asks as one): the version tag, and `.a` for the full health it carries.
+    expect(etag).toMatch(/^W\/"[0-9a-z]+-\d+\.a"$/);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     // The answer to a conditional request is the one its ETag implies: 304 with no body while the snapshot the
     // server holds is still that version, 200 in full once a newer one replaced it.
@@ -218,14 +211,14 @@ describe("the app routes over the application context's feed (business key)", ()
     expect(crowd.slice(100).every((r) => r.status === 404)).toBe(true);
     expect((afterCrowd.byOperation.trip ?? 0) - (beforeCrowd.byOperation.trip ?? 0)).toBe(1);
 
-    const routes = (await (await getRoutes()).json()) as { routes: { id: number }[]; fetchedAt: number };
+    const routes = (await (await getRoutes(new Request('http://app/api/routes'))).json()) as { routes: { id: number }[]; fetchedAt: number };
     expect(routes.routes.length).toBeGreaterThan(0);
     const stops = await getRouteStops(new Request('http://app/x'), { params: Promise.resolve({ id: String(routes.routes[0]!.id) }) });
     expect(stops.status).toBe(200);
     expect(((await stops.json()) as { stops: unknown[] }).stops.length).toBeGreaterThan(1);
     const buses = (await (await getBuses()).json()) as { buses: unknown[] };
     expect(buses.buses).toHaveLength(120);
-    const network = (await (await getNetwork()).json()) as { features: { geometry: { type: string } }[]; pendingRoutes: number };
+    const network = (await (await getNetwork(new Request('http://app/api/network'))).json()) as { features: { geometry: { type: string } }[]; pendingRoutes: number };
     expect(network.features.some((f) => f.geometry.type === 'LineString')).toBe(true);
     expect(network.pendingRoutes).toBeLessThan(routes.routes.length);
   });
@@ -241,7 +234,7 @@ describe('the feed against the simulator with other keys and faults', () => {
   it('with the standard key reports capabilities without locations and sends no location request', async () => {
     const run = await startSim();
     feed = feedFor(run, DEMO_STANDARD_KEY);
-    const s = await until('trips listed', () => feed!.liveSnapshot().snapshot, (x) => x.unpositionedTrips.length > 0 && x.health.level !== null);
+    const s = await until('trips listed', () => adminView(feed!.liveSnapshot()), (x) => x.unpositionedTrips.length > 0 && x.health.level !== null);
     // The feed goes on spending its poll lane: ten more answered requests, any of which could have been a location.
     const answered: RequestEvent[] = [];
     feed.events.on('request', (e) => answered.push(e));
@@ -261,12 +254,12 @@ describe('the feed against the simulator with other keys and faults', () => {
     feed = feedFor(run, DEMO_BUSINESS_KEY, logs);
     await until('positions', () => feed!.liveSnapshot().snapshot, (x) => x.vehicles.filter((v) => v.lat !== null).length >= 20);
     await admin(run, 'faults', { revokedKeys: [DEMO_BUSINESS_KEY] });
-    const s = await until('unauthorized', () => feed!.liveSnapshot().snapshot, (x) => x.health.state === 'unauthorized');
+    const s = await until('unauthorized', () => adminView(feed!.liveSnapshot()), (x) => x.health.state === 'unauthorized');
     expect(s.vehicles.filter((v) => v.lat !== null).length).toBeGreaterThanOrEqual(20);
     expect(s.health.lastError?.status).toBe(401);
     expect(s.health.message).toMatch(/401/);
     // Nothing new arrives: the newest fix stays what it was and only gets older.
-    const newestOf = (x: LiveSnapshot) => Math.max(...x.vehicles.map((v) => v.fetchedAt ?? 0));
+    const newestOf = (x: Pick<LiveSnapshot, 'vehicles'>) => Math.max(...x.vehicles.map((v) => v.fetchedAt ?? 0));
     const newest = newestOf(s);
     // The feed keeps asking (the key is re-checked every trips interval) and keeps being refused: two more 401s.
     const refused: RequestEvent[] = [];

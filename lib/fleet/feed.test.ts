@@ -160,7 +160,7 @@ describe('the live snapshot ETag', () => {
     }
     expect(etags).toEqual(new Set([tag(held)]));
     // The figures it carries are those of its generatedAt; the health as of now has moved on.
-    expect(feed.health().freshness.meanAgeS!).toBeGreaterThan(held.snapshot.health.freshness.meanAgeS! + 25);
+    expect(feed.health().freshness.meanAgeS!).toBeGreaterThan(held.health.freshness.meanAgeS! + 25);
     await clock.advance(MINUTE);
     expect(tag(feed.liveSnapshot())).not.toBe(tag(held));
     await stopAll(clock, feed);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { logLine } from '@/lib/log';
 import type { AppConfig } from '@/lib/config';
 import type { BusesResponse, Health, LiveChanges, NetworkResponse, RouteStops, RoutesResponse, Trip, UpstreamRecord } from '@/lib/model';
 import type { PartnerClient, TimeRule } from '@/lib/partner';
@@ -82,7 +83,7 @@ export class Feed {
   constructor(opts: FeedOptions) {
     const config = opts.config.feed;
     const clock = (this.clock = opts.clock ?? systemClock);
-    const log = opts.log ?? ((line) => console.warn(JSON.stringify(line)));
+    const log = opts.log ?? logLine('warn');
     const signal = this.abort.signal;
     const budget = (this.budget = new RateBudget({ clock, share: config.budgetShare, random: opts.random, maxBackoffMs: config.tripsIntervalMs, shared: opts.sharedBudget }));
     const tz = new FeedTimezone(opts.timezone);
@@ -173,7 +174,7 @@ export class Feed {
   /** The upstream's health as this feed sees it; a following feed reports the leader's (its newest snapshot's). */
   health(now = this.clock.now()): Health {
     const followed = this.following ? this.store.read() : null;
-    if (followed) return followed.snapshot.health;
+    if (followed) return followed.health;
     return this.healthReport.report(now);
   }
 

@@ -53,9 +53,11 @@ describe('FleetState', () => {
   it('infers the upstream offset from GPS times and shifts what it already stored', async () => {
     const { clock, feed } = startTestFeed({ buses: 20, onTrip: 10, limit: 600, wallOffsetMin: 120 });
     await clock.advance(MINUTE);
-    const { snapshot } = feed.liveSnapshot();
+    // How the zone was decided is in the full health (administrators'); the served one carries the zone alone.
+    const { snapshot, health } = feed.liveSnapshot();
     await stopAll(clock, feed);
-    expect(snapshot.health.timezone).toEqual({ zone: 'UTC+02:00', source: 'inferred', offsetMinutes: 120 });
+    expect(health.timezone).toEqual({ zone: 'UTC+02:00', source: 'inferred', offsetMinutes: 120 });
+    expect(snapshot.health.timezone).toEqual({ zone: 'UTC+02:00', offsetMinutes: 120 });
     const now = clock.now();
     for (const v of snapshot.vehicles) {
       // The fake's fixes are 3 s old when fetched; read under the wrong offset they would be 2 h off.

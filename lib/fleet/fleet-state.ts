@@ -30,6 +30,8 @@ export class FleetState {
   private readonly restoredFixes = new Set<number>();
   /** The trip list is still the restored one. */
   private tripsRestored = false;
+  /** When the restored data was recorded (its newest fetch), null when nothing was restored. */
+  private restoredAt: number | null = null;
 
   constructor(readonly tz: FeedTimezone) {}
 
@@ -61,6 +63,8 @@ export class FleetState {
    * with their true times until the upstream answers anew. Only before the first answer.
    */
   restore(warm: WarmState): void {
+    const newest = Math.max(warm.tripsFetchedAt ?? 0, ...warm.fixes.map((f) => f.fetchedAt));
+    if (newest > 0) this.restoredAt = Math.max(this.restoredAt ?? 0, newest);
     for (const f of warm.fixes) {
       const t = this.track(f.busId);
       if (t.fetchedAt !== null && t.fetchedAt >= f.fetchedAt) continue;
@@ -73,6 +77,16 @@ export class FleetState {
       this.tripsRestored = true;
       this.indexTrips();
     }
+  }
+
+  /** When the restored data was recorded, while some of it is still served; null otherwise. */
+  restoredFrom(): number | null {
+    return this.restoredAt !== null && (this.tripsRestored || this.restoredFixes.size > 0) ? this.restoredAt : null;
+  }
+
+  /** The trip list is still the one restored from the store (no complete walk since). */
+  get tripsStillRestored(): boolean {
+    return this.tripsRestored;
   }
 
   /** A complete /trips/active walk: the list replaces the last one, and buses no list names any more go. */

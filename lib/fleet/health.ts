@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Capabilities, Health, UpstreamState } from '@/lib/model';
+import { healthSentence, type Health, type UpstreamState } from '@/lib/model';
 import { percentile } from '@/lib/stats/percentile';
 import type { FeedEvents, TypedEmitter } from './events';
 import type { FinalTrips } from './final-trips';
@@ -64,7 +64,14 @@ export class FeedHealth {
       finalTrips: { requestsLastHour: this.s.finalTrips.requestsLastHour(now), pending: this.s.finalTrips.size },
       notes: this.s.notes?.() ?? [],
       timezone: this.state.tz.health(now),
+      ...this.restored(),
     };
+  }
+
+  /** While the data served is still what the store restored at start (no upstream answer has replaced it). */
+  private restored(): Pick<Health, 'restoredFrom'> {
+    const at = this.state.restoredFrom();
+    return at !== null && (this.gateway.lastSuccessAt === null || this.state.tripsStillRestored) ? { restoredFrom: at } : {};
   }
 
   /** Announces a change of state, if there was one. */
@@ -92,26 +99,7 @@ export class FeedHealth {
 
   private message(state: Health['state'], now: number): string {
     const { lastError, capabilities } = this.gateway;
-    switch (state) {
-      case 'starting':
-        return 'Connecting to the upstream API.';
-      case 'unauthorized':
-        return 'The upstream API rejected the API key (401); the key is re-checked periodically.';
-      case 'forbidden':
-        return "The upstream API refused the key's plan (403); the key is re-checked periodically.";
-      case 'rate-limited':
-        return "The upstream rate limit was hit; every request is paused until the upstream's Retry-After passes.";
-      case 'unreachable':
-        return `The upstream API ${lastError?.kind === 'contract' ? 'answers with data that cannot be read' : 'cannot be reached'} (${lastError?.message ?? 'no answer'}); retrying with backoff.`;
-      case 'degraded':
-        return `Some upstream requests failed ${Math.round((now - lastError!.at) / 1000)} s ago (${lastError!.message}); data is still flowing.`;
-      case 'ok': {
-        const missing = (Object.keys(capabilities) as (keyof Capabilities)[]).filter((k) => !capabilities[k]);
-        if (missing.length === 0) return 'Live data is flowing.';
-        const noGps = missing.includes('locations') ? ' Bus positions need gps:read on the API Business plan; trips are listed without positions.' : '';
-        return `Live data is flowing; this key cannot read ${missing.join(', ')}.${noGps}`;
-      }
-    }
+    return healthSentence({ state, lastError, capabilities }, now, true);
   }
 
   private freshness(now: number): Health['freshness'] {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { appConfig, validateConfigAtStartup } from '@/lib/config';
+import { appConfig } from '@/lib/config';
 import { createConfiguredClient, readPartnerConfig } from '@/lib/partner';
 import { Feed } from './feed';
 import type { SharedBudget } from './rate-budget';
@@ -36,7 +36,6 @@ export interface FeedWiring {
  * application context) and stops it.
  */
 export async function startFeed(wiring: FeedWiring = {}): Promise<Feed> {
-  validateConfigAtStartup();
   const partner = readPartnerConfig();
   const feed = new Feed({
     config: appConfig(),

@@ -4,6 +4,7 @@ import type { LiveSnapshot } from '@/lib/model';
 import { createPartnerClient, offsetMinutesAt } from '@/lib/partner';
 import { createSimulator, DEMO_BUSINESS_KEY, zoneAtLocalHour, type Simulator } from '@/lib/sim';
 import { Feed } from './feed';
+import { until } from '@/lib/testing/harness';
 
 // The quiet hour, on purpose: the simulator runs in a zone where it is 03:00 now, when few trips run. The feed
 // must still come up, place the parked buses, infer the zone, list the few trips there are, and say all is well.
@@ -25,16 +26,6 @@ afterAll(async () => {
 });
 
 // Deadlines only stop a hung test (each wait takes seconds on an idle machine).
-async function until<T>(what: string, probe: () => T, ok: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 function simAt(localHour: number): { sim: Simulator; zone: string } {
   const zone = zoneAtLocalHour(localHour);
   const sim = createSimulator({ seed: 7, buses: 120, speed: 10, rateLimit: 3000, timezone: zone });

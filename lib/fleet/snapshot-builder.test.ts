@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyLiveDelta, liveChanges, mergeLiveChanges, type LiveSnapshot } from '@/lib/model';
 import { MemorySnapshotStore } from './snapshot-store';
-import { MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
+import { adminView, MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 /** A store whose epoch a test sets, as a shared store's would change with a new leader. */
 class EpochStore extends MemorySnapshotStore {
@@ -15,7 +15,7 @@ describe('SnapshotBuilder', () => {
   it('with a standard key reports no location capability, sends no location request and lists every trip as unpositioned', async () => {
     const { clock, upstream, feed } = startTestFeed({ buses: 30, onTrip: 20, limit: 120, level: 'standard', scopes: ['buses:read', 'routes:read', 'stops:read', 'trips:read'] });
     await clock.advance(2 * MINUTE);
-    const { snapshot } = feed.liveSnapshot();
+    const snapshot = adminView(feed.liveSnapshot());
     await stopAll(clock, feed);
     expect(upstream.count('busLocation')).toBe(0);
     expect(snapshot.health.capabilities).toEqual({ buses: true, routes: true, stops: true, trips: true, locations: false });

@@ -1,5 +1,5 @@
 import 'server-only';
-import { liveChanges, tripDelayClass, type DelayThresholds, type Health, type LiveChanges, type LiveSnapshot, type Trip, type UnpositionedTrip, type Vehicle, type VehicleTrip } from '@/lib/model';
+import { liveChanges, liveHealthOf, tripDelayClass, type DelayThresholds, type Health, type LiveChanges, type LiveSnapshot, type Trip, type UnpositionedTrip, type Vehicle, type VehicleTrip } from '@/lib/model';
 import type { FleetState } from './fleet-state';
 import type { SnapshotStore, StoredSnapshot } from './snapshot-store';
 
@@ -78,11 +78,12 @@ export class SnapshotBuilder {
     const vehicles = serialiseItems(parts.vehicles, busKey, prev && prev.vehicles);
     const trips = serialiseItems(parts.unpositionedTrips, tripKey, prev && prev.trips);
     const thresholds = JSON.stringify(parts.thresholds);
-    const rest = JSON.stringify(withoutClockFigures(parts.health)) + thresholds;
+    const rest = JSON.stringify(withoutClockFigures(parts.fullHealth)) + thresholds;
     const unchanged = prev !== null && rest === prev.rest && vehicles.changed.length + vehicles.removed.length + trips.changed.length + trips.removed.length === 0;
     if (unchanged) return stored!;
     const version = sameEpoch ? stored.snapshot.version + 1 : 1;
-    const snapshot: LiveSnapshot = { generatedAt: now, epoch, version, ...parts };
+    const { fullHealth, ...served } = parts;
+    const snapshot: LiveSnapshot = { generatedAt: now, epoch, version, ...served };
     // The step change is against the version in the store: this builder's last one, unless the store moved on
     // without it (a version of the cluster's own), in which case the two snapshots are compared.
     const changes: LiveChanges | null = !sameEpoch
@@ -95,7 +96,7 @@ export class SnapshotBuilder {
       `{"kind":"full","generatedAt":${now},"epoch":${JSON.stringify(epoch)},"version":${version},` +
       `"vehicles":[${vehicles.json.join(',')}],"unpositionedTrips":[${trips.json.join(',')}],` +
       `"health":${JSON.stringify(parts.health)},"thresholds":${thresholds}}`;
-    const next: StoredSnapshot = { snapshot, body, changes };
+    const next: StoredSnapshot = { snapshot, body, changes, health: fullHealth };
     store.write(next);
     this.written = { stored: next, vehicles: vehicles.byKey, trips: trips.byKey, rest };
     return next;
@@ -106,13 +107,13 @@ export class SnapshotBuilder {
    * store's epoch, built from what this feed holds and kept out of the store.
    */
   unstored(now: number): StoredSnapshot {
-    const parts = this.parts(now);
+    const { fullHealth, ...served } = this.parts(now);
     const epoch = this.s.store.epoch();
-    const snapshot: LiveSnapshot = { generatedAt: now, epoch, version: 0, ...parts };
-    return { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: null };
+    const snapshot: LiveSnapshot = { generatedAt: now, epoch, version: 0, ...served };
+    return { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: null, health: fullHealth };
   }
 
-  private parts(now: number): Omit<LiveSnapshot, 'generatedAt' | 'epoch' | 'version'> {
+  private parts(now: number): Omit<LiveSnapshot, 'generatedAt' | 'epoch' | 'version'> & { fullHealth: Health } {
     const { state, thresholds } = this.s;
     const vehicles: Vehicle[] = [];
     const ids = [...state.tracks.keys()].sort((a, b) => a - b);
@@ -144,7 +145,9 @@ export class SnapshotBuilder {
     }
     // Deltas key trips by id, and a browser applying them rebuilds this order.
     unpositionedTrips.sort((a, b) => a.tripId - b.tripId);
-    return { vehicles, unpositionedTrips, health: this.s.health(now), thresholds };
+    // Viewers get the reduced health (lib/model/live-health.ts); the full one is kept beside the body, for admins.
+    const fullHealth = this.s.health(now);
+    return { vehicles, unpositionedTrips, health: liveHealthOf(fullHealth, now, fullHealth.restoredFrom ?? null), thresholds, fullHealth };
   }
 }
 

@@ -1,13 +1,18 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import type { LiveChanges, LiveSnapshot } from '@/lib/model';
+import type { Health, LiveChanges, LiveSnapshot } from '@/lib/model';
 
 /** One version of the live snapshot as served: serialised once, however many viewers read it. */
 export interface StoredSnapshot {
   /** Carries its epoch and version: the ETag and every delta are named by them alone. */
   snapshot: LiveSnapshot;
-  /** The full answer (`LiveFull`) as JSON. */
+  /** The full answer (`LiveFull`) as JSON, with the viewers' health (LiveHealth). */
   body: string;
+  /**
+   * The full health as of this version: administrators' (their answers add it as `fullHealth`, /api/status on an
+   * instance that follows reads it). Never in `body`.
+   */
+  health: Health;
   /** What changed from the previous version of the same epoch; null on an epoch's first version. */
   changes: LiveChanges | null;
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { clientHolders } from './client-quota';
 
 // Who watches which bus, so that a viewer cycling `watch` over the fleet cannot take the poll lane: each
 // client holds at most MAX_WATCHES_PER_CLIENT buses at once (a new one replaces its own oldest), and the whole
@@ -37,7 +38,9 @@ export class WatchRegistry {
    * `client` watches `busId` from `now` for the TTL. Returns whether it does, and the buses no client watches any
    * more because this one replaced them (their priority must end now, not at their old expiry).
    */
-  add(client: string, busId: number, now: number): { outcome: WatchOutcome } & WatchChange {
+  add(clientKey: string, busId: number, now: number): { outcome: WatchOutcome } & WatchChange {
+    // The first holder the key names (the account, a wall token, or the address): its sessions share its bound.
+    const client = clientHolders(clientKey)[0] ?? clientKey;
     this.prune(now);
     const mine = this.byClient.get(client) ?? new Map<number, number>();
     const dropped: number[] = [];

@@ -4,7 +4,7 @@ import { parseIdMap, type GtfsIdConfig } from './ids';
 
 // The GTFS-Realtime feed's ids (docs/gtfs-realtime.md): a prefix per kind, and GTFS_ID_MAP, a CSV file that maps
 // partner route and stop ids to the agency's static GTFS ids. Validated at start-up with the rest of the
-// configuration (lib/config.ts's validateConfigAtStartup).
+// configuration (validateConfigAtStartup, lib/server/config-check.ts).
 
 type Env = Record<string, string | undefined>;
 

@@ -10,6 +10,7 @@ import { startPredictions } from '@/lib/predictions';
 import { createSimulator, DEMO_BUSINESS_KEY, zoneAtLocalHour, type Simulator } from '@/lib/sim';
 import { boundsOf, validateFeed, validateSequence, type DecodedFeed, type RuleContext } from '@/lib/testing/gtfs-rt-rules';
 import { publishTestContext } from '@/lib/testing/app-context';
+import { until as untilShared } from '@/lib/testing/harness';
 import { startGtfsRt } from './index';
 
 // The feeds as a consumer takes them from the app on the simulator over HTTP (the route handlers over the application
@@ -45,15 +46,8 @@ async function feedOf(kind: Kind) {
 }
 
 // Deadlines only stop a hung test: a loaded machine may take several times an idle one's seconds.
-async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** The shared wait, with this suite's deadline (a new feed version may take long on a loaded machine). */
+const until = <T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean) => untilShared(what, probe, ok, 120_000, 200);
 
 function context(): RuleContext {
   const stops = appFeed

@@ -2,7 +2,7 @@ import 'server-only';
 import type { transit_realtime } from 'gtfs-realtime-bindings';
 import type { Feed } from '@/lib/fleet';
 import type { PredictionService } from '@/lib/predictions';
-import { etagMatches } from '@/lib/http/responses';
+import { etagMatches } from '@/lib/model/etag';
 import { tripUpdates, vehiclePositions, type FeedSource } from './build';
 import { encodeEntities, encodeWithHeader, toJson } from './encode';
 import { gtfsIds, type GtfsIdConfig } from './ids';

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { FeedEvents, FixEvent, TripFinalEvent, TripsEvent, TypedEmitter } from '@/lib/fleet';
 import type { Trip } from '@/lib/model';
+import { logLine } from '@/lib/log';
 import { formatPartnerTimestamp, type TimeRule } from '@/lib/partner';
 import { Batch, type TripRow } from './batch';
 import { recorderGaps } from './schema';
@@ -114,7 +115,7 @@ export class Recorder {
 
   constructor(private readonly opts: RecorderOptions) {
     this.now = opts.now ?? Date.now;
-    this.log = opts.log ?? ((line) => console.warn(JSON.stringify(line)));
+    this.log = opts.log ?? logLine('warn');
     this.flushIntervalMs = opts.flushIntervalMs ?? 1_000;
     this.flushRows = opts.flushRows ?? 500;
     this.maxBufferRows = opts.maxBufferRows ?? 200_000;
@@ -295,7 +296,7 @@ export class Recorder {
     this.stats.failing = null;
     this.retryMs = 0;
     const dropped = this.stats.droppedRows - f.droppedAtStart;
-    this.log({ msg: 'history recording again', since: f.since, droppedRows: dropped });
+    this.log({ msg: 'history recording again', level: 'info', since: f.since, droppedRows: dropped });
     try {
       await this.store!.db.insert(recorderGaps).values({ fromAt: f.since, toAt: now, droppedRows: dropped, reason: f.reason });
     } catch (e) {

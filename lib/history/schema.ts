@@ -161,3 +161,15 @@ export const recorderState = pgTable('history_recorder_state', {
   key: text('key').primaryKey(),
   value: epochMs('value').notNull(),
 });
+
+/**
+ * Which upstream this store belongs to (lib/history/upstream-identity.ts): one row, written at the store's first
+ * start. Never the key: a one-way fingerprint of it.
+ */
+export const storeUpstream = pgTable('store_upstream', {
+  id: integer('id').primaryKey(),
+  /** The upstream's base URL, or `embedded simulator`. */
+  upstream: text('upstream').notNull(),
+  keyFingerprint: text('key_fingerprint').notNull(),
+  recordedAt: epochMs('recorded_at').notNull(),
+});

@@ -2,6 +2,7 @@ import 'server-only';
 import type { HistoryConfig } from '@/lib/config';
 import type { Feed } from '@/lib/fleet';
 import type { DelayThresholds } from '@/lib/model';
+import { logLine } from '@/lib/log';
 import { DataDirInUseError } from './data-dir-lock';
 import { describeStoreError, Recorder } from './recorder';
 import { pruneHistory } from './retention';
@@ -47,7 +48,7 @@ const PRIME_WINDOW_MS = 6 * 3_600_000;
 
 export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Promise<HistoryService> {
   const now = opts.now ?? Date.now;
-  const log = opts.log ?? ((line) => console.warn(JSON.stringify(line)));
+  const log = opts.log ?? logLine('warn');
   const recorder = new Recorder({ store: opts.store, now, timeRule: () => feed.timeRule(), log, flushIntervalMs: opts.flushIntervalMs, maxBufferRows: opts.maxBufferRows });
   let restored: HistoryService['restored'] = null;
   try {
@@ -76,7 +77,7 @@ export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Pro
         const store = await opts.store();
         const closed = await closeServiceDays(store.db, { now: now(), rule: feed.timeRule(), thresholds: opts.thresholds, backfill: first });
         first = false;
-        if (closed.length) log({ msg: 'service days closed', dates: closed });
+        if (closed.length) log({ msg: 'service days closed', level: 'info', dates: closed });
         await pruneHistory(store.db, { now: now(), positionsDays: opts.config.positionsDays, tripsDays: opts.config.tripsDays, signal: abort.signal });
         // PGlite runs no autovacuum: the planner's statistics are refreshed here (PostgreSQL's autovacuum does it).
         if (store.target === 'pglite' && now() - analyzedAt >= ANALYZE_EVERY_MS) {

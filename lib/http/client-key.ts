@@ -21,9 +21,17 @@ export const CLIENT_PRINCIPAL_HEADER = 'x-fleetmap-client-principal';
 const UNIDENTIFIED = 'address:unknown';
 
 export function clientKey(request: Request): string {
-  const principal = request.headers.get(CLIENT_PRINCIPAL_HEADER)?.trim();
-  if (principal) return principal;
-  return clientKeyOfAddress(request.headers.get(CLIENT_ADDRESS_HEADER));
+  return clientKeyOf(request.headers.get(CLIENT_PRINCIPAL_HEADER), request.headers.get(CLIENT_ADDRESS_HEADER));
+}
+
+/**
+ * The key from the headers' raw values: the principal and the address together (`account:ann|address:10.0.0.9`),
+ * so that each has its own limit (lib/fleet/client-quota.ts), or the address alone.
+ */
+export function clientKeyOf(principal: string | string[] | null | undefined, address: string | string[] | null | undefined): string {
+  const p = (Array.isArray(principal) ? principal[0] : principal)?.trim();
+  const a = clientKeyOfAddress(address);
+  return p ? `${p}|${a}` : a;
 }
 
 /** The same key from the header's raw value (a request scripts/server/server.mjs answers itself, such as /api/live). */

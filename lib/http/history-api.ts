@@ -1,5 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
+import { logger } from '@/lib/log';
 import { errorResponse, jsonResponse, type Parsed } from './responses';
 import { describeStoreError } from '@/lib/history/recorder';
 import { queryObject } from './history-params';
@@ -25,7 +26,7 @@ export async function fromStore(open: () => Promise<Store>, read: (store: Store)
   try {
     return jsonResponse(await read(store));
   } catch (e) {
-    console.warn(JSON.stringify({ msg: 'history read failed', reason: describeStoreError(e) }));
+    logger().warn({ reason: describeStoreError(e) }, 'history read failed');
     return errorResponse({ status: 503, message: `The history store did not answer (${describeStoreError(e)}).`, correlationId: null });
   }
 }

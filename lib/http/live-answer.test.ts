@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
 import { startTestFeed, stopAll } from '@/lib/testing/feed';
 import { applyLiveDelta, liveChanges, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
-import { makeSnapshot, makeVehicle } from '@/lib/testing/view-factories';
+import { makeHealth, makeSnapshot, makeVehicle } from '@/lib/testing/view-factories';
 import { chooseEncoding, liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 
 type Headers = { 'if-none-match'?: string; 'accept-encoding'?: string };
@@ -60,7 +60,7 @@ function handSource(recent: number) {
   const write = (busLat: number) => {
     const prev = current?.snapshot ?? null;
     const snapshot: LiveSnapshot = makeSnapshot({ epoch: store.epoch(), version: (prev?.version ?? 0) + 1, vehicles: [makeVehicle({ busId: 1, lat: busLat })] });
-    current = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: prev ? liveChanges(prev, snapshot) : null };
+    current = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: prev ? liveChanges(prev, snapshot) : null, health: makeHealth() };
     store.write(current);
     return snapshot;
   };
@@ -147,5 +147,51 @@ describe('GET /api/live fallbacks, bytes and HTTP', () => {
     expect(chooseEncoding('br;q=0.5, gzip')).toBe('br');
     expect(chooseEncoding('*')).toBe('br');
     expect(chooseEncoding('identity, *;q=0')).toBe('identity');
+  });
+});
+
+describe('GET /api/live: the health a viewer may know', () => {
+  // What the full health holds that no viewer may read: the plan's name and scopes, the budget by kind, the
+  // upstream's own error text, the notes of rooms beside the feed, and how the time zone was decided.
+  const SECRET_FIELDS = ['"scopes"', '"plan"', '"byKind"', '"lastError"', '"notes"', '"source"', '"capabilities"', '"usedLastMinute"'];
+  const LIVE_HEALTH_KEYS = ['budget', 'lastSuccessAt', 'level', 'locations', 'meanFixAgeS', 'message', 'state', 'timezone'];
+
+  it('full answers and deltas carry the reduced health; only an administrator’s carry the full one, under its own ETag', async () => {
+    const { clock, feed } = startTestFeed({ buses: 20, onTrip: 10, limit: 120 });
+    feed.addHealthNote(() => 'history: not recording since 08:12 (password authentication failed for user "fleet")');
+    await clock.advance(30_000);
+    const first = feed.liveSnapshot();
+    await clock.advance(30_000);
+    const now = feed.liveSnapshot();
+    await stopAll(clock, feed);
+    expect(now.snapshot.version).toBeGreaterThan(first.snapshot.version);
+    expect(now.health.scopes.length).toBeGreaterThan(0);
+
+    const source: LiveSource = { liveSnapshot: () => now, liveChangesSince: (e, v) => feed.liveChangesSince(e, v), watch: () => true };
+    const since = `/api/live?since=${first.snapshot.epoch}-${first.snapshot.version}`;
+    const viewerFull = get(source, '/api/live');
+    const viewerDelta = get(source, since);
+    for (const a of [viewerFull, viewerDelta]) {
+      const text = a.body!.toString('utf8');
+      for (const field of SECRET_FIELDS) expect(text).not.toContain(field);
+      expect(text).not.toContain('password authentication');
+      const body = json(a);
+      expect(Object.keys(body.health).sort()).toEqual(LIVE_HEALTH_KEYS);
+      expect(body.health.budget).toEqual({ usedShare: expect.any(Number), pausedUntil: null });
+      expect(body.fullHealth).toBeUndefined();
+    }
+    expect(json(viewerDelta).kind).toBe('delta');
+
+    const admin = (url: string) => liveAnswer(source, { method: 'GET', url, headers: {}, fullHealth: true });
+    const adminFull = admin('/api/live');
+    const adminDelta = admin(since);
+    expect(json(adminFull).fullHealth).toEqual(now.health);
+    expect(json(adminDelta)).toMatchObject({ kind: 'delta', fullHealth: now.health });
+    expect(json(adminFull).fullHealth!.notes).toEqual(['history: not recording since 08:12 (password authentication failed for user "fleet")']);
+    // Everyone's part of the administrator's answer is everyone's answer.
+    const { fullHealth: _full, ...rest } = json(adminFull);
+    expect(rest).toEqual(json(viewerFull));
+    expect(adminFull.headers.ETag).not.toBe(viewerFull.headers.ETag);
+    expect(get(source, '/api/live', { 'if-none-match': adminFull.headers.ETag }).status).toBe(200);
   });
 });

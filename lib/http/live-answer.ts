@@ -1,9 +1,9 @@
 import 'server-only';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type LiveChanges, type LiveDelta, type LiveSnapshot } from '@/lib/model';
+import { liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type Health, type LiveChanges, type LiveDelta, type LiveSnapshot } from '@/lib/model';
 import type { StoredSnapshot } from '@/lib/fleet';
 import { RECENT_VERSIONS } from '@/lib/fleet/snapshot-store';
-import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER, clientKeyOfAddress } from './client-key';
+import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER, clientKeyOf } from './client-key';
 import { ScopedViews, scopeKey } from './live-scope';
 import { etagMatches, idSchema } from './responses';
 
@@ -25,6 +25,7 @@ export interface LiveRequest {
   /** Path and query, as in the request line. */
   url: string;
   headers: {
+    host?: string | string[];
     'if-none-match'?: string | string[];
     'accept-encoding'?: string | string[];
     [CLIENT_ADDRESS_HEADER]?: string | string[];
@@ -36,6 +37,16 @@ export interface LiveRequest {
    * (lib/server/live-guard.ts) and never from the request: its answers hold only those routes' buses and trips.
    */
   routes?: readonly string[] | null;
+  /**
+   * The query as the sign-in check read it (lib/server/live-guard.ts): the answer reads the same parse, never a
+   * second one of its own that could disagree.
+   */
+  query?: URLSearchParams;
+  /**
+   * An administrator asks (set by the sign-in check, never from the request): the answer carries the full health
+   * as `fullHealth` beside everyone's reduced one, under an ETag of its own.
+   */
+  fullHealth?: boolean;
 }
 
 /** What a 200 answer of /api/live brings: the whole snapshot, or the change since the viewer's version. */
@@ -147,9 +158,15 @@ function parseAcceptEncoding(acceptEncoding: string): Encoding {
   return 'identity';
 }
 
-function deltaBody(s: LiveSnapshot, since: number, changes: LiveChanges): string {
+function deltaBody(s: LiveSnapshot, since: number, changes: LiveChanges, fullHealth: Health | null = null): string {
   const delta: LiveDelta = { kind: 'delta', epoch: s.epoch, since, version: s.version, generatedAt: s.generatedAt, ...changes, health: s.health, thresholds: s.thresholds };
+  if (fullHealth) delta.fullHealth = fullHealth;
   return JSON.stringify(delta);
+}
+
+/** An administrator's full answer: everyone's body with the full health added last (the body ends with its `}`). */
+function withFullHealth(body: string, health: Health): string {
+  return `${body.slice(0, -1)},"fullHealth":${JSON.stringify(health)}}`;
 }
 
 const scopedViews = new ScopedViews(RECENT_VERSIONS);
@@ -174,6 +191,19 @@ export function errorAnswer(status: number, message: string, extra: Record<strin
   return { status, headers: { ...JSON_HEADERS, 'Content-Length': String(body.length), ...extra }, body };
 }
 
+export const FRAGMENT_MESSAGE = 'A request target never holds a fragment (#); this one was refused.';
+
+/**
+ * The query of a request target (path and query, as in the request line); null for a target holding `#`, which a
+ * client never sends (a fragment stays in the browser) and which URL parsers read as a fragment's start while a
+ * raw reading takes it into the query: the sign-in check and the answer would read two different questions.
+ */
+export function liveQuery(target: string): URLSearchParams | null {
+  if (target.includes('#')) return null;
+  const q = target.indexOf('?');
+  return new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+}
+
 /**
  * The answer to one request of /api/live. `since=<epoch>-<version>` asks for a delta; a version of another
  * epoch, older than the store keeps, or not one this server wrote gets the full snapshot (the body's `kind`
@@ -182,14 +212,13 @@ export function errorAnswer(status: number, message: string, extra: Record<strin
 export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   if (req.method === 'OPTIONS') return { status: 204, headers: { Allow: 'GET, HEAD, OPTIONS' }, body: null };
   if (req.method !== 'GET' && req.method !== 'HEAD') return errorAnswer(405, `${req.method} is not allowed here; /api/live answers GET.`, { Allow: 'GET, HEAD, OPTIONS' });
-  const q = req.url.indexOf('?');
-  const params = new URLSearchParams(q < 0 ? '' : req.url.slice(q + 1));
+  const params = req.query ?? liveQuery(req.url);
+  if (params === null) return errorAnswer(400, FRAGMENT_MESSAGE);
   const watch = params.get('watch');
   if (watch !== null) {
     const id = idSchema('watch (a bus id)').safeParse(watch);
     if (!id.success) return errorAnswer(400, id.error.issues[0]?.message ?? 'watch (a bus id) is invalid');
-    const principal = req.headers[CLIENT_PRINCIPAL_HEADER];
-    source.watch(id.data, (Array.isArray(principal) ? principal[0] : principal) ?? clientKeyOfAddress(req.headers[CLIENT_ADDRESS_HEADER]));
+    source.watch(id.data, clientKeyOf(req.headers[CLIENT_PRINCIPAL_HEADER], req.headers[CLIENT_ADDRESS_HEADER]));
   }
   const sinceRaw = params.get('since');
   const since = sinceRaw === null ? null : parseLiveVersionTag(sinceRaw);
@@ -198,20 +227,23 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   const { epoch, version } = stored.snapshot;
   const routes = req.routes ?? null;
   const key = routes === null ? null : scopeKey(routes);
-  // A limited view's ETag names its scope too: the same version is another answer for it.
-  const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}"`;
+  // Wall tokens are never administrators: a limited view never carries the full health.
+  const admin = req.fullHealth === true && key === null;
+  // A limited view's ETag names its scope too, an administrator's says so: the same version is another answer.
+  const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}${admin ? '.a' : ''}"`;
   if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers: { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' }, body: null };
 
-  const full = () => answers.get(stored, 'full', etag, 'full', () => stored.body);
+  const p = admin ? 'a:' : '';
+  const full = () => answers.get(stored, `${p}full`, etag, 'full', () => (admin ? withFullHealth(stored.body, stored.health) : stored.body));
   let encoded: Encoded;
   if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since, etag);
   else if (since === null) encoded = full();
   else {
     // Keyed by the whole version tag: a `since` of another epoch with the same number is another question. The
     // steps are looked up once per version and `since`, not per request.
-    encoded = answers.get(stored, `d${liveVersionTag(since.epoch, since.version)}`, etag, 'delta', () => {
+    encoded = answers.get(stored, `${p}d${liveVersionTag(since.epoch, since.version)}`, etag, 'delta', () => {
       const steps = source.liveChangesSince(since.epoch, since.version);
-      return steps === null ? full() : deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps));
+      return steps === null ? full() : deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps), admin ? stored.health : null);
     });
   }
   const answer = encoded.answer(chooseEncoding(first(req.headers['accept-encoding'])));
@@ -219,11 +251,12 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
 }
 
 /** The same answer as a Web Response, for callers that speak fetch's types (the integration tests). */
-export function liveResponse(source: LiveSource, request: Request): Response {
+export function liveResponse(source: LiveSource, request: Request, opts: { fullHealth?: boolean } = {}): Response {
   const url = new URL(request.url);
   const a = liveAnswer(source, {
     method: request.method,
     url: url.pathname + url.search,
+    fullHealth: opts.fullHealth,
     headers: {
       'if-none-match': request.headers.get('if-none-match') ?? undefined,
       'accept-encoding': request.headers.get('accept-encoding') ?? undefined,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
 import { startTestFeed, stopAll } from '@/lib/testing/feed';
 import { applyLiveDelta, liveChanges, liveInRoutes, tripInRoutes, type LiveAnswer, type LiveSnapshot, type Vehicle } from '@/lib/model';
-import { makeSnapshot, makeTrip, makeVehicle } from '@/lib/testing/view-factories';
+import { makeHealth, makeSnapshot, makeTrip, makeVehicle } from '@/lib/testing/view-factories';
 import { liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 import { normaliseRoutes, scopeKey } from './live-scope';
 
@@ -62,7 +62,7 @@ describe('GET /api/live for a viewer limited to routes', () => {
     const write = (vehicles: Vehicle[]) => {
       const prev = current?.snapshot ?? null;
       const snapshot = makeSnapshot({ epoch: store.epoch(), version: (prev?.version ?? 0) + 1, vehicles });
-      current = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: prev ? liveChanges(prev, snapshot) : null };
+      current = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: prev ? liveChanges(prev, snapshot) : null, health: makeHealth() };
       store.write(current);
     };
     const onM15 = (busId: number, lat = 40.75) => makeVehicle({ busId, lat, trip: makeTrip({ tripId: busId, routeId: 10, routeCode: 'M15' }) });
@@ -90,7 +90,7 @@ describe('GET /api/live for a viewer limited to routes', () => {
   it('has its own ETag: a limited viewer never gets a 304 for the full ETag, nor the full one for its own', () => {
     const store = new MemorySnapshotStore(10);
     const snapshot = makeSnapshot({ epoch: store.epoch(), version: 1, vehicles: [makeVehicle({ busId: 1 })] });
-    const stored: StoredSnapshot = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: null };
+    const stored: StoredSnapshot = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: null, health: makeHealth() };
     store.write(stored);
     const source: LiveSource = { liveSnapshot: () => stored, liveChangesSince: (e, v) => store.changesSince(e, v), watch: () => true };
     const full = get(source, '/api/live', null);

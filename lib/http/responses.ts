@@ -2,6 +2,8 @@ import 'server-only';
 import { z } from 'zod';
 import type { ApiErrorBody } from '@/lib/model';
 import type { Answer, Failure } from '@/lib/fleet';
+
+export { etagMatches } from '@/lib/model/etag';
 import { clientKey } from './client-key';
 
 // The HTTP edge of our API: what the thin route handlers in app/api share (id parsing, error bodies, ETag
@@ -55,13 +57,6 @@ export function answerResponse<T>(answer: Answer<T>, body: (value: T, fetchedAt:
 }
 
 /** True when If-None-Match names this ETag (weak comparison, as RFC 9110 asks for If-None-Match). */
-export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const opaque = (t: string) => t.trim().replace(/^W\//, '');
-  const mine = opaque(etag);
-  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || opaque(t) === mine);
-}
-
 /**
  * GET handler of a `[id]` route answered on demand: a bad id is a 400 before anything else runs (and costs
  * no upstream request); otherwise the answer or its typed failure.

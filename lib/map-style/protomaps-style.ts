@@ -15,9 +15,7 @@ import { BASEMAP_PATHS, LABEL_FONT, NETWORK_SOURCE_ID, networkLayers, networkSou
 
 export const PROTOMAPS_SOURCE_ID = 'protomaps';
 /** Where the app serves the MAP_PMTILES file (app/api/basemap/region.pmtiles/route.ts). */
-export const PMTILES_ARCHIVE_PATH = '/api/basemap/region.pmtiles';
-/** What the configuration hands the map for a PMTiles basemap: the archive on the app's own origin. */
-export const PMTILES_STYLE_URL = `pmtiles://${PMTILES_ARCHIVE_PATH}`;
+export { PMTILES_ARCHIVE_PATH, PMTILES_STYLE_URL } from '@/lib/model/basemap';
 export const PROTOMAPS_ATTRIBUTION = '© OpenStreetMap contributors, Protomaps';
 
 export interface ProtomapsModule {

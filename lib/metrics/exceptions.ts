@@ -1,45 +1,36 @@
 import 'server-only';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { onWebhookDelivery, type DeliveryResult } from '@/lib/exceptions/webhooks';
 
-// The registration point for the exceptions service (issue 30, lib/exceptions): not wired yet, because that
-// service is not on main. When it lands, its wiring adds one line beside startMetrics's:
-//
-//   const exceptionCounts = exceptionMetrics(metrics.registry, { openByRule: () => exceptions.openCountsByRule() });
-//   webhooks.onDelivery((result) => exceptionCounts.webhookDelivery(result));
-//
-// `rule` is a rule's name (a handful, fixed by the code) and `result` one of WEBHOOK_RESULTS: bounded labels,
-// never an exception's, a bus's or an endpoint's id.
+// The exceptions service (lib/exceptions) as metrics: the exceptions open now by rule, as this instance's engine
+// holds them (the leader evaluates; a follower has none), and every webhook delivery attempt by result. `rule` is a
+// rule's name and `result` one of DELIVERY_RESULTS: bounded labels, never an exception's, a bus's or a target's id.
 
-export const WEBHOOK_RESULTS = ['delivered', 'failed', 'retried', 'given_up'] as const;
-export type WebhookResult = (typeof WEBHOOK_RESULTS)[number];
+const DELIVERY_RESULTS: readonly DeliveryResult[] = ['delivered', 'failed', 'dead'];
 
 export interface ExceptionSource {
   /** Open (not resolved) exceptions by rule, now. */
-  openByRule(): ReadonlyMap<string, number> | Record<string, number>;
+  openByRule(): Record<string, number>;
 }
 
-export interface ExceptionMetrics {
-  webhookDelivery(result: WebhookResult): void;
-}
-
-export function exceptionMetrics(registry: Registry, source: ExceptionSource): ExceptionMetrics {
+/** Registers both families; returns the function that stops listening to deliveries. */
+export function exceptionMetrics(registry: Registry, source: ExceptionSource, deliveries: typeof onWebhookDelivery = onWebhookDelivery): () => void {
   new Gauge({
     name: 'fleetmap_exceptions_open',
-    help: 'Exceptions open or acknowledged (not resolved), by rule.',
+    help: 'Exceptions open or acknowledged (not resolved), by rule, on the instance that evaluates them.',
     labelNames: ['rule'] as const,
     registers: [registry],
     collect() {
-      const counts = source.openByRule();
       this.reset();
-      for (const [rule, n] of counts instanceof Map ? counts : Object.entries(counts)) this.set({ rule }, n);
+      for (const [rule, n] of Object.entries(source.openByRule())) this.set({ rule }, n);
     },
   });
-  const deliveries = new Counter({
+  const attempts = new Counter({
     name: 'fleetmap_webhook_deliveries_total',
-    help: 'Webhook delivery attempts by result.',
+    help: 'Webhook delivery attempts by result: delivered, failed (queued again) or dead (given up).',
     labelNames: ['result'] as const,
     registers: [registry],
   });
-  for (const result of WEBHOOK_RESULTS) deliveries.inc({ result }, 0);
-  return { webhookDelivery: (result) => deliveries.inc({ result }) };
+  for (const result of DELIVERY_RESULTS) attempts.inc({ result }, 0);
+  return deliveries((result) => attempts.inc({ result }));
 }

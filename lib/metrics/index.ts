@@ -5,6 +5,7 @@ import { appConfig, opsConfig } from '@/lib/config';
 import type { Feed } from '@/lib/fleet';
 import type { StatusSources } from '@/lib/model';
 import { metricsAnswer, type MetricsAnswer, type MetricsRequest } from './endpoint';
+import { exceptionMetrics, type ExceptionSource } from './exceptions';
 import { fleetMetrics } from './fleet';
 import { servingMetrics, type RequestObserver } from './serving';
 import { storeMetrics } from './store';
@@ -37,6 +38,8 @@ export interface MetricsOptions {
   now?: () => number;
   /** What the recorder and the cluster report (the application context's `status`); default: nothing runs. */
   status?: StatusSources;
+  /** The exceptions service (its open exceptions by rule); default: none open. */
+  exceptions?: ExceptionSource;
 }
 
 export function startMetrics(feed: MetricsFeed, opts: MetricsOptions = {}): Metrics {
@@ -47,6 +50,7 @@ export function startMetrics(feed: MetricsFeed, opts: MetricsOptions = {}): Metr
   const unsubscribe = [
     upstreamMetrics(registry, feed.events, () => feed.health()),
     storeMetrics(registry, { recorder: () => opts.status?.recorder?.() ?? null, instance: () => opts.status?.instance?.() ?? null }),
+    exceptionMetrics(registry, opts.exceptions ?? { openByRule: () => ({}) }),
   ];
   fleetMetrics(registry, () => feed.liveSnapshot().snapshot, opts.staleAfterS ?? appConfig().staleAfterS, now);
   const requests = servingMetrics(registry, () => authService()?.config.trustProxyHops ?? 0, now);
@@ -57,5 +61,3 @@ export function startMetrics(feed: MetricsFeed, opts: MetricsOptions = {}): Metr
   };
   return { registry, scrape: () => registry.metrics(), requests, handler, stop, close: stop };
 }
-
-export { exceptionMetrics, type ExceptionMetrics, type ExceptionSource } from './exceptions';

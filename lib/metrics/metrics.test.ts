@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TypedEmitter, type FeedEvents } from '@/lib/fleet/events';
 import { timedQuery } from '@/lib/history/query-timing';
@@ -208,15 +209,17 @@ describe('access to /metrics', () => {
   });
 });
 
-describe('the exceptions registration point', () => {
-  it('gives open exceptions by rule and webhook deliveries by result', async () => {
-    const m = start(new FakeFeed());
-    const x = exceptionMetrics(m.registry, { openByRule: () => ({ late: 3, 'off-route': 1 }) });
-    x.webhookDelivery('delivered');
-    const s = parseScrape(await m.scrape());
+describe('the exceptions service', () => {
+  it('gives open exceptions by rule and webhook delivery attempts by result', async () => {
+    const registry = new Registry();
+    let tell: (result: 'delivered' | 'failed' | 'dead') => void = () => {};
+    exceptionMetrics(registry, { openByRule: () => ({ late: 3, 'off-route': 1 }) }, (listener) => ((tell = listener), () => {}));
+    tell('delivered');
+    tell('dead');
+    const s = parseScrape(await registry.metrics());
     expect(valueOf(s, 'fleetmap_exceptions_open', { rule: 'late' })).toBe(3);
     expect(valueOf(s, 'fleetmap_webhook_deliveries_total', { result: 'delivered' })).toBe(1);
+    expect(valueOf(s, 'fleetmap_webhook_deliveries_total', { result: 'dead' })).toBe(1);
     expect(valueOf(s, 'fleetmap_webhook_deliveries_total', { result: 'failed' })).toBe(0);
   });
 });
-

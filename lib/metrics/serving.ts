@@ -2,9 +2,8 @@ import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { routeAccess } from '@/lib/auth/access';
-import { clientAddress } from '@/lib/auth/request-info';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/http/client-key';
-import type { RawAnswer } from '@/lib/http/live-answer';
+import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/auth/request-info';
+import type { LiveAnswer } from '@/lib/model';
 
 // Serving, seen from scripts/server/server.mjs, which every request passes (/api/live and /metrics, which it answers
 // itself, included): how long each took by route template (never the raw path: ids and tokens would make a
@@ -35,7 +34,7 @@ export interface RequestObserver {
   /** At the start of every request; the observer watches the response's end itself. */
   request(req: IncomingMessage, res: ServerResponse): void;
   /** Each answer of /api/live, as scripts/server/server.mjs sends it. */
-  liveAnswer(answer: Pick<RawAnswer, 'status' | 'kind'>, req: IncomingMessage): void;
+  liveAnswer(answer: { status: number; kind?: LiveAnswer['kind'] }, req: IncomingMessage): void;
 }
 
 export function servingMetrics(registry: Registry, trustProxyHops: () => number, now: () => number = Date.now): RequestObserver {

@@ -12,6 +12,8 @@ export interface AdminUser {
 
 export interface AdminWallToken {
   id: number;
+  /** `wall`: a wall display's; `feed`: a GTFS-Realtime consumer's (role feed: the feeds and nothing else). */
+  kind: 'wall' | 'feed';
   name: string;
   routes: string[] | null;
   createdBy: string;
@@ -33,6 +35,8 @@ export interface AdminAuditEntry {
 
 export interface CreatedWallToken {
   token: AdminWallToken;
-  /** The wall's path with the token: shown once to the admin who created it, never again. */
-  wallPath: string;
+  /** The wall's path with the token: shown once to the admin who created it, never again. Null for a feed token. */
+  wallPath: string | null;
+  /** A feed token's feed paths with the token (the token also works as a bearer token): shown once. */
+  feedPaths?: string[];
 }

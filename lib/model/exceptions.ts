@@ -156,3 +156,31 @@ export interface DeadDelivery {
   createdAt: EpochMs;
   diedAt: EpochMs;
 }
+
+/** GET /api/exceptions/deliveries (admins): the webhook queue by state, and the dead deliveries, newest first. */
+export interface WebhookDeliveriesResponse {
+  targets: number;
+  byState: Record<string, number>;
+  dead: DeadDelivery[];
+}
+
+const median = (xs: number[]) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return Math.round(s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2);
+};
+
+/** Time to acknowledge and to resolve per rule (seconds from opening), over the exceptions given. */
+export function ruleTimesOf(list: readonly FleetException[]): ExceptionRuleTimes[] {
+  const out: ExceptionRuleTimes[] = [];
+  for (const rule of EXCEPTION_RULES) {
+    const of = list.filter((e) => e.rule === rule);
+    if (of.length === 0) continue;
+    const ack = of.filter((e) => e.acknowledgedAt !== null).map((e) => (e.acknowledgedAt! - e.openedAt) / 1000);
+    const res = of.filter((e) => e.resolvedAt !== null).map((e) => (e.resolvedAt! - e.openedAt) / 1000);
+    out.push({ rule, count: of.length, acknowledged: ack.length, medianAckS: median(ack), medianResolveS: median(res) });
+  }
+  return out;
+}
+

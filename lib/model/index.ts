@@ -10,3 +10,4 @@ export * from './live-delta';
 export * from './route-scope';
 export * from './regularity';
 export * from './exceptions';
+export * from './live-health';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeHealth, makeSnapshot, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
+import { makeLiveHealth, makeSnapshot, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import type { LiveDelta, LiveSnapshot } from './live';
 import { applyLiveDelta, liveChanges, liveVersionTag, mergeLiveChanges, parseLiveVersionTag } from './live-delta';
 
@@ -24,7 +24,7 @@ function versions(count: number, seed = 7): LiveSnapshot[] {
       version: v,
       vehicles: [...byId.values()].sort((a, b) => a.busId - b.busId),
       unpositionedTrips: [...tripsById.values()].sort((a, b) => a.tripId - b.tripId),
-      health: makeHealth({ lastSuccessAt: T0 + v * 1000 }),
+      health: makeLiveHealth({ lastSuccessAt: T0 + v * 1000 }),
       thresholds: { lateMin: 5, earlyMin: 1 },
     };
     out.push(current);

@@ -109,5 +109,6 @@ export function applyLiveDelta(base: LiveSnapshot, delta: LiveDelta): LiveSnapsh
     unpositionedTrips: applyByKey(base.unpositionedTrips, delta.unpositionedTrips, delta.removedTripIds, tripKey),
     health: delta.health,
     thresholds: delta.thresholds,
+    ...(delta.fullHealth ? { fullHealth: delta.fullHealth } : {}),
   };
 }

@@ -1,5 +1,6 @@
 // The live snapshot that /api/live serves to every browser, and the health it carries.
 // Built by lib/fleet from what the poller has seen; read by components through React Query.
+import type { LiveHealth } from './live-health';
 import type { EpochMs, PlanLevel } from './transit';
 
 export type DelayClass = 'early' | 'on-time' | 'late' | 'unknown';
@@ -127,6 +128,8 @@ export interface Health {
     /** When the data served was built (the last version this instance received). */
     dataAt: EpochMs;
   };
+  /** Data restored from the store at start, not yet replaced by an upstream answer: when it was recorded. */
+  restoredFrom?: EpochMs;
   timezone: {
     /** IANA zone or a fixed offset such as `UTC-05:00`. */
     zone: string;
@@ -149,8 +152,11 @@ export interface LiveSnapshot {
   vehicles: Vehicle[];
   /** Sorted by tripId. */
   unpositionedTrips: UnpositionedTrip[];
-  health: Health;
+  /** What every viewer may know of the upstream's health (lib/model/live-health.ts). */
+  health: LiveHealth;
   thresholds: { lateMin: number; earlyMin: number };
+  /** Administrators' answers only: the full health, as /api/status gives it. */
+  fullHealth?: Health;
 }
 
 /** What changed from one version of the snapshot to a later one: items whole, keyed by busId and tripId. */
@@ -175,8 +181,10 @@ export interface LiveDelta extends LiveChanges {
   since: number;
   version: number;
   generatedAt: EpochMs;
-  health: Health;
+  health: LiveHealth;
   thresholds: { lateMin: number; earlyMin: number };
+  /** Administrators' answers only. */
+  fullHealth?: Health;
 }
 
 export type LiveAnswer = LiveFull | LiveDelta;

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '@/lib/log';
 import type { Paged } from '@/lib/model';
 import { createPartnerClient, MAX_BODY_BYTES, walkPages, type PartnerResponse, type ResponseInfo } from './client';
 import { isPartnerError, PartnerError } from './errors';
@@ -493,9 +494,9 @@ describe('onResponse', () => {
     expect(infos).toHaveLength(4);
     expect(infos.filter((i) => i.error !== null)).toHaveLength(2);
 
-    const errors: unknown[] = [];
-    const origError = console.error;
-    console.error = (...a: unknown[]) => errors.push(a);
+    // The hook's failure is logged once, through the process logger (lib/log), and the call goes on.
+    const logged = vi.spyOn(logger(), 'error').mockImplementation(() => undefined);
+    let messages: unknown[] = [];
     try {
       handler = (_req, res) => send(res, 200, wireSuccess(wireStatus()));
       const throwing = makeClient({
@@ -505,9 +506,10 @@ describe('onResponse', () => {
       });
       expect((await throwing.status()).data.level).toBe('business');
     } finally {
-      console.error = origError;
+      messages = logged.mock.calls.map((c) => c[1]);
+      logged.mockRestore();
     }
-    expect(errors).toHaveLength(1);
+    expect(messages).toEqual(['partner onResponse hook threw']);
   });
 
   it('never lets the key into any error across every failure kind', async () => {

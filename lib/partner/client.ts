@@ -1,4 +1,5 @@
 import 'server-only';
+import { logger } from '@/lib/log';
 import type { z } from 'zod';
 import type { Bus, BusLocation, Paged, PartnerStatus, RateLimitInfo, Route, RouteStops, Trip } from '@/lib/model';
 import { PartnerError, QUOTE_LIMIT, parseRetryAfter, redactSecret, truncateForMessage, type PartnerErrorInit, type PartnerOperation } from './errors';
@@ -212,7 +213,7 @@ export function createPartnerClient(opts: PartnerClientOptions): PartnerClient {
       opts.onResponse(info);
     } catch (e) {
       // An observer's bug must not turn a good response into a failure; say so without quoting anything.
-      console.error(JSON.stringify({ msg: 'partner onResponse hook threw', operation: info.operation, error: e instanceof Error ? e.name : typeof e }));
+      logger().error({ operation: info.operation, error: e instanceof Error ? e.name : typeof e }, 'partner onResponse hook threw');
     }
   }
 

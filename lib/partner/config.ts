@@ -1,4 +1,5 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { createPartnerClient, DEFAULT_TIMEOUT_MS, normalizeBaseUrl, type PartnerClient, type ResponseInfo } from './client';
 import { isValidTimeZone } from '@/lib/time/zone';
@@ -112,6 +113,29 @@ export const useEmbeddedUpstream = registerEmbeddedUpstream;
 /** Forgets the embedded upstream (it was stopped); configured clients built afterwards fail clearly. */
 export function clearEmbeddedUpstream(): void {
   delete (globalThis as EmbeddedHolder)[EMBEDDED];
+}
+
+/**
+ * Which upstream this server reads, as a store that belongs to one records it (lib/history/upstream-identity.ts):
+ * the base URL (or the embedded simulator) and a one-way fingerprint of the key, never the key.
+ */
+export interface UpstreamIdentity {
+  upstream: string;
+  keyFingerprint: string;
+}
+
+export const EMBEDDED_UPSTREAM = 'embedded simulator';
+
+export function upstreamIdentity(env: Env = process.env): UpstreamIdentity {
+  if (!isUpstreamConfigured(env)) return { upstream: EMBEDDED_UPSTREAM, keyFingerprint: 'embedded' };
+  const r = readSettings(env);
+  if (!r.ok || r.config.baseUrl === null || r.apiKey === null) throw new Error('The partner settings are invalid (start-up reports why).');
+  // Salted with a fixed label: the fingerprint names a key for this purpose only, and no other hash of it matches.
+  const keyFingerprint = createHash('sha256').update(`fleetmap store key fingerprint\n${r.apiKey}`).digest('base64url').slice(0, 22);
+  // FLEETMAP_UPSTREAM_NAME names the upstream in place of its base URL, for instances that reach one upstream
+  // through addresses of their own (an egress proxy per instance): the same name is the same upstream.
+  const name = env.FLEETMAP_UPSTREAM_NAME?.trim();
+  return { upstream: name || r.config.baseUrl, keyFingerprint };
 }
 
 /** True when a real upstream is configured through the environment (PARTNER_API_BASE_URL). */

@@ -28,6 +28,9 @@ export {
   isUpstreamConfigured,
   createConfiguredClient,
   configuredTimeRule,
+  upstreamIdentity,
+  EMBEDDED_UPSTREAM,
+  type UpstreamIdentity,
   type PartnerConfig,
   type PartnerConfigResult,
 } from './config';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeHealth, makeSnapshot, makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
+import { makeLiveHealth, makeSnapshot, makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import { ghostReason, ghostTrips } from './ghosts';
 
 const RULE = { ghostAfterS: 300, locations: true };
@@ -62,7 +62,7 @@ describe('ghostTrips', () => {
     const snapshot = makeSnapshot({
       vehicles: [makeVehicle({ busId: 3, lat: null, lon: null, gpsAt: null, trip: makeTrip({ tripId: 13 }) })],
       unpositionedTrips: [makeUnpositionedTrip({ tripId: 13, busId: 3 }), makeUnpositionedTrip({ tripId: 10, busId: null })],
-      health: makeHealth({ capabilities: { buses: true, routes: true, stops: true, trips: true, locations: false } }),
+      health: makeLiveHealth({ locations: false }),
     });
     expect(ghostTrips(snapshot, T0, 300).map((g) => g.tripId)).toEqual([10]);
   });

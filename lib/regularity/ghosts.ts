@@ -46,7 +46,7 @@ const located = (v: Vehicle): EpochMs | null => (v.lat !== null && v.lon !== nul
  * vehicle's trip and listed as unpositioned (a tracked bus with no position yet).
  */
 export function ghostTrips(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>, now: EpochMs, ghostAfterS: number): GhostTrip[] {
-  const rule: GhostRule = { ghostAfterS, locations: snapshot.health.capabilities.locations };
+  const rule: GhostRule = { ghostAfterS, locations: snapshot.health.locations === true };
   const out: GhostTrip[] = [];
   const seen = new Set<number>();
   const consider = (trip: UnpositionedTrip, lastLocatedAt: EpochMs | null) => {

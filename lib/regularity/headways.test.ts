@@ -92,7 +92,7 @@ describe('live headways', () => {
   it('places every bus from its schedule with a key that reads no locations, marked as such', () => {
     const noGps = (v: Vehicle): Vehicle => ({ ...v, lat: null, lon: null, gpsAt: null });
     const snapshot = makeSnapshot({ vehicles: [noGps(bus(1, 0, 6)), noGps(bus(2, 0, 3))] });
-    snapshot.health.capabilities.locations = false;
+    snapshot.health.locations = false;
     const out = headways().update(snapshot, network(STOPS), T0)[0]!.directions[0]!;
     expect(out.buses.map((b) => [b.busId, b.basis, Math.round(b.progressM!)])).toEqual([
       [1, 'schedule-estimate', 1200],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TypedEmitter, type FeedEvents } from '@/lib/fleet';
 import { DEFAULT_REGULARITY, type LiveSnapshot, type NetworkResponse } from '@/lib/model';
-import { makeSnapshot, T0 } from '@/lib/testing/view-factories';
+import { makeHealth, makeSnapshot, T0 } from '@/lib/testing/view-factories';
 import { HeadwayService } from './service';
 import { bus, network, STOPS } from '@/lib/testing/regularity-factories';
 
@@ -11,7 +11,7 @@ function feedOf(snapshot: LiveSnapshot, net: Pick<NetworkResponse, 'features'>) 
     snapshot,
     calls: 0,
     events,
-    liveSnapshot: () => ({ snapshot: source.snapshot, body: '', changes: null }),
+    liveSnapshot: () => ({ snapshot: source.snapshot, body: '', changes: null, health: makeHealth() }),
     networkGeoJson: () => {
       source.calls++;
       return { ...net, type: 'FeatureCollection', pendingRoutes: 0, routesListed: true } as NetworkResponse;

@@ -31,3 +31,25 @@ describe('guardedLive', () => {
     expect(asked).toBe(0);
   });
 });
+
+describe('guardedLive: what the request line and the Host header may say', () => {
+  it('with sign-in off answers only loopback names and addresses, or PUBLIC_URL’s host (DNS rebinding)', async () => {
+    const live = guardedLive(new AuthService(authConfig({ AUTH_MODE: 'none', PUBLIC_URL: 'http://fleet.example.org' }), null), () => ok);
+    const at = (host: string) => live({ method: 'GET', url: '/api/live', headers: { host } });
+    for (const host of ['localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'fleet.example.org']) expect((await at(host)).status).toBe(200);
+    const refused = await at('rebind.attacker.example:3000');
+    expect(refused.status).toBe(421);
+    expect(JSON.parse(refused.body!.toString()).error.message).toMatch(/answers only requests addressed to localhost/);
+    // A Host that is not a host name is bad input, not a crash.
+    for (const host of ['[zz', 'a b', '[1:2]', 'x:99999999']) expect((await at(host)).status).toBe(400);
+  });
+
+  it('the check and the answer read one parse of the query; a target holding # is refused', async () => {
+    const seen: LiveRequest[] = [];
+    const live = guardedLive(new AuthService(authConfig({ AUTH_MODE: 'none' }), null), (req) => (seen.push(req), ok));
+    expect((await live({ method: 'GET', url: '/api/live?x#&watch=5', headers: { host: 'localhost' } })).status).toBe(400);
+    expect(seen).toHaveLength(0);
+    expect((await live({ method: 'GET', url: '/api/live?watch=5', headers: { host: 'localhost' } })).status).toBe(200);
+    expect(seen[0]!.query?.get('watch')).toBe('5');
+  });
+});

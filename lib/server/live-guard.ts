@@ -2,7 +2,9 @@ import 'server-only';
 import type { AuthService } from '@/lib/auth';
 import { guardRequest, principalKey } from '@/lib/auth/guard';
 import { CLIENT_PRINCIPAL_HEADER } from '@/lib/http/client-key';
-import type { LiveHandler, LiveRequest, RawAnswer } from '@/lib/http/live-answer';
+import type { AuthConfig } from '@/lib/auth/config';
+import { checkHost, hostRefusal, type HostVerdict } from '@/lib/auth/host-check';
+import { errorAnswer, FRAGMENT_MESSAGE, liveQuery, type LiveHandler, type LiveRequest, type RawAnswer } from '@/lib/http/live-answer';
 
 // /api/live is answered by scripts/server/server.mjs before Next.js (and so before proxy.ts), so the sign-in check that
 // proxy.ts makes for every other route is made here, with the same guard: a refusal never reaches the feed, and a
@@ -33,21 +35,51 @@ function asCaller(req: LiveRequest, principal: string | null, routes: readonly s
   return { ...req, headers: principal ? { ...rest, [CLIENT_PRINCIPAL_HEADER]: principal } : rest, routes };
 }
 
-async function checked(auth: AuthService, answer: LiveHandler, req: LiveRequest): Promise<RawAnswer> {
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** Host verdicts by header value and configuration: viewers poll with a handful of distinct values. */
+const hostVerdicts = new WeakMap<AuthConfig, Map<string, HostVerdict>>();
+
+function hostVerdict(host: string | undefined, cfg: AuthConfig): HostVerdict {
+  if (host === undefined) return checkHost(host, cfg);
+  let seen = hostVerdicts.get(cfg);
+  if (!seen) hostVerdicts.set(cfg, (seen = new Map()));
+  let v = seen.get(host);
+  if (v === undefined) {
+    v = checkHost(host, cfg);
+    if (seen.size >= 64) seen.clear();
+    seen.set(host, v);
+  }
+  return v;
+}
+
+async function checked(auth: AuthService, answer: LiveHandler, req: LiveRequest, query: URLSearchParams): Promise<RawAnswer> {
   const headers = webHeaders(req.headers);
-  const url = new URL(req.url, `http://${headers.get('host') ?? 'localhost'}`);
+  // The check reads the very parse the answer will read: one question, whatever the target's bytes.
+  const url = new URL('/api/live', `http://${headers.get('host') ?? 'localhost'}`);
+  url.search = query.toString();
   const outcome = await guardRequest(auth, { method: req.method, url, headers });
   if (outcome.kind === 'respond') return rawOf(outcome.response);
   // A client's own value of the header never passes; the guard's principal replaces it. A wall token limited to
   // routes gets only their buses and trips (lib/http/live-scope.ts).
-  return answer(asCaller(req, principalKey(outcome.principal), outcome.principal.kind === 'wall' ? outcome.principal.routes : null));
+  const p = outcome.principal;
+  return answer({ ...asCaller(req, principalKey(p), p.kind === 'wall' ? p.routes : null), query, fullHealth: p.kind === 'user' && p.role === 'admin' });
 }
 
 export function guardedLive(auth: AuthService, answer: LiveHandler): LiveHandler {
   return (req) => {
+    const query = liveQuery(req.url);
+    if (query === null) return errorAnswer(400, FRAGMENT_MESSAGE);
+    // A malformed Host, or with sign-in off another site's name (DNS rebinding), before anything else.
+    const host = hostVerdict(first(req.headers.host), auth.config);
+    if (host !== 'ok') {
+      const { status, message } = hostRefusal(host);
+      return errorAnswer(status, message);
+    }
     // Sign-in off: the guard lets every caller in as "open", with no principal and every route. Answered here, at
     // once, without building the Web request the check reads (this is the path each poll of every viewer takes).
-    if (auth.config.mode === 'none') return answer(asCaller(req, null, null));
-    return checked(auth, answer, req);
+    // Everyone is an administrator then (the open principal): the full health goes with the answer.
+    if (auth.config.mode === 'none') return answer({ ...asCaller(req, null, null), query, fullHealth: true });
+    return checked(auth, answer, req, query);
   };
 }

@@ -3,6 +3,7 @@ import type { ClusterNode } from '@/lib/cluster';
 import type { AppConfig, HistoryConfig } from '@/lib/config';
 import { startExceptions } from '@/lib/exceptions';
 import { startGtfsRt } from '@/lib/gtfs-rt';
+import { logger } from '@/lib/log';
 import { startMetrics } from '@/lib/metrics';
 import type { Feed } from '@/lib/fleet';
 import type { HistoryService } from '@/lib/history/service';
@@ -44,7 +45,7 @@ export async function startServices(deps: ServiceDeps) {
     const predictions = running.add('predictions', startPredictions(deps.feed));
     const exceptions = running.add('exceptions', startExceptions({ ...deps, headways, recorder: () => recorderState(deps.recorder()) }));
     const gtfsRt = running.add('gtfsRt', startGtfsRt(deps.feed, predictions));
-    const metrics = running.add('metrics', startMetrics(deps.feed, { status: deps.status }));
+    const metrics = running.add('metrics', startMetrics(deps.feed, { status: deps.status, exceptions }));
     return { services: { headways, predictions, exceptions, gtfsRt, metrics }, close: () => running.close() };
   } catch (e) {
     await running.close();
@@ -78,7 +79,7 @@ class Running {
       try {
         await service.close?.();
       } catch (e) {
-        console.error(JSON.stringify({ msg: 'service did not close cleanly', service: name, error: e instanceof Error ? e.message : String(e) }));
+        logger().error({ service: name, error: e instanceof Error ? e.message : String(e) }, 'service did not close cleanly');
       }
     }
   }

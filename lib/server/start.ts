@@ -2,16 +2,19 @@ import 'server-only';
 import { appSlot } from '@/lib/app-slot';
 import { startAuth } from '@/lib/auth';
 import { ClusterNode, readClusterConfig } from '@/lib/cluster';
-import { appConfig, historyConfig, validateConfigAtStartup } from '@/lib/config';
+import { appConfig, historyConfig } from '@/lib/config';
 import { startFeed, type Feed } from '@/lib/fleet';
 import type { RecorderStatus } from '@/lib/model';
 import { DataDirInUseError, processStore } from '@/lib/history';
 import { lastOnTrip } from '@/lib/history/queries';
 import { startHistory, type HistoryService } from '@/lib/history/service';
+import { claimProcessStore } from '@/lib/history/upstream-identity';
 import { liveAnswer } from '@/lib/http/live-answer';
-import { clearEmbeddedUpstream, isUpstreamConfigured, registerEmbeddedUpstream } from '@/lib/partner';
+import { logger, logLine } from '@/lib/log';
+import { clearEmbeddedUpstream, isUpstreamConfigured, readPartnerConfig, registerEmbeddedUpstream, upstreamIdentity } from '@/lib/partner';
 import { startEmbeddedSimulator, type EmbeddedSimulator } from '@/lib/sim/embedded';
 import { publishAppContext, type AppContext } from './context';
+import { validateConfigAtStartup } from './config-check';
 import { recorderStatusOf } from './history-status';
 import { guardedLive } from './live-guard';
 import { startServices, type Services } from './services';
@@ -38,6 +41,10 @@ export async function startServer(): Promise<AppContext> {
   await store.open().catch((e: unknown) => {
     if (e instanceof DataDirInUseError) throw e;
   });
+  // A store belongs to one upstream (lib/history/upstream-identity.ts): another one's buses and trips are never
+  // restored or mixed in. The start stops with one sentence, or with FLEETMAP_STORE_RESET=1 the old data goes aside.
+  const claim = await claimProcessStore(store, upstreamIdentity(), config.history, logLine('info'));
+  if (!claim.ok) throw new Error(claim.sentence);
   // Sign-in keeps its users, sessions, wall tokens and audit log in the same store; with sign-in on, a store that
   // cannot be opened stops the start (nobody could sign in), with AUTH_MODE=none the store is not needed here.
   const auth = await startAuth(async () => (await store.open()).db);
@@ -45,7 +52,6 @@ export async function startServer(): Promise<AppContext> {
   if (!isUpstreamConfigured()) {
     sim = await startEmbeddedSimulator();
     registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
-    console.info(JSON.stringify({ msg: 'embedded simulator started', baseUrl: sim.baseUrl }));
   }
   let recorder: HistoryService | null = null;
   const recording = async (feed: Feed) => {
@@ -65,14 +71,12 @@ export async function startServer(): Promise<AppContext> {
       if (node) {
         node.attach(feed);
         const at = await where();
-        console.info(JSON.stringify({ msg: 'cluster instance', instanceId: node.instanceId, cluster: clustered.config!.name }));
         status.instance = () => node.status();
         status.recorder = () => (recorder ? recorderStatusOf(recorder.recorder.stats, at) : followerRecorder(at ?? 'unknown'));
       } else {
         // The store opens here (its migrations applied); a data directory another process holds stops the start.
         const service = await recording(feed);
         const at = await where();
-        console.info(JSON.stringify({ msg: 'history recording', where: at ?? 'store not open yet', restored: service.restored }));
         status.recorder = () => recorderStatusOf(service.recorder.stats, at);
       }
       status.lastTrips = async (busIds) => lastOnTrip((await store.open()).db, busIds);
@@ -105,8 +109,23 @@ export async function startServer(): Promise<AppContext> {
         ['simulator', () => (sim ? (clearEmbeddedUpstream(), sim.close()) : undefined)],
       ])),
   };
+  const cluster = node ? `cluster ${clustered.config!.name}, instance ${node.instanceId} (${node.status().role})` : 'single instance';
+  logger().info(
+    { store: (await store.open().catch(() => null))?.where ?? 'store not open yet', cluster, auth: auth?.config.mode ?? 'none', upstream: upstreamHost(sim), restored: (recorder as HistoryService | null)?.restored ?? null },
+    'Fleetmap started',
+  );
   publishAppContext(context);
   return context;
+}
+
+/**
+ * The upstream in the start-up line: its host only (a base URL could carry credentials; the key is never near a
+ * log), or the embedded simulator's address.
+ */
+function upstreamHost(sim: EmbeddedSimulator | null): string {
+  if (sim) return `embedded simulator at ${new URL(sim.baseUrl).host}`;
+  const partner = readPartnerConfig();
+  return partner.ok && partner.config.baseUrl ? new URL(partner.config.baseUrl).host : 'not configured';
 }
 
 /** Runs every step even when one fails (the recorder's last batch matters more than a cluster that would not stop). */
@@ -115,7 +134,7 @@ async function runSteps(steps: [string, () => unknown][]): Promise<void> {
     try {
       await step();
     } catch (e) {
-      console.error(JSON.stringify({ msg: 'shutdown step failed', step: name, error: e instanceof Error ? e.message : String(e) }));
+      logger().error({ step: name, error: e instanceof Error ? e.message : String(e) }, 'shutdown step failed');
     }
   }
 }

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort, maxInAnyMinute, until } from './harness';
+
+export { freePort, maxInAnyMinute };
 
 // Real processes for the cluster's integration test and benchmark: a redis-server of the test's own on a free
 // port (never the machine's shared one: the test stops and restarts it), instances (scripts/test/instance.ts) and a
@@ -12,18 +14,6 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 const RUN_WITH_PARENT = join(ROOT, 'scripts', 'test', 'run-with-parent.mjs');
 const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Proc {
   proc: ChildProcess;
@@ -46,13 +36,7 @@ function launch(cmd: string, args: string[], env: Record<string, string | undefi
 
 /** Waits for `check` to return a value (not undefined), asking every `everyMs`; fails past `timeoutMs` with `what`. */
 export async function waitUntil<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+  return (await until(what, check, (v) => v !== undefined, timeoutMs, everyMs)) as T;
 }
 
 export interface RedisServer {
@@ -153,18 +137,6 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
         server.close(() => resolve());
       }),
   };
-}
-
-/** The most requests in any 60 s window of these arrival times. */
-export function maxInAnyMinute(arrivals: readonly number[]): number {
-  const sorted = [...arrivals].sort((a, b) => a - b);
-  let best = 0;
-  let from = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[from]! >= 60_000) from++;
-    best = Math.max(best, i - from + 1);
-  }
-  return best;
 }
 
 export interface InstanceView {

@@ -3,6 +3,7 @@ import { DEFAULT_PER_PAGE, PartnerError, type PageRequest, type PartnerClient, t
 import { PLAN_NAMES } from '@/lib/sim/keys';
 import { RateLimiter } from '@/lib/sim/rate-limit';
 import type { Clock } from '@/lib/fleet/clock';
+import { maxInAnyMinute } from './harness';
 
 // A scripted upstream for the feed's unit tests: a PartnerClient whose answers are made bus by bus on a fake
 // clock, with a log of every request and switches for 401s, 429 storms, unknown or unreadable buses and the
@@ -81,14 +82,7 @@ export class FakeUpstream {
 
   /** Largest number of requests sent in any 60 s window [t, t + 60 s). */
   maxInAnyMinute(): number {
-    const times = this.calls.map((c) => c.at).sort((a, b) => a - b);
-    let best = 0;
-    let j = 0;
-    for (let i = 0; i < times.length; i++) {
-      while (times[i]! - times[j]! >= 60_000) j++;
-      best = Math.max(best, i - j + 1);
-    }
-    return best;
+    return maxInAnyMinute(this.calls.map((c) => c.at));
   }
 
   client(timeRule: () => TimeRule): PartnerClient {

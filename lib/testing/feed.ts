@@ -2,7 +2,8 @@ import type { AppConfig } from '@/lib/config';
 import { FakeClock } from './fake-clock';
 import { FakeUpstream, type FakeUpstreamOptions } from './fake-upstream';
 import { Feed } from '@/lib/fleet/feed';
-import type { SnapshotStore } from '@/lib/fleet/snapshot-store';
+import type { SnapshotStore, StoredSnapshot } from '@/lib/fleet/snapshot-store';
+import type { Health, LiveSnapshot } from '@/lib/model';
 
 // A feed for unit tests: the scripted upstream on a fake clock, deterministic jitter, and its log kept.
 
@@ -59,4 +60,15 @@ export async function stopAll(clock: FakeClock, feed: Feed) {
   const stopped = feed.stop();
   await clock.advance(1_000);
   await stopped;
+}
+
+/** A snapshot with the full health in place of the viewers' (what an administrator's answer carries, as fullHealth). */
+export type AdminSnapshot = Omit<LiveSnapshot, 'health' | 'fullHealth'> & { health: Health };
+
+/** The administrators' view of a stored version, or of an answer made for an administrator. */
+export function adminView(s: StoredSnapshot | LiveSnapshot): AdminSnapshot {
+  if ('body' in s) return { ...s.snapshot, health: s.health };
+  if (!s.fullHealth) throw new Error('this answer was not made for an administrator: it has no fullHealth');
+  const { fullHealth, ...rest } = s;
+  return { ...rest, health: fullHealth };
 }

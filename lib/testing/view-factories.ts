@@ -1,6 +1,6 @@
 // Small factories for unit tests of the view logic: the live snapshot's parts, and active trips with only the
 // fields a test cares about, the rest neutral.
-import type { Health, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
+import type { Health, LiveHealth, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
 import { tripDelayClass } from '@/lib/model';
 import type { ActiveTrip } from '@/lib/view/trips';
 
@@ -64,6 +64,21 @@ export function makeHealth(over: Partial<Health> = {}): Health {
   };
 }
 
+/** The health every viewer gets, as the server reduces `makeHealth`'s. */
+export function makeLiveHealth(over: Partial<LiveHealth> = {}): LiveHealth {
+  return {
+    state: 'ok',
+    message: 'Live data is flowing.',
+    lastSuccessAt: T0 - 1_000,
+    meanFixAgeS: 30,
+    level: 'business',
+    locations: true,
+    budget: { usedShare: 142 / 240, pausedUntil: null },
+    timezone: { zone: 'America/New_York', offsetMinutes: -240 },
+    ...over,
+  };
+}
+
 export function makeSnapshot(over: Partial<LiveSnapshot> = {}): LiveSnapshot {
   return {
     generatedAt: T0,
@@ -71,7 +86,7 @@ export function makeSnapshot(over: Partial<LiveSnapshot> = {}): LiveSnapshot {
     version: 1,
     vehicles: [makeVehicle()],
     unpositionedTrips: [],
-    health: makeHealth(),
+    health: makeLiveHealth(),
     thresholds: { lateMin: 5, earlyMin: 1 },
     ...over,
   };

@@ -1,7 +1,7 @@
 // Which zone times are shown in. The timetable is the agency's, so by default every time on screen reads in the
 // organization's zone (the one the feed uses for the upstream's zone-less timestamps); a person may switch to
 // their browser's own zone, a choice kept per browser. Pure: the hook in lib/client/use-display-zone.ts stores it.
-import type { Health } from '@/lib/model';
+import type { Health, LiveHealth } from '@/lib/model';
 import type { DisplayZone } from './format';
 
 export type ZoneChoice = 'agency' | 'browser';
@@ -35,7 +35,9 @@ export function zoneCaption(z: ResolvedZone): string {
  * The organization's zone as the feed knows it, or null while it does not: before the first GPS time has been
  * read (source 'default'), the feed's UTC stand-in is no one's time.
  */
-export function agencyZoneOf(health: Pick<Health, 'timezone'> | null | undefined): string | null {
-  if (!health || health.timezone.source === 'default') return null;
-  return health.timezone.zone;
+export function agencyZoneOf(health: Pick<Health, 'timezone'> | Pick<LiveHealth, 'timezone'> | null | undefined): string | null {
+  if (!health) return null;
+  const tz = health.timezone;
+  if ('source' in tz && tz.source === 'default') return null;
+  return tz.zone;
 }

@@ -1,42 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { budgetLabel, healthBanners, lacksLocations, meanTripLocationAgeS, noLocationsReason, type ClientLink } from './health';
-import { makeHealth, makeVehicle, T0 } from '@/lib/testing/view-factories';
+import { budgetLabel, budgetShareLabel, healthBanners, lacksLocations, meanTripLocationAgeS, noLocationsReason, type ClientLink } from './health';
+import { makeHealth, makeLiveHealth, makeVehicle, T0 } from '@/lib/testing/view-factories';
 
 const link: ClientLink = { online: true, fetchFailed: false, fetchErrorMessage: null, sinceLastSnapshotS: 1 };
 
 describe('healthBanners', () => {
   it('says coordination is lost, with how old the data shown is', () => {
-    const health = makeHealth({ state: 'ok', coordination: { lostAt: T0 - 40_000, dataAt: T0 - 95_000 } });
+    const health = makeLiveHealth({ state: 'ok', coordination: { lostAt: T0 - 40_000, dataAt: T0 - 95_000 } });
     const banner = healthBanners(health, link, T0).find((b) => b.id === 'coordination');
     expect(banner).toMatchObject({ tone: 'warning', title: 'Coordination lost' });
     expect(banner!.body).toContain('40 s ago');
     expect(banner!.body).toContain('built 1 min ago');
-    expect(healthBanners(makeHealth({ state: 'ok' }), link, T0).some((b) => b.id === 'coordination')).toBe(false);
+    expect(healthBanners(makeLiveHealth({ state: 'ok' }), link, T0).some((b) => b.id === 'coordination')).toBe(false);
   });
 
   it('shows each note from beside the feed (the recorder) as a warning', () => {
     const notes = ['history: not recording since 08:12 (connect ECONNREFUSED 127.0.0.1:5432)'];
-    expect(healthBanners(makeHealth({ notes }), link, T0)).toEqual([{ id: 'note-0', tone: 'warning', title: 'Note', body: notes[0] }]);
+    expect(healthBanners(makeLiveHealth(), link, T0, undefined, notes)).toEqual([{ id: 'note-0', tone: 'warning', title: 'Note', body: notes[0] }]);
   });
 
   it('shows nothing when all is well', () => {
-    expect(healthBanners(makeHealth(), link, T0)).toEqual([]);
+    expect(healthBanners(makeLiveHealth(), link, T0)).toEqual([]);
   });
 
   it('explains a rejected key and keeps the data with its age', () => {
-    const [b] = healthBanners(makeHealth({ state: 'unauthorized', lastSuccessAt: T0 - 90_000 }), link, T0);
+    const [b] = healthBanners(makeLiveHealth({ state: 'unauthorized', lastSuccessAt: T0 - 90_000 }), link, T0);
     expect(b).toMatchObject({ id: 'unauthorized', tone: 'error' });
     expect(b!.body).toContain('1 min ago');
   });
 
   it('says when a rate-limit pause ends', () => {
-    const [b] = healthBanners(makeHealth({ state: 'rate-limited', budget: { ...makeHealth().budget, pausedUntil: T0 + 23_000 } }), link, T0);
+    const [b] = healthBanners(makeLiveHealth({ state: 'rate-limited', budget: { ...makeLiveHealth().budget, pausedUntil: T0 + 23_000 } }), link, T0);
     expect(b!.id).toBe('rate-limited');
     expect(b!.body).toContain('in 23 s');
   });
 
   it('reports the browser offline and a lost server link, on top of the upstream state', () => {
-    const offline = healthBanners(makeHealth({ state: 'unreachable' }), { ...link, online: false }, T0);
+    const offline = healthBanners(makeLiveHealth({ state: 'unreachable' }), { ...link, online: false }, T0);
     expect(offline.map((b) => b.id)).toEqual(['offline', 'unreachable']);
     const lost = healthBanners(null, { ...link, fetchFailed: true, fetchErrorMessage: 'Failed to fetch', sinceLastSnapshotS: 40 }, T0);
     expect(lost.map((b) => b.id)).toEqual(['server']);
@@ -45,7 +45,7 @@ describe('healthBanners', () => {
 
   it('covers forbidden, degraded and starting', () => {
     for (const state of ['forbidden', 'degraded', 'starting'] as const) {
-      expect(healthBanners(makeHealth({ state }), link, T0).map((b) => b.id)).toEqual([state]);
+      expect(healthBanners(makeLiveHealth({ state }), link, T0).map((b) => b.id)).toEqual([state]);
     }
   });
 });
@@ -54,6 +54,8 @@ describe('status figures', () => {
   it('labels the budget', () => {
     expect(budgetLabel(makeHealth())).toBe('142/240 req/min');
     expect(budgetLabel(makeHealth({ budget: { ...makeHealth().budget, limit: null, usedLastMinute: 3 } }))).toBe('3 req/min');
+    expect(budgetShareLabel(makeLiveHealth())).toBe('59 % of the limit');
+    expect(budgetShareLabel(makeLiveHealth({ budget: { usedShare: null, pausedUntil: null } }))).toBe('not known yet');
   });
 
   it('averages fix ages of positioned buses on trips only', () => {
@@ -67,11 +69,11 @@ describe('status figures', () => {
   });
 
   it('knows when locations are unavailable, and says why', () => {
-    const standard = makeHealth({ plan: 'API Standard', level: 'standard', capabilities: { ...makeHealth().capabilities, locations: false } });
+    const standard = makeLiveHealth({ level: 'standard', locations: false });
     expect(lacksLocations(standard)).toBe(true);
     expect(noLocationsReason(standard)).toContain('API Standard');
-    expect(lacksLocations(makeHealth({ plan: null, capabilities: { ...makeHealth().capabilities, locations: false } }))).toBe(false);
-    const narrow = makeHealth({ scopes: ['trips:read'], capabilities: { ...makeHealth().capabilities, locations: false } });
+    expect(lacksLocations(makeLiveHealth({ level: null, locations: null }))).toBe(false);
+    const narrow = makeLiveHealth({ level: 'business', locations: false });
     expect(noLocationsReason(narrow)).toContain('gps:read');
   });
 });

@@ -1,5 +1,5 @@
 // What the status bar and the banners say about the data's health. Pure: the components only lay it out.
-import type { EpochMs, Health, UpstreamState, Vehicle } from '@/lib/model';
+import type { EpochMs, Health, LiveHealth, UpstreamState, Vehicle } from '@/lib/model';
 import { locationAgeS, meanAgeS } from '@/lib/placement/ages';
 import { hasPosition } from '@/lib/placement/bus';
 import { formatAgo, formatClock, formatDuration, type DisplayZone } from './format';
@@ -44,23 +44,26 @@ export interface ClientLink {
   sinceLastSnapshotS: number | null;
 }
 
-export function dataAgeS(health: Health, now: EpochMs): number | null {
+export function dataAgeS(health: Pick<LiveHealth, 'lastSuccessAt'>, now: EpochMs): number | null {
   return health.lastSuccessAt === null ? null : Math.max(0, (now - health.lastSuccessAt) / 1000);
 }
 
-function lastDataClause(link: ClientLink, health: Health | null, now: EpochMs): string {
+function lastDataClause(link: ClientLink, health: LiveHealth | null, now: EpochMs): string {
   const age = health ? dataAgeS(health, now) : null;
   const since = age ?? link.sinceLastSnapshotS;
   return since === null ? 'No data has been received yet.' : `Showing the last data received (${formatAgo(since)}), every bus with its true age.`;
 }
 
 /** The server's own sentence when it sent one, else ours. */
-function say(health: Health, fallback: string): string {
-  return health.message ?? fallback;
+function say(health: LiveHealth, fallback: string): string {
+  return health.message || fallback;
 }
 
-/** `zone`: the zone the resume time reads in (default: the browser's). */
-export function healthBanners(health: Health | null, link: ClientLink, now: EpochMs, zone?: DisplayZone): Banner[] {
+/**
+ * `zone`: the zone the resume time reads in (default: the browser's). `notes`: the sentences of rooms beside the
+ * feed (the recorder), which only an administrator's answer carries (its full health).
+ */
+export function healthBanners(health: LiveHealth | null, link: ClientLink, now: EpochMs, zone?: DisplayZone, notes: readonly string[] = []): Banner[] {
   const banners: Banner[] = [];
   const shown = lastDataClause(link, health, now);
   if (!link.online) {
@@ -109,14 +112,20 @@ export function healthBanners(health: Health | null, link: ClientLink, now: Epoc
     });
   }
   // Rooms beside the feed (the recorder) speak for themselves, one banner per sentence; the live map is unaffected.
-  (health.notes ?? []).forEach((note, i) => banners.push({ id: `note-${i}`, tone: 'warning', title: 'Note', body: note }));
+  notes.forEach((note, i) => banners.push({ id: `note-${i}`, tone: 'warning', title: 'Note', body: note }));
   return banners;
 }
 
-/** `142/240 req/min`, or the used count alone while the limit is not known yet. */
+/** `142/240 req/min`, or the used count alone while the limit is not known yet (the status page's full health). */
 export function budgetLabel(health: Health): string {
   const { usedLastMinute, limit } = health.budget;
   return limit === null ? `${usedLastMinute} req/min` : `${usedLastMinute}/${limit} req/min`;
+}
+
+/** `59 % of the limit`: the share of the upstream's per-minute limit spent in the last minute. */
+export function budgetShareLabel(health: LiveHealth): string {
+  const { usedShare } = health.budget;
+  return usedShare === null ? 'not known yet' : `${Math.round(usedShare * 100)} % of the limit`;
 }
 
 /** Mean fix age of positioned buses on active trips, as of `now`. */
@@ -124,14 +133,14 @@ export function meanTripLocationAgeS(vehicles: readonly Vehicle[], now: EpochMs)
   return meanAgeS(vehicles.filter((v) => v.trip && hasPosition(v)).map((v) => locationAgeS(v.gpsAt, now)));
 }
 
-/** Locations are known to be unavailable (the plan and scopes are known and exclude them). */
-export function lacksLocations(health: Health): boolean {
-  return health.plan !== null && !health.capabilities.locations;
+/** Locations are known to be unavailable (the upstream said what the key may read, and it excludes them). */
+export function lacksLocations(health: LiveHealth): boolean {
+  return health.locations === false;
 }
 
-export function noLocationsReason(health: Health): string {
+export function noLocationsReason(health: LiveHealth): string {
   if (health.level === 'standard') {
-    return `This integration key is on the ${health.plan ?? 'API Standard'} plan. The Partner API gives bus locations only to API Business keys with the gps:read scope, so no bus on the map is a GPS fix: each is placed along its route from its trip's schedule (a dashed ring).`;
+    return "This integration key is on the API Standard plan. The Partner API gives bus locations only to API Business keys with the gps:read scope, so no bus on the map is a GPS fix: each is placed along its route from its trip's schedule (a dashed ring).";
   }
   return "This integration key does not have the gps:read scope, so the Partner API gives no bus locations. No bus on the map is a GPS fix: each is placed along its route from its trip's schedule (a dashed ring).";
 }

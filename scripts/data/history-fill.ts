@@ -1,4 +1,4 @@
-// Fills a store with simulated days through the recorder (lib/history/fill.ts), then prints one JSON line: what
+// Fills a store with simulated days through the recorder (lib/sim/fill.ts), then prints one JSON line: what
 // was written and, with --date, the per-route figures of that service date recomputed from the stored trips by
 // plain SQL (the e2e test compares the delay board with them).
 //
@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
-import { fillFromSimulator } from '@/lib/history/fill';
+import { fillFromSimulator } from '@/lib/sim/fill';
 import { openStore, rows } from '@/lib/history/store';
 import { closeServiceDays } from '@/lib/history/rollups';
 import { delayFigures } from '@/lib/stats/delay-figures';

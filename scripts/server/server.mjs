@@ -10,16 +10,21 @@
 //   them; Next.js serves gzip only);
 // - GET /metrics, with the application context's handler (lib/metrics; never behind the user sign-in: a scraper has none).
 // Every answer made here carries the headers next.config.js gives every answer. Every request, answered here or by
-// Next.js, is shown to the context's request observer (lib/metrics: its duration by route template). What this file
+// Next.js, is shown to the context's request observer (lib/metrics: its duration by route template), and gets a
+// request id: the caller's X-Request-Id when it is a plain token (a load balancer's), else a new one, echoed in the
+// answer's X-Request-Id and on every log line written while the request is served (lib/log). What this file
 // reads of the app is the contract in lib/server/contract.ts, which the typecheck holds it to (`@ts-check` above).
 //
 //   node scripts/server/server.mjs [--port 3000] [--host 127.0.0.1] [--dev]     (PORT / HOST work too)
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import nextConfig from '../../next.config.js';
+import { processLogger, REQUEST_CONTEXT } from '../../lib/log/create-logger.mjs';
 
 /** @typedef {import('../../lib/server/contract').ServedSlot} ServedSlot */
 /** @typedef {import('../../lib/http/live-answer').RawAnswer} RawAnswer */
@@ -31,6 +36,13 @@ import nextConfig from '../../next.config.js';
 // same closed pipe, and so on: the process spun at a full core and stopped answering. The lines are lost then,
 // which nothing here can help; the service goes on.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
+const log = processLogger();
+/** @type {Record<symbol, AsyncLocalStorage<{ requestId: string }> | undefined>} */
+const contextHolder = /** @type {any} */ (globalThis);
+const requestContext = (contextHolder[REQUEST_CONTEXT] ??= new AsyncLocalStorage());
+const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -156,7 +168,7 @@ function sendLive(req, res) {
   };
   /** @param {unknown} err */
   const fail = (err) => {
-    console.error(JSON.stringify({ msg: '/api/live failed', error: err instanceof Error ? err.message : String(err) }));
+    log.error({ error: err instanceof Error ? err.message : String(err) }, '/api/live failed');
     sendJsonError(res, 500, 'The live snapshot could not be served.');
   };
   // With sign-in on, the handler checks it first (lib/server/live-guard.ts) and answers later; with it off, at once.
@@ -191,7 +203,7 @@ function sendMetrics(req, res) {
       res.end(body);
     },
     (err) => {
-      console.error(JSON.stringify({ msg: '/metrics failed', error: err instanceof Error ? err.message : String(err) }));
+      log.error({ error: err instanceof Error ? err.message : String(err) }, '/metrics failed');
       sendJsonError(res, 500, 'The metrics could not be collected.');
     },
   );
@@ -227,16 +239,31 @@ function sendBrotli(req, res) {
 }
 
 const server = createServer((req, res) => {
+  const given = req.headers[REQUEST_ID_HEADER];
+  const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  req.headers[REQUEST_ID_HEADER] = requestId;
+  res.setHeader('X-Request-Id', requestId);
+  requestContext.run({ requestId }, () => serve(req, res));
+});
+
+/** @param {Req} req @param {Res} res */
+function serve(req, res) {
   slot.context?.observer.request(req, res);
   if (!ALLOWED_METHODS.has(req.method ?? '')) {
     sendJsonError(res, 405, 'This method is not allowed here; Fleetmap answers GET.', { Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' });
+    return;
+  }
+  // A fragment never leaves a browser; a target holding `#` is crafted, and URL parsers and raw readings disagree
+  // on where its query ends (the sign-in check and a handler would read two questions).
+  if ((req.url ?? '').includes('#')) {
+    sendJsonError(res, 400, 'A request target never holds a fragment (#); this one was refused.', { 'Cache-Control': 'no-store' });
     return;
   }
   // Written from the socket over anything the client sent, so the per-client limits cannot be dodged by a header.
   req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
   if (sendLive(req, res) || sendMetrics(req, res) || sendBrotli(req, res)) return;
   handle(req, res);
-});
+}
 // Idle keep-alive connections stay open longer than the pages' 5 s poll and than a reverse proxy's usual idle
 // timeout (60 s): with Node's 5 s default, a client reusing a connection just as the server closed it got
 // ECONNRESET (seen from a test's poll on a loaded machine), and a proxy in front would see the same race.
@@ -249,12 +276,12 @@ server.headersTimeout = 66_000;
 server.once('error', /** @param {NodeJS.ErrnoException} err */ async (err) => {
   await Promise.race([slot.started, new Promise((r) => setTimeout(r, 120_000))]);
   const why = err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine` : err.message;
-  console.error(`Fleetmap cannot listen on http://${host}:${port}: ${why}. Set PORT (or --port) and HOST (or --host).`);
+  log.fatal(`Fleetmap cannot listen on http://${host}:${port}: ${why}. Set PORT (or --port) and HOST (or --host).`);
   process.exit(1);
 });
 server.listen(port, host, () => {
   const addr = server.address();
-  console.info(`Ready on http://${host}:${typeof addr === 'object' && addr ? addr.port : port}`);
+  log.info(`Ready on http://${host}:${typeof addr === 'object' && addr ? addr.port : port}`);
 });
 // The context's shutdown (lib/server/start.ts): the services stop, the recorder writes its last batch, the store closes.
 async function shutdownApp() {

@@ -1,6 +1,7 @@
-// `npm test`: every check — typecheck, lint, unit + integration (vitest, the integration suites run the real
-// client against the simulator over HTTP), and end-to-end (Playwright in Chromium). Typecheck and lint are
-// single-threaded and independent, so they run side by side; the end-to-end build runs beside the unit tests, which
+// `npm test`: every check — typecheck, lint, the import rules (dependency-cruiser, .dependency-cruiser.cjs: no
+// circle, no test double in production, no upward import), unit + integration (vitest, the integration suites run the real
+// client against the simulator over HTTP), and end-to-end (Playwright in Chromium). Typecheck, lint and the import
+// rules are single-threaded and independent, so they run side by side; the end-to-end build runs beside the unit tests, which
 // mostly wait on simulated clocks; the browser tests run last, alone. Every step runs even if an earlier one
 // failed, so one run shows everything that is wrong.
 import { spawn } from 'node:child_process';
@@ -8,11 +9,14 @@ import { join } from 'node:path';
 import { ROOT } from '../server/next-build.mjs';
 
 const bin = (pkg, file) => join(ROOT, 'node_modules', ...pkg.split('/'), ...file.split('/'));
+/** What the import rules look at: every module of the app, its server and its scripts (`npm run deps` runs the same). */
+const DEPCRUISE_ARGS = ['--config', '.dependency-cruiser.cjs', '--output-type', 'err', 'lib', 'app', 'components', 'scripts', 'proxy.ts', 'instrumentation.ts'];
 /** Groups run one after another; the steps of a group run at once (their output is then interleaved). */
 const groups = [
   [
     ['typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
     ['lint', [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']],
+    ['imports', [bin('dependency-cruiser', 'bin/dependency-cruise.mjs'), ...DEPCRUISE_ARGS]],
   ],
   [
     ['unit and integration', [bin('vitest', 'vitest.mjs'), 'run']],

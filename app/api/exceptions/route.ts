@@ -1,4 +1,4 @@
-import { exceptionsGet } from '@/lib/exceptions/api';
+import { exceptionsGet } from '@/lib/http/exceptions-api';
 import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';

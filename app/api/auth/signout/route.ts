@@ -15,7 +15,7 @@ const SIGNED_OUT_PATH = '/signin?signedOut=1';
 export async function POST(request: Request): Promise<Response> {
   const a = await authRequest(request);
   if (a instanceof Response) return seeOther('/');
-  const session = a.cookies.get(SESSION_COOKIE);
+  const session = a.cookie(SESSION_COOKIE);
   if (session) await a.service.signOut(session, { actor: a.actor, address: a.address });
   const oidc = a.service.oidc;
   const endSession = session && oidc ? await oidc.endSessionUrl(new URL(SIGNED_OUT_PATH, oidc.redirectUri)) : null;

@@ -1,3 +1,4 @@
+import { logger } from '@/lib/log';
 import { errorResponse, jsonResponse } from '@/lib/http/responses';
 import { withAppContext } from '@/lib/server/context';
 import { lastTrips } from '@/lib/server/integration';
@@ -12,7 +13,7 @@ export const GET = withAppContext(async (app) => {
   } catch (e) {
     // A broken store shows as a failed column, never as a broken fleet table; its error stays in the log (a
     // store's message may name its host), not in the answer.
-    console.warn(JSON.stringify({ msg: 'last trips unavailable', error: e instanceof Error ? e.name : 'unknown' }));
+    logger().warn({ error: e instanceof Error ? e.name : 'unknown' }, 'last trips unavailable');
     return errorResponse({ status: 503, message: 'History could not be read.', correlationId: null });
   }
 });

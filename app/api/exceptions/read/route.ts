@@ -1,4 +1,4 @@
-import { readPost } from '@/lib/exceptions/api';
+import { readPost } from '@/lib/http/exceptions-api';
 import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';

@@ -1,3 +1,4 @@
+import { logger } from '@/lib/log';
 import { authRequest, seeOther, sessionCookie } from '@/lib/auth/handlers';
 import { clearCookie } from '@/lib/auth/cookies';
 import { OIDC_FLOW_COOKIE, OIDC_FLOW_PATH } from '@/lib/auth/oidc';
@@ -15,18 +16,18 @@ export async function GET(request: Request): Promise<Response> {
   if (!a.service.oidc) return fail('provider-off');
   const search = new URL(request.url).searchParams;
   if (search.has('error')) {
-    console.warn(JSON.stringify({ msg: 'oidc sign-in refused by the provider', error: (search.get('error') ?? '').slice(0, 80) }));
+    logger().warn({ error: (search.get('error') ?? '').slice(0, 80) }, 'oidc sign-in refused by the provider');
     return fail('provider-refused');
   }
   let result;
   try {
-    result = await a.service.oidc.finish(search, a.cookies.get(OIDC_FLOW_COOKIE));
+    result = await a.service.oidc.finish(search, a.cookie(OIDC_FLOW_COOKIE, OIDC_FLOW_PATH));
   } catch (e) {
     // The reason goes to the log (never a token: openid-client's messages name the check that failed).
-    console.warn(JSON.stringify({ msg: 'oidc sign-in failed', error: e instanceof Error ? e.message : String(e) }));
+    logger().warn({ error: e instanceof Error ? e.message : String(e) }, 'oidc sign-in failed');
     return fail('provider-failed');
   }
-  const r = await a.service.signInOidc(result.identity.name, result.identity.role, a.address, result.identity.groups);
+  const r = await a.service.signInOidc(result.identity, result.identity.role, a.address, result.identity.groups);
   if (!r.ok) return fail(r.code);
   return seeOther(result.next, [clearFlow, sessionCookie(a, r.session)]);
 }

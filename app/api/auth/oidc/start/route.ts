@@ -1,3 +1,4 @@
+import { logger } from '@/lib/log';
 import { authRequest, seeOther } from '@/lib/auth/handlers';
 import { signInErrorPath } from '@/lib/auth/sign-in-errors';
 import { OIDC_FLOW_COOKIE, OIDC_FLOW_MAX_AGE_S, OIDC_FLOW_PATH } from '@/lib/auth/oidc';
@@ -16,7 +17,7 @@ export async function GET(request: Request): Promise<Response> {
     const { url, flow } = await a.service.oidc.start(next);
     return seeOther(url.href, [setCookie(OIDC_FLOW_COOKIE, flow, { maxAgeS: OIDC_FLOW_MAX_AGE_S, secure: a.secure, path: OIDC_FLOW_PATH })]);
   } catch (e) {
-    console.error(JSON.stringify({ msg: 'oidc discovery failed', error: e instanceof Error ? e.message : String(e) }));
+    logger().error({ error: e instanceof Error ? e.message : String(e) }, 'oidc discovery failed');
     return seeOther(signInErrorPath('provider-unreachable'));
   }
 }

@@ -1,4 +1,4 @@
-import { acknowledgePost } from '@/lib/exceptions/api';
+import { acknowledgePost } from '@/lib/http/exceptions-api';
 import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { snoozePost } from '@/lib/exceptions/api';
+import { snoozePost } from '@/lib/http/exceptions-api';
 import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';

@@ -1,12 +1,13 @@
 import 'server-only';
+import { logger } from '@/lib/log';
 import { z } from 'zod';
 import { authService } from '@/lib/auth';
 import { readCookies } from '@/lib/auth/cookies';
 import { clientAddress } from '@/lib/auth/request-info';
-import { errorResponse, jsonResponse } from '@/lib/http/responses';
+import { errorResponse, jsonResponse } from './responses';
 import { roleAtLeast, type Role } from '@/lib/model/access';
-import { EXCEPTION_RULES, type ExceptionHistoryResponse, type ExceptionRule, type ExceptionRuleTimes, type FleetException, type LiveExceptionsResponse } from '@/lib/model/exceptions';
-import type { ExceptionService } from './service';
+import { ruleTimesOf, type ExceptionHistoryResponse, type LiveExceptionsResponse, type WebhookDeliveriesResponse } from '@/lib/model/exceptions';
+import type { ExceptionService } from '@/lib/exceptions/service';
 
 // The edge of /api/exceptions: who asks (their name keeps their read marks and signs their acknowledgements), the
 // live list, the history over a period, and a dispatcher's actions. proxy.ts has already checked the role the route
@@ -38,7 +39,7 @@ async function withService(s: ExceptionService, read: (s: ExceptionService) => P
   try {
     return await read(s);
   } catch (e) {
-    console.warn(JSON.stringify({ msg: 'exceptions read failed', error: e instanceof Error ? e.message : String(e) }));
+    logger().warn({ error: e instanceof Error ? e.message : String(e) }, 'exceptions read failed');
     return unavailable(e);
   }
 }
@@ -73,30 +74,10 @@ export async function exceptionsGet(service: ExceptionService, request: Request)
   });
 }
 
-const median = (xs: number[]) => {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return Math.round(s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2);
-};
-
-/** Time to acknowledge and to resolve per rule (seconds from opening), over the exceptions given. */
-export function ruleTimes(list: readonly FleetException[]): ExceptionRuleTimes[] {
-  const out: ExceptionRuleTimes[] = [];
-  for (const rule of EXCEPTION_RULES) {
-    const of = list.filter((e) => e.rule === rule);
-    if (of.length === 0) continue;
-    const ack = of.filter((e) => e.acknowledgedAt !== null).map((e) => (e.acknowledgedAt! - e.openedAt) / 1000);
-    const res = of.filter((e) => e.resolvedAt !== null).map((e) => (e.resolvedAt! - e.openedAt) / 1000);
-    out.push({ rule: rule as ExceptionRule, count: of.length, acknowledged: ack.length, medianAckS: median(ack), medianResolveS: median(res) });
-  }
-  return out;
-}
-
 async function historyOf(s: ExceptionService, from: number, to: number): Promise<ExceptionHistoryResponse> {
   const rows = await (await s.exceptionStore()).openedBetween(from, to, MAX_HISTORY + 1);
   const exceptions = rows.slice(0, MAX_HISTORY);
-  return { from, to, exceptions, byRule: ruleTimes(exceptions), truncated: rows.length > MAX_HISTORY };
+  return { from, to, exceptions, byRule: ruleTimesOf(exceptions), truncated: rows.length > MAX_HISTORY };
 }
 
 const ackBody = z.object({ note: z.string().trim().max(500, 'A note has at most 500 characters').optional() });
@@ -146,5 +127,14 @@ export async function readPost(service: ExceptionService, request: Request): Pro
   return withService(service, async (s) => {
     await (await s.exceptionStore()).markRead(b.value.ids, asker.name, Date.now());
     return jsonResponse({ read: b.value.ids.length });
+  });
+}
+
+/** GET /api/exceptions/deliveries: admins. */
+export function deliveriesGet(service: ExceptionService): Promise<Response> {
+  return withService(service, async (s) => {
+    const store = await s.exceptionStore();
+    const body: WebhookDeliveriesResponse = { targets: s.targetCount, byState: await store.deliveryStates(), dead: await store.deadDeliveries(50) };
+    return jsonResponse(body);
   });
 }

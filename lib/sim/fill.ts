@@ -3,11 +3,11 @@ import { TypedEmitter, type FeedEvents } from '@/lib/fleet';
 import type { Trip } from '@/lib/model';
 import { tripFromWire } from '@/lib/partner/map';
 import { tripSchema } from '@/lib/partner/schemas';
-import { createSimulator } from '@/lib/sim';
-import type { TripRef } from '@/lib/sim/world';
-import { tripRecord } from '@/lib/sim/wire';
-import { Recorder } from './recorder';
-import type { Store } from './store';
+import { createSimulator } from './index';
+import type { TripRef } from './world';
+import { tripRecord } from './wire';
+import { Recorder } from '@/lib/history/recorder';
+import type { Store } from '@/lib/history/store';
 
 // Fills a store with simulated days, made by the simulator's clock and written through the recorder exactly as
 // the live feed's events would be: location answers spread over the buses at the budget's pace (buses on a trip

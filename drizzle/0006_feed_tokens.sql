@@ -1,0 +1,1 @@
+ALTER TABLE "auth_wall_tokens" ADD COLUMN "kind" text DEFAULT 'wall' NOT NULL;
