@@ -42,6 +42,8 @@ test('the running app answers as its OpenAPI document says', async ({ stack }) =
     ['/api/trips/{id}/predictions', `/api/trips/${onTrip.trip!.tripId}/predictions`],
     ['/api/headways', '/api/headways'],
     ['/api/exceptions', '/api/exceptions'],
+    ['/api/exceptions', `/api/exceptions?from=${now - 3_600_000}&to=${now}`],
+    ['/api/exceptions/deliveries', '/api/exceptions/deliveries'],
     ['/api/history/routes', `/api/history/routes?from=${today}&to=${today}`],
     ['/api/history/routes', '/api/history/routes?from=2026-02-30&to=2026-03-01'],
     ['/api/history/fleet', `/api/history/fleet?at=${iso(now)}`],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROUTE_ACCESS, type RouteAccess } from '@/lib/auth/access';
 import { fleetQuery, routesQuery, trackQuery } from '@/lib/http/history-params';
 import * as s from './schemas';
+import * as ss from './service-schemas';
 
 // The OpenAPI 3.1 document of our API, served at /api/openapi.json. Every operation is one entry of OPERATIONS:
 // its answers and bodies are the zod schemas of lib/openapi/schemas.ts (checked against lib/model's types by the
@@ -50,12 +51,7 @@ const ackBody = z.object({ note: z.string().max(500).optional() });
 const snoozeBody = z.object({ minutes: z.number().int().min(1).max(1440) });
 const readBody = z.object({ ids: z.array(z.string().max(64)).max(1000) });
 
-const liveExceptions = s.modelObject('LiveExceptionsResponse', 'LiveExceptionsResponse or ExceptionHistoryResponse (lib/model/exceptions.ts)');
-const fleetException = s.modelObject('FleetException', 'FleetException (lib/model/exceptions.ts)');
-const webhookDeliveries = s.modelObject('WebhookDeliveriesResponse', 'WebhookDeliveriesResponse (lib/model/exceptions.ts)');
-const headways = s.modelObject('HeadwaysResponse', 'HeadwaysResponse (lib/model/regularity.ts)');
-const tripPredictions = s.modelObject('TripPredictionsResponse', 'TripPredictionsResponse (lib/model/predictions.ts)');
-const stopArrivals = s.modelObject('StopArrivalsResponse', 'StopArrivalsResponse (lib/model/predictions.ts)');
+const liveExceptions = z.union([ss.liveExceptionsResponse, ss.exceptionHistoryResponse]);
 
 const json = (description: string, schema: z.ZodType) => ({ description, schema });
 /** Sign-in's routes with AUTH_MODE=none (lib/auth/handlers.ts). */
@@ -77,14 +73,14 @@ export const OPERATIONS: readonly Operation[] = [
   { route: '/api/buses', method: 'get', tag: 'live', summary: 'Every bus of the organization', responses: { 200: json('The bus list the feed holds', s.busesResponse), ...errors(503) } },
   { route: '/api/buses/last-trips', method: 'get', tag: 'history', summary: 'When each bus was last on a trip, as recorded', responses: { 200: json('By bus id; recorded false without a recorder', s.lastTripsResponse), ...errors(503) } },
   { route: '/api/trips/[id]', method: 'get', tag: 'live', summary: 'One trip, asked of the upstream on demand', responses: { 200: json('The trip', s.tripResponse), ...errors(400, 404, 429, 502, 503) } },
-  { route: '/api/trips/[id]/predictions', method: 'get', tag: 'predictions', summary: "Arrival predictions at a trip's remaining stops", responses: { 200: json('The predictions', tripPredictions), ...errors(400, 404, 429, 503) } },
-  { route: '/api/stops/[id]/arrivals', method: 'get', tag: 'predictions', summary: 'Predicted arrivals at a stop', responses: { 200: json('The arrivals', stopArrivals), ...errors(400, 404, 429, 503) } },
-  { route: '/api/headways', method: 'get', tag: 'regularity', summary: 'Live headways per route and direction', query: headwaysQuery, responses: { 200: json('The headways', headways), ...errors(400) } },
+  { route: '/api/trips/[id]/predictions', method: 'get', tag: 'predictions', summary: "Arrival predictions at a trip's remaining stops", responses: { 200: json('The predictions', ss.tripPredictionsResponse), ...errors(400, 404, 429, 503) } },
+  { route: '/api/stops/[id]/arrivals', method: 'get', tag: 'predictions', summary: 'Predicted arrivals at a stop', responses: { 200: json('The arrivals', ss.stopArrivalsResponse), ...errors(400, 404, 429, 503) } },
+  { route: '/api/headways', method: 'get', tag: 'regularity', summary: 'Live headways per route and direction', query: headwaysQuery, responses: { 200: json('The headways', ss.headwaysResponse), ...errors(400) } },
   { route: '/api/exceptions', method: 'get', tag: 'exceptions', summary: 'Open exceptions, or those of a past period', query: exceptionsQuery, responses: { 200: json('The exceptions', liveExceptions), ...errors(400, 503) } },
-  { route: '/api/exceptions/deliveries', method: 'get', tag: 'exceptions', summary: 'The webhook queue by state, and the dead deliveries', responses: { 200: json('The queue', webhookDeliveries), ...errors(503) } },
+  { route: '/api/exceptions/deliveries', method: 'get', tag: 'exceptions', summary: 'The webhook queue by state, and the dead deliveries', responses: { 200: json('The queue', ss.webhookDeliveriesResponse), ...errors(503) } },
   { route: '/api/exceptions/read', method: 'post', tag: 'exceptions', summary: 'Marks exceptions as read by the signed-in user', body: readBody, responses: { 204: { description: 'Marked' }, 200: { description: 'Marked' }, ...errors(400, 503) } },
-  { route: '/api/exceptions/[id]/acknowledge', method: 'post', tag: 'exceptions', summary: 'Acknowledges an exception', body: ackBody, responses: { 200: json('The exception as it is now', fleetException), ...errors(400, 404, 503) } },
-  { route: '/api/exceptions/[id]/snooze', method: 'post', tag: 'exceptions', summary: 'Snoozes an exception', body: snoozeBody, responses: { 200: json('The exception as it is now', fleetException), ...errors(400, 404, 503) } },
+  { route: '/api/exceptions/[id]/acknowledge', method: 'post', tag: 'exceptions', summary: 'Acknowledges an exception', body: ackBody, responses: { 200: json('The exception as it is now', ss.fleetException), ...errors(400, 404, 503) } },
+  { route: '/api/exceptions/[id]/snooze', method: 'post', tag: 'exceptions', summary: 'Snoozes an exception', body: snoozeBody, responses: { 200: json('The exception as it is now', ss.fleetException), ...errors(400, 404, 503) } },
   { route: '/api/history/routes', method: 'get', tag: 'history', summary: 'Per-route delay figures over a period', query: routesQuery, responses: { 200: json('Per route, per day and by hour', s.historyRoutesResponse), ...errors(400, 503) } },
   { route: '/api/history/trips/[id]', method: 'get', tag: 'history', summary: 'A recorded trip, its changes and trail', responses: { 200: json('The trip as recorded', s.historyTripResponse), ...errors(400, 404, 503) } },
   { route: '/api/history/buses/[id]/track', method: 'get', tag: 'history', summary: "One bus's fixes in a window of at most 24 h", query: trackQuery, responses: { 200: json('The fixes', s.busTrackResponse), ...errors(400, 503) } },

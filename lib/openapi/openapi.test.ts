@@ -59,6 +59,12 @@ describe('the OpenAPI document', () => {
     expect(check('/api/live', 'get', 200, { ...full, vehicles: [{ ...makeVehicle(), gpsAt: 'yesterday' }] }).length).toBeGreaterThan(0);
     expect(check('/api/live', 'get', 200, { ...full, health: { ...full.health, state: 'fine' } }).length).toBeGreaterThan(0);
     expect(check('/api/trips/{id}', 'get', 404, { error: { status: 404, message: 'Trip 9 was not found upstream.' } })).toEqual([]);
+    // The services' answers are spelled out too: a field of the wrong kind or a missing one is refused.
+    expect(check('/api/exceptions', 'get', 200, { generatedAt: 1, canAct: true, exceptions: [], countsByRule: { late: 2 } })).toEqual([]);
+    expect(check('/api/exceptions', 'get', 200, { generatedAt: 1, canAct: true, exceptions: [], countsByRule: { late: 'two' } }).length).toBeGreaterThan(0);
+    expect(check('/api/headways', 'get', 200, { at: 1, epoch: 'e', version: 1, config: { ghostAfterS: 300, bunchedRatio: 0.5, gappedRatio: 1.5 }, routes: [], unknownRoutes: [] })).toEqual([]);
+    expect(check('/api/headways', 'get', 200, { routes: [] }).length).toBeGreaterThan(0);
+    expect(check('/api/stops/{id}/arrivals', 'get', 200, { place: { name: 'A', lat: 1, lon: 2, stopIds: [1], routes: [] }, arrivals: [{ tripId: 1 }], at: 1, pendingRoutes: 0 }).length).toBeGreaterThan(0);
     expect(check('/api/trips/{id}', 'get', 418, {})).toEqual(['GET /api/trips/{id} has no answer 418 in the document']);
   });
 });

@@ -40,14 +40,14 @@ import type { LiveHealth } from '@/lib/model/live-health';
 
 export const COMPONENTS = z.registry<{ id: string; description?: string }>();
 
-function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   COMPONENTS.add(schema, { id, ...(description ? { description } : {}) });
   return schema;
 }
 
-const epochMs = z.number().describe('Epoch milliseconds');
-const nullableString = z.string().nullable();
-const nullableNumber = z.number().nullable();
+export const epochMs = z.number().describe('Epoch milliseconds');
+export const nullableString = z.string().nullable();
+export const nullableNumber = z.number().nullable();
 
 export const apiError = named(
   'ApiError',
@@ -131,7 +131,7 @@ export const trip = named(
   }) satisfies z.ZodType<Trip>,
 );
 
-const delayClass = z.enum(['early', 'on-time', 'late', 'unknown']);
+export const delayClass = z.enum(['early', 'on-time', 'late', 'unknown']);
 const upstreamState = z.enum(['starting', 'ok', 'degraded', 'rate-limited', 'unauthorized', 'forbidden', 'unreachable']);
 
 export const vehicleTrip = named(
@@ -436,8 +436,3 @@ export const adminAuditEntry = named(
     detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
   }) satisfies z.ZodType<AdminAuditEntry>,
 );
-
-/** An answer this document describes only as a JSON object, with the lib/model type that gives its shape. */
-export function modelObject(id: string, modelType: string): z.ZodType {
-  return named(id, z.looseObject({}), `A JSON object of the type ${modelType} (lib/model); its fields are not spelled out here yet.`);
-}
