@@ -215,7 +215,7 @@ export function renderPredictions(file: ResultsFile): string {
   const rows = bins.map((bin) => {
     const a = figure(`MAE ${bin}`, 'baseline A');
     const b = figure(`MAE ${bin}`, 'baseline B');
-    const ratio = a && a.peer ? formatValue(a.fleetmap / a.peer, '×') : '–';
+    const ratio = a && a.peer && a.fleetmap !== null ? formatValue(a.fleetmap / a.peer, '×') : '–';
     return `| ${bin} | ${v(a, 'fleetmap')} | ${v(figure(`p90 error ${bin}`, 'baseline A'), 'fleetmap')} | ${v(a, 'peer')} | ${v(b, 'peer')} | ${ratio} |`;
   });
   const coverage = figure('true arrivals inside p10–p90');
