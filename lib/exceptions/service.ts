@@ -8,7 +8,7 @@ import { ExceptionEngine, type Transition } from './engine';
 import { evaluateRules, suppressed, type LiveHeadway } from './rules';
 import { ExceptionStore, type ExceptionsDb } from './store';
 import { BusTracks } from './tracks';
-import { Deliverer, deliveriesFor, type RetryPolicy } from './webhooks';
+import { Deliverer, deliveriesFor, type DeliveryResult, type RetryPolicy } from './webhooks';
 
 // The exception service: a room beside the feed that listens to its events and reads its snapshot. Only the
 // instance whose feed leads evaluates and delivers webhooks; when an instance starts to lead it takes the open
@@ -59,6 +59,7 @@ export class ExceptionService {
   private stops: { network: NetworkResponse; byRoute: Map<number, RouteStop[]> } | null = null;
   private readonly unsubscribe: (() => void)[] = [];
   private closed = false;
+  private readonly deliveryListeners = new Set<(result: DeliveryResult) => void>();
 
   constructor(private readonly o: ExceptionServiceOptions) {
     this.now = o.now ?? Date.now;
@@ -91,11 +92,27 @@ export class ExceptionService {
     return this.o.config.webhooks.length;
   }
 
+  private tellDelivery(result: DeliveryResult): void {
+    for (const l of this.deliveryListeners) {
+      try {
+        l(result);
+      } catch {
+        // A listener's bug must not stop the queue.
+      }
+    }
+  }
+
   /** Open exceptions (acknowledged ones included) by rule, as this instance's engine holds them: none where it does not evaluate. */
   openByRule(): Record<string, number> {
     const out: Record<string, number> = {};
     for (const e of this.engine?.open() ?? []) out[e.rule] = (out[e.rule] ?? 0) + 1;
     return out;
+  }
+
+  /** Hears each webhook delivery attempt's result (lib/metrics). Returns the function that removes the listener. */
+  onDelivery(listener: (result: DeliveryResult) => void): () => void {
+    this.deliveryListeners.add(listener);
+    return () => void this.deliveryListeners.delete(listener);
   }
 
   /** The store, opened on first use. */
@@ -124,7 +141,7 @@ export class ExceptionService {
       const engine = new ExceptionEngine(this.o.config.thresholds);
       engine.resume(await store.unresolved(), await store.occurrences());
       this.engine = engine;
-      this.deliverer = new Deliverer({ store, targets: () => this.o.config.webhooks, now: this.now, retry: this.o.retry, random: this.o.random, fetchImpl: this.o.fetchImpl, pollMs: this.o.deliveryPollMs, log: this.log });
+      this.deliverer = new Deliverer({ store, targets: () => this.o.config.webhooks, now: this.now, retry: this.o.retry, random: this.o.random, fetchImpl: this.o.fetchImpl, pollMs: this.o.deliveryPollMs, log: this.log, onResult: (result) => this.tellDelivery(result) });
       this.deliverer.start();
     } else {
       this.adoptActions(await store.unresolved());

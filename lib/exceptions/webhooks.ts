@@ -88,33 +88,14 @@ export interface DelivererOptions {
   /** How often the queue is looked at. */
   pollMs?: number;
   log?: (line: Record<string, unknown>) => void;
+  /** Told each attempt's result (the exceptions service passes it on to its listeners: lib/metrics). */
+  onResult?: (result: DeliveryResult) => void;
 }
 
 type Outcome = { ok: true; status: number } | { ok: false; retry: boolean; status: number | null; error: string };
 
 /** How a delivery attempt ended: sent, failed and queued again, or given up (dead). */
 export type DeliveryResult = 'delivered' | 'failed' | 'dead';
-
-// Who hears each delivery attempt's result (lib/metrics, wired at server start). On globalThis, as the service is.
-const DELIVERY_LISTENERS = Symbol.for('fleetmap.webhook-delivery-listeners');
-type ListenerHolder = { [DELIVERY_LISTENERS]?: Set<(result: DeliveryResult) => void> };
-const deliveryListeners = () => ((globalThis as ListenerHolder)[DELIVERY_LISTENERS] ??= new Set());
-
-/** Returns the function that removes the listener. */
-export function onWebhookDelivery(listener: (result: DeliveryResult) => void): () => void {
-  deliveryListeners().add(listener);
-  return () => deliveryListeners().delete(listener);
-}
-
-function tellDeliveryListeners(result: DeliveryResult): void {
-  for (const l of deliveryListeners()) {
-    try {
-      l(result);
-    } catch {
-      // A listener's bug must not stop the queue.
-    }
-  }
-}
 
 /** Sends what the queue holds when it is due. One per deployment runs (the leader's). */
 export class Deliverer {
@@ -159,6 +140,14 @@ export class Deliverer {
     return this.running;
   }
 
+  private tell(result: DeliveryResult): void {
+    try {
+      this.o.onResult?.(result);
+    } catch {
+      // A listener's bug must not stop the queue.
+    }
+  }
+
   private async sendDue(): Promise<number> {
     const due = await this.o.store.due(this.now(), 50);
     const targets = new Map(this.o.targets().map((t) => [t.name, t]));
@@ -176,12 +165,12 @@ export class Deliverer {
     const now = this.now();
     if (outcome.ok) {
       await this.o.store.delivered(d.id, attempts, outcome.status, now);
-      tellDeliveryListeners('delivered');
+      this.tell('delivered');
       return;
     }
     const nextAt = now + backoffMs(attempts, this.retry, this.random);
     const dies = !outcome.retry || nextAt - d.createdAt > this.retry.maxAgeMs;
-    tellDeliveryListeners(dies ? 'dead' : 'failed');
+    this.tell(dies ? 'dead' : 'failed');
     this.log({ msg: dies ? 'webhook delivery dead' : 'webhook delivery failed', target: target.name, delivery: d.id, attempts, status: outcome.status, error: outcome.error });
     if (dies) await this.o.store.dead(d.id, attempts, outcome.status, outcome.error, now);
     else await this.o.store.retryLater(d.id, attempts, outcome.status, outcome.error, nextAt);

@@ -1,6 +1,6 @@
 import 'server-only';
 import { appConfig } from '@/lib/config';
-import { createConfiguredClient, readPartnerConfig } from '@/lib/partner';
+import { createConfiguredClient, readPartnerConfig, type EmbeddedUpstream } from '@/lib/partner';
 import { Feed } from './feed';
 import type { SharedBudget } from './rate-budget';
 import type { SnapshotStore } from './snapshot-store';
@@ -26,6 +26,8 @@ export interface FeedWiring {
   store?: SnapshotStore;
   /** A per-minute counter shared by several instances on one key (see SharedBudget). */
   sharedBudget?: SharedBudget;
+  /** The embedded simulator, when no upstream is configured (PARTNER_API_BASE_URL, when set, wins). */
+  embedded?: EmbeddedUpstream | null;
   /** Runs on the new feed before it starts: subscribe to `feed.events`, `feed.restore(warm state)`. */
   beforeStart?: (feed: Feed) => void | Promise<void>;
 }
@@ -36,11 +38,12 @@ export interface FeedWiring {
  * application context) and stops it.
  */
 export async function startFeed(wiring: FeedWiring = {}): Promise<Feed> {
-  const partner = readPartnerConfig();
+  const embedded = wiring.embedded ?? null;
+  const partner = readPartnerConfig(process.env, embedded);
   const feed = new Feed({
     config: appConfig(),
     timezone: partner.ok ? partner.config.timezone : null,
-    client: (timeRule) => createConfiguredClient({ timeRule }),
+    client: (timeRule) => createConfiguredClient({ timeRule, embedded }),
     store: wiring.store,
     sharedBudget: wiring.sharedBudget,
   });

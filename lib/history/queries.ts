@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { BusTrackResponse, DelayThresholds, FleetMomentResponse, FleetMomentVehicle, HistoryFix, HistoryRoutesResponse, HistoryTripResponse } from '@/lib/model';
 import type { TimeRule } from '@/lib/partner';
 import { addDays } from '@/lib/time/calendar';
-import { timedQuery } from './query-timing';
+import type { StoreQueryTiming } from './query-timing';
 import { figuresOf, localDate, routeDaysFromTrips, storedRouteDays, type RouteDay } from './rollups';
 import { budgetMinutes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
 import { rows, type HistoryDb } from './store';
@@ -16,7 +16,7 @@ import { busIdsScan, num, tripFromRow } from './warm';
 /** How far back "the fleet at a moment" looks for a bus's last fix. */
 export const FLEET_LOOKBACK_MS = 86_400_000;
 
-async function readRoutesOverPeriod(
+export async function routesOverPeriod(
   db: HistoryDb,
   q: { from: string; to: string; routeIds: readonly number[] | null; thresholds: DelayThresholds; now: number; rule: TimeRule },
 ): Promise<HistoryRoutesResponse> {
@@ -71,7 +71,7 @@ async function readRoutesOverPeriod(
 /** Trips run longer than this are not real; it also bounds the trail's window. */
 const TRIP_TRAIL_SLACK_MS = 30 * 60_000;
 
-async function readRecordedTrip(db: HistoryDb, id: number): Promise<HistoryTripResponse | null> {
+export async function recordedTrip(db: HistoryDb, id: number): Promise<HistoryTripResponse | null> {
   const [row] = await db.select().from(trips).where(eq(trips.tripId, id));
   if (!row) return null;
   const [delays, statuses] = await Promise.all([
@@ -92,7 +92,7 @@ async function readRecordedTrip(db: HistoryDb, id: number): Promise<HistoryTripR
   return { trip: tripFromRow(row), firstSeenAt: row.firstSeenAt, lastSeenAt: row.lastSeenAt, finalAt: row.finalAt, finalFound: row.finalFound, delayChanges: delays, statusChanges: statuses, trail };
 }
 
-async function readBusTrack(db: HistoryDb, busId: number, from: number, to: number): Promise<BusTrackResponse> {
+export async function busTrack(db: HistoryDb, busId: number, from: number, to: number): Promise<BusTrackResponse> {
   const got = await rows<Record<string, unknown>>(
     db,
     sql`SELECT ${fixSelectList('f')} FROM history_bus_fixes f
@@ -118,7 +118,7 @@ type FleetRowRaw = Record<string, unknown> & {
  * (history_buses), each bus's last fix before `at` (within FLEET_LOOKBACK_MS) is one probe of the (bus, fetched)
  * index, its trip one probe of the trips' key and the trip's delay then one probe of the delay changes' key.
  */
-async function readFleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
+export async function fleetAt(db: HistoryDb, at: number, routeIds: readonly number[] | null = null): Promise<FleetMomentResponse> {
   // The span the store keeps is read beside the moment (one round trip on a pool), not after it.
   const [got, recorded] = await Promise.all([
     rows<FleetRowRaw>(
@@ -160,7 +160,7 @@ async function recordedSpan(db: HistoryDb): Promise<FleetMomentResponse['recorde
 // --- For the ops pages (/fleet, /status) -------------------------------------------------------------------
 
 /** Each bus's last recorded trip (the one that started last) and when it was last seen on it. */
-async function readLastOnTrip(db: HistoryDb, busIds: readonly number[]): Promise<Map<number, { tripId: number; routeCode: string | null; lastSeenAt: number }>> {
+export async function lastOnTrip(db: HistoryDb, busIds: readonly number[]): Promise<Map<number, { tripId: number; routeCode: string | null; lastSeenAt: number }>> {
   if (busIds.length === 0) return new Map();
   const got = await rows<{ bus_id: number; trip_id: string | number; route_code: string | null; last_seen_at: string | number }>(
     db,
@@ -182,9 +182,16 @@ export async function budgetPerMinute(db: HistoryDb, from: number, to: number) {
     .limit(100_000);
 }
 
-// Each read the pages use, timed (lib/history/query-timing.ts: fleetmap_store_query_duration_seconds).
-export const routesOverPeriod = timedQuery('routes_over_period', readRoutesOverPeriod);
-export const recordedTrip = timedQuery('recorded_trip', readRecordedTrip);
-export const busTrack = timedQuery('bus_track', readBusTrack);
-export const fleetAt = timedQuery('fleet_at', readFleetAt);
-export const lastOnTrip = timedQuery('last_on_trip', readLastOnTrip);
+// Each read the pages use, timed (lib/history/query-timing.ts: fleetmap_store_query_duration_seconds). Server start
+// makes one set with the context's timing (the context's `storeReads`); the routes read through it.
+export function timedReads(timing: StoreQueryTiming) {
+  return {
+    routesOverPeriod: timing.time('routes_over_period', routesOverPeriod),
+    recordedTrip: timing.time('recorded_trip', recordedTrip),
+    busTrack: timing.time('bus_track', busTrack),
+    fleetAt: timing.time('fleet_at', fleetAt),
+    lastOnTrip: timing.time('last_on_trip', lastOnTrip),
+  };
+}
+
+export type StoreReads = ReturnType<typeof timedReads>;

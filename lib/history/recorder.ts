@@ -6,7 +6,7 @@ import { formatPartnerTimestamp, type TimeRule } from '@/lib/partner';
 import { Batch, type TripRow } from './batch';
 import { recorderGaps } from './schema';
 import type { Store } from './store';
-import { timedQuery } from './query-timing';
+import type { StoreQueryTiming } from './query-timing';
 import { writeBatch } from './writes';
 
 // The recorder: listens to the feed's events and writes what it hears in batches, off the request path. The
@@ -14,8 +14,6 @@ import { writeBatch } from './writes';
 // When the store is slow or down the pending rows wait, up to a bound, then new fixes and changes are dropped
 // and counted; the health carries "history: not recording since HH:MM (reason)" and the recorder retries by
 // itself, with backoff. A crash loses the pending batch at most; close() (SIGTERM) writes it first.
-
-const timedWriteBatch = timedQuery('write_batch', writeBatch);
 
 export interface RecorderOptions {
   /** The store, or how to get it (retried while it cannot be opened). */
@@ -32,6 +30,8 @@ export interface RecorderOptions {
   /** Longest wait between retries of a failing store. */
   maxRetryMs?: number;
   log?: (line: Record<string, unknown>) => void;
+  /** Times each batch write (the application context's; lib/metrics listens to it). Default: untimed. */
+  timing?: StoreQueryTiming;
 }
 
 interface KnownTrip {
@@ -99,6 +99,7 @@ export class Recorder {
   private readonly flushRows: number;
   private readonly maxBufferRows: number;
   private readonly maxRetryMs: number;
+  private readonly writeBatch: typeof writeBatch;
   private pending = new Batch();
   /** Arrival time of the oldest row in `pending` (for the lag figure). */
   private pendingSince: number | null = null;
@@ -120,6 +121,7 @@ export class Recorder {
     this.flushRows = opts.flushRows ?? 500;
     this.maxBufferRows = opts.maxBufferRows ?? 200_000;
     this.maxRetryMs = opts.maxRetryMs ?? 30_000;
+    this.writeBatch = opts.timing ? opts.timing.time('write_batch', writeBatch) : writeBatch;
   }
 
   /** Subscribes to the feed's events; call before the feed starts. */
@@ -248,7 +250,7 @@ export class Recorder {
     this.pendingSince = null;
     try {
       this.store ??= await this.opts.store();
-      await timedWriteBatch(this.store.db, batch);
+      await this.writeBatch(this.store.db, batch);
       const end = this.now();
       this.stats.writtenRows += batch.rows;
       this.stats.batches += 1;

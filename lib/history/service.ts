@@ -5,6 +5,7 @@ import type { DelayThresholds } from '@/lib/model';
 import { logLine } from '@/lib/log';
 import { DataDirInUseError } from './data-dir-lock';
 import { describeStoreError, Recorder } from './recorder';
+import type { StoreQueryTiming } from './query-timing';
 import { pruneHistory } from './retention';
 import { closeServiceDays } from './rollups';
 import { analyzeStore, type Store } from './store';
@@ -28,6 +29,8 @@ export interface HistoryOptions {
   flushIntervalMs?: number;
   maxBufferRows?: number;
   log?: (line: Record<string, unknown>) => void;
+  /** Handed to the recorder: times its batch writes (the application context's timing). */
+  timing?: StoreQueryTiming;
 }
 
 export interface HistoryService {
@@ -49,7 +52,7 @@ const PRIME_WINDOW_MS = 6 * 3_600_000;
 export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Promise<HistoryService> {
   const now = opts.now ?? Date.now;
   const log = opts.log ?? logLine('warn');
-  const recorder = new Recorder({ store: opts.store, now, timeRule: () => feed.timeRule(), log, flushIntervalMs: opts.flushIntervalMs, maxBufferRows: opts.maxBufferRows });
+  const recorder = new Recorder({ store: opts.store, now, timeRule: () => feed.timeRule(), log, flushIntervalMs: opts.flushIntervalMs, maxBufferRows: opts.maxBufferRows, timing: opts.timing });
   let restored: HistoryService['restored'] = null;
   try {
     const store = await opts.store();

@@ -1,6 +1,6 @@
 import 'server-only';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { onWebhookDelivery, type DeliveryResult } from '@/lib/exceptions/webhooks';
+import type { DeliveryResult } from '@/lib/exceptions/webhooks';
 
 // The exceptions service (lib/exceptions) as metrics: the exceptions open now by rule, as this instance's engine
 // holds them (the leader evaluates; a follower has none), and every webhook delivery attempt by result. `rule` is a
@@ -11,10 +11,12 @@ const DELIVERY_RESULTS: readonly DeliveryResult[] = ['delivered', 'failed', 'dea
 export interface ExceptionSource {
   /** Open (not resolved) exceptions by rule, now. */
   openByRule(): Record<string, number>;
+  /** Hears each webhook delivery attempt's result; returns the function that stops listening. */
+  onDelivery(listener: (result: DeliveryResult) => void): () => void;
 }
 
 /** Registers both families; returns the function that stops listening to deliveries. */
-export function exceptionMetrics(registry: Registry, source: ExceptionSource, deliveries: typeof onWebhookDelivery = onWebhookDelivery): () => void {
+export function exceptionMetrics(registry: Registry, source: ExceptionSource): () => void {
   new Gauge({
     name: 'fleetmap_exceptions_open',
     help: 'Exceptions open or acknowledged (not resolved), by rule, on the instance that evaluates them.',
@@ -32,5 +34,5 @@ export function exceptionMetrics(registry: Registry, source: ExceptionSource, de
     registers: [registry],
   });
   for (const result of DELIVERY_RESULTS) attempts.inc({ result }, 0);
-  return deliveries((result) => attempts.inc({ result }));
+  return source.onDelivery((result) => attempts.inc({ result }));
 }

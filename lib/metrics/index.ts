@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { authService } from '@/lib/auth';
 import { appConfig, opsConfig } from '@/lib/config';
 import type { Feed } from '@/lib/fleet';
+import type { StoreQueryTiming } from '@/lib/history/query-timing';
 import type { StatusSources } from '@/lib/model';
 import { metricsAnswer, type MetricsAnswer, type MetricsRequest } from './endpoint';
 import { exceptionMetrics, type ExceptionSource } from './exceptions';
@@ -38,7 +39,9 @@ export interface MetricsOptions {
   now?: () => number;
   /** What the recorder and the cluster report (the application context's `status`); default: nothing runs. */
   status?: StatusSources;
-  /** The exceptions service (its open exceptions by rule); default: none open. */
+  /** The store's query timing (the application context's); default: no store query is timed. */
+  storeTiming?: StoreQueryTiming;
+  /** The exceptions service (its open exceptions by rule, its webhook deliveries); default: none open, none sent. */
   exceptions?: ExceptionSource;
 }
 
@@ -49,8 +52,8 @@ export function startMetrics(feed: MetricsFeed, opts: MetricsOptions = {}): Metr
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   const unsubscribe = [
     upstreamMetrics(registry, feed.events, () => feed.health()),
-    storeMetrics(registry, { recorder: () => opts.status?.recorder?.() ?? null, instance: () => opts.status?.instance?.() ?? null }),
-    exceptionMetrics(registry, opts.exceptions ?? { openByRule: () => ({}) }),
+    storeMetrics(registry, { recorder: () => opts.status?.recorder?.() ?? null, instance: () => opts.status?.instance?.() ?? null, timing: opts.storeTiming ?? null }),
+    exceptionMetrics(registry, opts.exceptions ?? { openByRule: () => ({}), onDelivery: () => () => {} }),
   ];
   fleetMetrics(registry, () => feed.liveSnapshot().snapshot, opts.staleAfterS ?? appConfig().staleAfterS, now);
   const requests = servingMetrics(registry, () => authService()?.config.trustProxyHops ?? 0, now);

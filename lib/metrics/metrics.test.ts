@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TypedEmitter, type FeedEvents } from '@/lib/fleet/events';
-import { timedQuery } from '@/lib/history/query-timing';
+import { StoreQueryTiming } from '@/lib/history/query-timing';
 import type { Health, LiveSnapshot, RecorderStatus, UpstreamError } from '@/lib/model';
 import type { StatusSources } from '@/lib/model';
 import { parseScrape, samplesOf, valueOf } from '@/lib/testing/prometheus';
@@ -29,8 +29,8 @@ class FakeFeed {
 const error = (over: Partial<UpstreamError>): UpstreamError => ({ at: T0, status: null, kind: 'http', message: 'x', correlationId: 'c-1', ...over });
 
 let metrics: Metrics | null = null;
-function start(feed: FakeFeed, now = () => T0, status: StatusSources = {}): Metrics {
-  metrics = startMetrics(feed as never, { token: null, staleAfterS: 120, now, status });
+function start(feed: FakeFeed, now = () => T0, status: StatusSources = {}, storeTiming = new StoreQueryTiming()): Metrics {
+  metrics = startMetrics(feed as never, { token: null, staleAfterS: 120, now, status, storeTiming });
   return metrics;
 }
 
@@ -160,8 +160,9 @@ describe('the store and the cluster', () => {
 
   it("read the recorder's lag and dropped rows, time store queries, and tell leader and epoch", async () => {
     let status = recorder({ droppedRows: 4 });
-    const m = start(new FakeFeed(), () => T0, { recorder: () => status, instance: () => ({ role: 'follower', epoch: 7, instanceId: 'a', leaderId: 'b' }) });
-    await timedQuery('fleet_at', async () => 1)();
+    const timing = new StoreQueryTiming();
+    const m = start(new FakeFeed(), () => T0, { recorder: () => status, instance: () => ({ role: 'follower', epoch: 7, instanceId: 'a', leaderId: 'b' }) }, timing);
+    await timing.time('fleet_at', async () => 1)();
     let s = parseScrape(await m.scrape());
     expect(valueOf(s, 'fleetmap_recorder_lag_seconds')).toBe(1.5);
     expect(valueOf(s, 'fleetmap_recorder_dropped_rows_total')).toBe(4);
@@ -213,7 +214,7 @@ describe('the exceptions service', () => {
   it('gives open exceptions by rule and webhook delivery attempts by result', async () => {
     const registry = new Registry();
     let tell: (result: 'delivered' | 'failed' | 'dead') => void = () => {};
-    exceptionMetrics(registry, { openByRule: () => ({ late: 3, 'off-route': 1 }) }, (listener) => ((tell = listener), () => {}));
+    exceptionMetrics(registry, { openByRule: () => ({ late: 3, 'off-route': 1 }), onDelivery: (listener) => ((tell = listener), () => {}) });
     tell('delivered');
     tell('dead');
     const s = parseScrape(await registry.metrics());

@@ -1,6 +1,6 @@
 import 'server-only';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { onStoreQuery } from '@/lib/history/query-timing';
+import type { StoreQueryTiming } from '@/lib/history/query-timing';
 import type { InstanceStatus, RecorderStatus } from '@/lib/model';
 
 // The recorder and the store, and this instance's place in a cluster, as the rooms that run them tell the status
@@ -10,6 +10,8 @@ import type { InstanceStatus, RecorderStatus } from '@/lib/model';
 export interface StoreSources {
   recorder: () => RecorderStatus | null;
   instance: () => InstanceStatus | null;
+  /** The store's query timing (null: no store here, nothing to time). */
+  timing: StoreQueryTiming | null;
 }
 
 export function storeMetrics(registry: Registry, sources: StoreSources): () => void {
@@ -58,5 +60,5 @@ export function storeMetrics(registry: Registry, sources: StoreSources): () => v
       this.set(sources.instance()?.epoch ?? NaN);
     },
   });
-  return onStoreQuery((query, seconds) => queries.observe({ query }, seconds));
+  return sources.timing?.listen((query, seconds) => queries.observe({ query }, seconds)) ?? (() => {});
 }

@@ -1,15 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  clearEmbeddedUpstream,
-  configuredTimeRule,
-  createConfiguredClient,
-  isUpstreamConfigured,
-  readPartnerConfig,
-  registerEmbeddedUpstream,
-  useEmbeddedUpstream,
-} from './config';
+import { describe, expect, it } from 'vitest';
+import { configuredTimeRule, createConfiguredClient, embeddedUpstream, isUpstreamConfigured, readPartnerConfig } from './config';
 import { wireStatus, wireSuccess } from '@/lib/testing/partner-fixtures';
 
 const KEY = 'fm_live_config-test-key';
@@ -20,8 +12,6 @@ function problems(env: Record<string, string | undefined>): string[] {
   expect(r.ok).toBe(false);
   return r.ok ? [] : r.problems;
 }
-
-afterEach(() => clearEmbeddedUpstream());
 
 describe('readPartnerConfig', () => {
   it('reads a full real-upstream configuration without exposing the key', () => {
@@ -119,11 +109,11 @@ describe('createConfiguredClient', () => {
     expect(() => createConfiguredClient({ timeRule, env: { PARTNER_API_KEY: KEY } })).toThrow(/PARTNER_API_KEY is set but PARTNER_API_BASE_URL is not/);
   });
 
-  it('talks to the embedded upstream once it is registered', async () => {
+  it('talks to the embedded upstream when given it', async () => {
     await withServer(async (baseUrl, auth) => {
-      useEmbeddedUpstream({ baseUrl, apiKey: 'embedded-key' });
-      expect(readPartnerConfig({})).toEqual({ ok: true, config: { baseUrl, timezone: null, timeoutMs: 10_000, embedded: true } });
-      const client = createConfiguredClient({ timeRule, env: {} });
+      const embedded = embeddedUpstream({ baseUrl, apiKey: 'embedded-key' });
+      expect(readPartnerConfig({}, embedded)).toEqual({ ok: true, config: { baseUrl, timezone: null, timeoutMs: 10_000, embedded: true } });
+      const client = createConfiguredClient({ timeRule, env: {}, embedded });
       expect((await client.status()).data.level).toBe('business');
       expect(auth).toEqual(['Bearer embedded-key']);
     });
@@ -131,18 +121,20 @@ describe('createConfiguredClient', () => {
 
   it('prefers the environment over the embedded upstream', async () => {
     await withServer(async (baseUrl, auth) => {
-      registerEmbeddedUpstream({ baseUrl: 'http://127.0.0.1:1/api/v1/partner', apiKey: 'embedded-key' });
-      const client = createConfiguredClient({ timeRule, env: { PARTNER_API_BASE_URL: baseUrl, PARTNER_API_KEY: KEY, PARTNER_TIMEOUT_MS: '3000' } });
+      const embedded = embeddedUpstream({ baseUrl: 'http://127.0.0.1:1/api/v1/partner', apiKey: 'embedded-key' });
+      const client = createConfiguredClient({ timeRule, env: { PARTNER_API_BASE_URL: baseUrl, PARTNER_API_KEY: KEY, PARTNER_TIMEOUT_MS: '3000' }, embedded });
       await client.status();
       expect(auth).toEqual([`Bearer ${KEY}`]);
     });
   });
 
   it('keeps the embedded key out of the config and checks the embedded base URL', () => {
-    registerEmbeddedUpstream({ baseUrl: `${URL_OK}/`, apiKey: 'embedded-secret' });
-    const r = readPartnerConfig({});
+    const embedded = embeddedUpstream({ baseUrl: `${URL_OK}/`, apiKey: 'embedded-secret' });
+    const r = readPartnerConfig({}, embedded);
     expect(r).toEqual({ ok: true, config: { baseUrl: URL_OK, timezone: null, timeoutMs: 10_000, embedded: true } });
     expect(JSON.stringify(r)).not.toContain('embedded-secret');
-    expect(() => registerEmbeddedUpstream({ baseUrl: 'https://x.test/api', apiKey: 'k' })).toThrow(/\/api\/v1\/partner/);
+    expect(JSON.stringify(embedded)).not.toContain('embedded-secret');
+    expect(() => embeddedUpstream({ baseUrl: 'https://x.test/api', apiKey: 'k' })).toThrow(/\/api\/v1\/partner/);
+    expect(() => embeddedUpstream({ baseUrl: URL_OK, apiKey: ' ' })).toThrow(/needs an API key/);
   });
 });

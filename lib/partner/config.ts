@@ -75,44 +75,22 @@ function describeUrlProblem(url: string, e: unknown): string {
   return reason;
 }
 
-interface Upstream {
-  baseUrl: string;
-  apiKey: string;
-}
-
-// Next.js may load this module more than once (instrumentation and route bundles are separate module
-// graphs), so the embedded upstream lives on globalThis under a registry symbol rather than in a module variable.
-const EMBEDDED = Symbol.for('fleetmap.partner.embeddedUpstream');
-type EmbeddedHolder = { [EMBEDDED]?: Upstream };
-
-function embeddedUpstream(): Upstream | null {
-  return (globalThis as EmbeddedHolder)[EMBEDDED] ?? null;
-}
-
 /**
- * Registers the embedded simulator started at server start because PARTNER_API_BASE_URL is unset. Clients
- * built by createConfiguredClient afterwards talk to it. PARTNER_API_BASE_URL, when set, still wins.
+ * The embedded simulator as an upstream: started by server start because PARTNER_API_BASE_URL is unset, and held by
+ * the application context (lib/server/context.ts), which hands it to the feed. Passed as a value, never kept here:
+ * readPartnerConfig and createConfiguredClient use it when given it. Its key is not enumerable, so that a log or
+ * a JSON answer that took the object in by mistake would not carry it.
  */
-export function registerEmbeddedUpstream(upstream: { baseUrl: string; apiKey: string }): void {
+export interface EmbeddedUpstream {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+}
+
+/** Checks and normalizes the embedded simulator's address and key (PARTNER_API_BASE_URL, when set, still wins). */
+export function embeddedUpstream(upstream: { baseUrl: string; apiKey: string }): EmbeddedUpstream {
   const baseUrl = normalizeBaseUrl(upstream.baseUrl);
   if (typeof upstream.apiKey !== 'string' || upstream.apiKey.trim() === '') throw new TypeError('The embedded upstream needs an API key.');
-  Object.defineProperty(globalThis, EMBEDDED, {
-    value: { baseUrl, apiKey: upstream.apiKey } satisfies Upstream,
-    enumerable: false,
-    configurable: true,
-    writable: false,
-  });
-}
-
-/**
- * Same as registerEmbeddedUpstream. Kept for callers written against this name; note that eslint's
- * rules-of-hooks mistakes any `use*` call outside a component for a React hook.
- */
-export const useEmbeddedUpstream = registerEmbeddedUpstream;
-
-/** Forgets the embedded upstream (it was stopped); configured clients built afterwards fail clearly. */
-export function clearEmbeddedUpstream(): void {
-  delete (globalThis as EmbeddedHolder)[EMBEDDED];
+  return Object.defineProperty({ baseUrl }, 'apiKey', { value: upstream.apiKey, enumerable: false, writable: false }) as EmbeddedUpstream;
 }
 
 /**
@@ -128,7 +106,7 @@ export const EMBEDDED_UPSTREAM = 'embedded simulator';
 
 export function upstreamIdentity(env: Env = process.env): UpstreamIdentity {
   if (!isUpstreamConfigured(env)) return { upstream: EMBEDDED_UPSTREAM, keyFingerprint: 'embedded' };
-  const r = readSettings(env);
+  const r = readSettings(env, null);
   if (!r.ok || r.config.baseUrl === null || r.apiKey === null) throw new Error('The partner settings are invalid (start-up reports why).');
   // Salted with a fixed label: the fingerprint names a key for this purpose only, and no other hash of it matches.
   const keyFingerprint = createHash('sha256').update(`fleetmap store key fingerprint\n${r.apiKey}`).digest('base64url').slice(0, 22);
@@ -143,7 +121,7 @@ export function isUpstreamConfigured(env: Env = process.env): boolean {
   return Boolean(env.PARTNER_API_BASE_URL?.trim());
 }
 
-function readSettings(env: Env): { ok: true; config: PartnerConfig; apiKey: string | null } | { ok: false; problems: string[] } {
+function readSettings(env: Env, embedded: EmbeddedUpstream | null): { ok: true; config: PartnerConfig; apiKey: string | null } | { ok: false; problems: string[] } {
   const parsed = envSchema.safeParse({
     PARTNER_API_BASE_URL: env.PARTNER_API_BASE_URL,
     PARTNER_API_KEY: env.PARTNER_API_KEY,
@@ -161,7 +139,6 @@ function readSettings(env: Env): { ok: true; config: PartnerConfig; apiKey: stri
       apiKey: s.PARTNER_API_KEY ?? null,
     };
   }
-  const embedded = embeddedUpstream();
   return {
     ok: true,
     config: { baseUrl: embedded?.baseUrl ?? null, timezone, timeoutMs, embedded: embedded !== null },
@@ -170,8 +147,8 @@ function readSettings(env: Env): { ok: true; config: PartnerConfig; apiKey: stri
 }
 
 /** Validates the partner settings; each problem is one sentence naming the variable. Never includes the key. */
-export function readPartnerConfig(env: Env = process.env): PartnerConfigResult {
-  const r = readSettings(env);
+export function readPartnerConfig(env: Env = process.env, embedded: EmbeddedUpstream | null = null): PartnerConfigResult {
+  const r = readSettings(env, embedded);
   return r.ok ? { ok: true, config: r.config } : r;
 }
 
@@ -189,8 +166,10 @@ export function createConfiguredClient(opts: {
   onResponse?: (info: ResponseInfo) => void;
   fetch?: typeof fetch;
   env?: Env;
+  /** The embedded simulator, when server start runs one (the application context's). */
+  embedded?: EmbeddedUpstream | null;
 }): PartnerClient {
-  const r = readSettings(opts.env ?? process.env);
+  const r = readSettings(opts.env ?? process.env, opts.embedded ?? null);
   if (!r.ok) throw new Error(`Partner API settings are invalid: ${r.problems.join(' ')}`);
   if (r.config.baseUrl === null || r.apiKey === null) {
     throw new Error('No partner upstream is configured: set PARTNER_API_BASE_URL and PARTNER_API_KEY, or start the embedded simulator first.');

@@ -22,9 +22,8 @@ export {
 export { PartnerError, isPartnerError, toUpstreamError, parseRetryAfter, type PartnerErrorKind } from './errors';
 export {
   readPartnerConfig,
-  useEmbeddedUpstream,
-  registerEmbeddedUpstream,
-  clearEmbeddedUpstream,
+  embeddedUpstream,
+  type EmbeddedUpstream,
   isUpstreamConfigured,
   createConfiguredClient,
   configuredTimeRule,

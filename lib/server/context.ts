@@ -3,10 +3,13 @@ import type { AuthService } from '@/lib/auth';
 import type { ClusterNode } from '@/lib/cluster';
 import type { AppConfig, HistoryConfig } from '@/lib/config';
 import type { Feed } from '@/lib/fleet';
+import type { StoreReads } from '@/lib/history/queries';
+import type { StoreQueryTiming } from '@/lib/history/query-timing';
 import type { Store } from '@/lib/history/store';
 import type { HistoryService } from '@/lib/history/service';
 import { startingResponse } from '@/lib/http/responses';
 import { appSlot } from '@/lib/app-slot';
+import type { EmbeddedSimulator } from '@/lib/sim/embedded';
 import type { ServedContext } from './contract';
 import type { StatusSources } from './status-sources';
 import type { Services } from './services';
@@ -22,6 +25,12 @@ export interface AppContext extends ServedContext {
   readonly feed: Feed;
   /** The store (PGlite, or PostgreSQL by DATABASE_URL), opened at start; a failed open is retried on the next call. */
   readonly store: () => Promise<Store>;
+  /** Times the store's statements (the recorder's writes, the reads below); lib/metrics listens to it. */
+  readonly storeTiming: StoreQueryTiming;
+  /** The reads the history routes make, timed with storeTiming. */
+  readonly storeReads: StoreReads;
+  /** The embedded simulator the feed reads when no upstream is configured (PARTNER_API_BASE_URL unset), else null. */
+  readonly simulator: EmbeddedSimulator | null;
   readonly auth: AuthService;
   /** What the recorder and the cluster tell the status page and the fleet table. */
   readonly status: StatusSources;
@@ -37,6 +46,17 @@ export function appContext(): AppContext | null {
   return appSlot<AppContext>().context ?? null;
 }
 
+/**
+ * Server start's first step: a process starts once (one feed, one store, one embedded simulator). A second start
+ * is refused before it opens anything; `release` lets a start that failed be tried again (tests).
+ */
+export function claimAppStart(): { release(): void } {
+  const slot = appSlot<AppContext>();
+  if (slot.claimed) throw new Error('The server has already been started in this process: a process starts once.');
+  slot.claimed = true;
+  return { release: () => void (slot.claimed = false) };
+}
+
 /** Server start's last step: from here on every request is answered with this context. */
 export function publishAppContext(context: AppContext): void {
   const slot = appSlot<AppContext>();
@@ -46,7 +66,9 @@ export function publishAppContext(context: AppContext): void {
 
 /** Forgets the context (tests that start and stop a server in one process). */
 export function withdrawAppContext(): void {
-  delete appSlot<AppContext>().context;
+  const slot = appSlot<AppContext>();
+  delete slot.context;
+  slot.claimed = false;
 }
 
 /** A route handler that needs the context: answers 503 with one sentence until server start has built it. */

@@ -8,6 +8,7 @@ import { startMetrics } from '@/lib/metrics';
 import type { Feed } from '@/lib/fleet';
 import type { HistoryService } from '@/lib/history/service';
 import type { StatusSources } from '@/lib/model';
+import type { StoreQueryTiming } from '@/lib/history/query-timing';
 import type { Store } from '@/lib/history/store';
 import { startPredictions } from '@/lib/predictions';
 import { startHeadways } from '@/lib/regularity/service';
@@ -30,6 +31,8 @@ export interface ServiceDeps {
   readonly feed: Feed;
   /** The process's store (the one the recorder writes); a failed open is retried on the next call. */
   readonly store: () => Promise<Store>;
+  /** Times the store's statements (lib/metrics listens). */
+  readonly storeTiming: StoreQueryTiming;
   /** The recorder while this instance records (null on a follower, or before the store opened). */
   readonly recorder: () => HistoryService | null;
   /** The cluster this instance belongs to (REDIS_URL), or null when it runs alone: leader-only work asks it. */
@@ -45,7 +48,7 @@ export async function startServices(deps: ServiceDeps) {
     const predictions = running.add('predictions', startPredictions(deps.feed));
     const exceptions = running.add('exceptions', startExceptions({ ...deps, headways, recorder: () => recorderState(deps.recorder()) }));
     const gtfsRt = running.add('gtfsRt', startGtfsRt(deps.feed, predictions));
-    const metrics = running.add('metrics', startMetrics(deps.feed, { status: deps.status, exceptions }));
+    const metrics = running.add('metrics', startMetrics(deps.feed, { status: deps.status, storeTiming: deps.storeTiming, exceptions }));
     return { services: { headways, predictions, exceptions, gtfsRt, metrics }, close: () => running.close() };
   } catch (e) {
     await running.close();

@@ -44,4 +44,11 @@ describe('server start', () => {
     expect(integration.recorder).not.toBeNull();
     expect(integration.recorder?.store).toBe(`PGlite in ${dir}`);
   });
+
+  it('runs once per process: its embedded simulator is the context\'s, and a second start is refused before it starts anything', async () => {
+    expect(started?.simulator?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/partner$/);
+    await expect(startServer()).rejects.toThrow('The server has already been started in this process: a process starts once.');
+    // The first start's context still serves.
+    expect((await getStatus()).status).toBe(200);
+  });
 });

@@ -6,14 +6,15 @@ import { appConfig, historyConfig } from '@/lib/config';
 import { startFeed, type Feed } from '@/lib/fleet';
 import type { RecorderStatus } from '@/lib/model';
 import { DataDirInUseError, processStore } from '@/lib/history';
-import { lastOnTrip } from '@/lib/history/queries';
+import { timedReads } from '@/lib/history/queries';
+import { StoreQueryTiming } from '@/lib/history/query-timing';
 import { startHistory, type HistoryService } from '@/lib/history/service';
 import { claimProcessStore } from '@/lib/history/upstream-identity';
 import { liveAnswer } from '@/lib/http/live-answer';
 import { logger, logLine } from '@/lib/log';
-import { clearEmbeddedUpstream, isUpstreamConfigured, readPartnerConfig, registerEmbeddedUpstream, upstreamIdentity } from '@/lib/partner';
+import { embeddedUpstream, isUpstreamConfigured, readPartnerConfig, upstreamIdentity } from '@/lib/partner';
 import { startEmbeddedSimulator, type EmbeddedSimulator } from '@/lib/sim/embedded';
-import { publishAppContext, type AppContext } from './context';
+import { claimAppStart, publishAppContext, type AppContext } from './context';
 import { validateConfigAtStartup } from './config-check';
 import { recorderStatusOf } from './history-status';
 import { guardedLive } from './live-guard';
@@ -29,6 +30,16 @@ import type { StatusSources } from './status-sources';
  * page, and the services of lib/server/services.ts. None of them is wired inside lib/fleet.
  */
 export async function startServer(): Promise<AppContext> {
+  const claim = claimAppStart();
+  try {
+    return await buildContext();
+  } catch (e) {
+    claim.release();
+    throw e;
+  }
+}
+
+async function buildContext(): Promise<AppContext> {
   validateConfigAtStartup();
   // Several instances (REDIS_URL) need one PostgreSQL: refused here, before any store opens.
   const clustered = readClusterConfig();
@@ -43,19 +54,17 @@ export async function startServer(): Promise<AppContext> {
   });
   // A store belongs to one upstream (lib/history/upstream-identity.ts): another one's buses and trips are never
   // restored or mixed in. The start stops with one sentence, or with FLEETMAP_STORE_RESET=1 the old data goes aside.
-  const claim = await claimProcessStore(store, upstreamIdentity(), config.history, logLine('info'));
-  if (!claim.ok) throw new Error(claim.sentence);
+  const owned = await claimProcessStore(store, upstreamIdentity(), config.history, logLine('info'));
+  if (!owned.ok) throw new Error(owned.sentence);
   // Sign-in keeps its users, sessions, wall tokens and audit log in the same store; with sign-in on, a store that
   // cannot be opened stops the start (nobody could sign in), with AUTH_MODE=none the store is not needed here.
   const auth = await startAuth(async () => (await store.open()).db);
-  let sim: EmbeddedSimulator | null = null;
-  if (!isUpstreamConfigured()) {
-    sim = await startEmbeddedSimulator();
-    registerEmbeddedUpstream({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
-  }
+  const sim = isUpstreamConfigured() ? null : await startEmbeddedSimulator();
+  const storeTiming = new StoreQueryTiming();
+  const storeReads = timedReads(storeTiming);
   let recorder: HistoryService | null = null;
   const recording = async (feed: Feed) => {
-    recorder = await startHistory(feed, { store: store.open, config: config.history, thresholds: config.app.delay });
+    recorder = await startHistory(feed, { store: store.open, config: config.history, thresholds: config.app.delay, timing: storeTiming });
     return recorder;
   };
   // Among several instances only the leader polls and records: the recorder starts and stops with leadership.
@@ -66,6 +75,7 @@ export async function startServer(): Promise<AppContext> {
   const feed = await startFeed({
     store: node?.store,
     sharedBudget: node?.budget,
+    embedded: sim && embeddedUpstream(sim),
     beforeStart: async (feed) => {
       const where = async () => (await store.open().catch(() => null))?.where ?? null;
       if (node) {
@@ -79,8 +89,8 @@ export async function startServer(): Promise<AppContext> {
         const at = await where();
         status.recorder = () => recorderStatusOf(service.recorder.stats, at);
       }
-      status.lastTrips = async (busIds) => lastOnTrip((await store.open()).db, busIds);
-      Object.assign(started, await startServices({ config, feed, store: store.open, recorder: () => recorder, cluster: node, status }));
+      status.lastTrips = async (busIds) => storeReads.lastOnTrip((await store.open()).db, busIds);
+      Object.assign(started, await startServices({ config, feed, store: store.open, storeTiming, recorder: () => recorder, cluster: node, status }));
     },
   });
   const services = started.services!;
@@ -89,6 +99,9 @@ export async function startServer(): Promise<AppContext> {
     config,
     feed,
     store: store.open,
+    storeTiming,
+    storeReads,
+    simulator: sim,
     auth,
     status,
     recorder: () => recorder,
@@ -106,7 +119,7 @@ export async function startServer(): Promise<AppContext> {
         ['services', () => started.close()],
         ['recorder', () => recorder?.close()],
         ['store', () => store.close()],
-        ['simulator', () => (sim ? (clearEmbeddedUpstream(), sim.close()) : undefined)],
+        ['simulator', () => sim?.close()],
       ])),
   };
   const cluster = node ? `cluster ${clustered.config!.name}, instance ${node.instanceId} (${node.status().role})` : 'single instance';

@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { startEmbeddedSimulator } from './embedded';
 
 describe('startEmbeddedSimulator', () => {
-  it('starts one simulator per process on a loopback port with a business key', async () => {
+  // One per process: the application context holds it, and a process starts once (lib/server/start.integration.test.ts).
+  it('starts a simulator on a loopback port with a business key', async () => {
     const first = await startEmbeddedSimulator({ SIM_BUSES: '40' });
     try {
-      const second = await startEmbeddedSimulator({ SIM_BUSES: '40' });
-      expect(second).toBe(first);
       expect(first.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/partner$/);
       expect(first.apiKey).toBe('demo-business-key');
       const res = await fetch(`${first.baseUrl}/status`, { headers: { Authorization: `Bearer ${first.apiKey}` } });

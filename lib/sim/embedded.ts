@@ -2,9 +2,9 @@ import { createSimulator, type Simulator } from './index';
 import { maskKey } from './keys';
 import { simOptionsFromEnv } from './options';
 
-// The simulator inside the app's server process, started from instrumentation when no upstream is
-// configured. Next.js may evaluate this module in more than one module graph, so the running instance
-// is kept on globalThis under a registry symbol: a second call gets the same one.
+// The simulator inside the app's server process, started by server start (lib/server/start.ts) when no upstream
+// is configured. The application context holds it (`simulator`) and closes it at shutdown; a process starts its
+// server once (lib/server/context.ts claimAppStart), so it runs one. Each call here starts a new one.
 
 export interface EmbeddedSimulator {
   baseUrl: string;
@@ -12,23 +12,7 @@ export interface EmbeddedSimulator {
   close(): Promise<void>;
 }
 
-const KEY = Symbol.for('fleetmap.sim.embedded');
-type Holder = { [KEY]?: Promise<EmbeddedSimulator> };
-
-export function startEmbeddedSimulator(env: Record<string, string | undefined> = process.env): Promise<EmbeddedSimulator> {
-  const holder = globalThis as Holder;
-  const running = holder[KEY];
-  if (running) return running;
-  const started = start(env);
-  holder[KEY] = started;
-  // A failed start must not poison the next attempt.
-  started.catch(() => {
-    if (holder[KEY] === started) delete holder[KEY];
-  });
-  return started;
-}
-
-async function start(env: Record<string, string | undefined>): Promise<EmbeddedSimulator> {
+export async function startEmbeddedSimulator(env: Record<string, string | undefined> = process.env): Promise<EmbeddedSimulator> {
   const options = simOptionsFromEnv(env);
   const sim: Simulator = createSimulator(options);
   const key = sim.keys.find((k) => k.plan === 'business') ?? sim.keys[0]!;
@@ -39,10 +23,6 @@ async function start(env: Record<string, string | undefined>): Promise<EmbeddedS
   return {
     baseUrl,
     apiKey: key.key,
-    async close() {
-      const holder = globalThis as Holder;
-      delete holder[KEY];
-      await sim.close();
-    },
+    close: () => sim.close(),
   };
 }

@@ -2,6 +2,8 @@ import { AuthService } from '@/lib/auth';
 import { authConfig } from '@/lib/auth/config';
 import { appConfig, historyConfig } from '@/lib/config';
 import type { Feed } from '@/lib/fleet';
+import { timedReads } from '@/lib/history/queries';
+import { StoreQueryTiming } from '@/lib/history/query-timing';
 import { liveAnswer } from '@/lib/http/live-answer';
 import { publishAppContext, withdrawAppContext, type AppContext } from '@/lib/server/context';
 import { guardedLive } from '@/lib/server/live-guard';
@@ -14,10 +16,14 @@ import type { Services } from '@/lib/server/services';
  */
 export function publishTestContext(feed: Feed, over: Omit<Partial<AppContext>, 'services'> & { services?: Partial<Services> } = {}): AppContext & { withdraw(): Promise<void> } {
   const auth = over.auth ?? new AuthService(authConfig({ AUTH_MODE: 'none' }), null);
+  const storeTiming = over.storeTiming ?? new StoreQueryTiming();
   const context: AppContext = {
     config: { app: appConfig(), history: historyConfig() },
     feed,
     store: () => Promise.reject(new Error('This test runs without a store.')),
+    storeTiming,
+    storeReads: timedReads(storeTiming),
+    simulator: null,
     auth,
     status: {},
     recorder: () => null,

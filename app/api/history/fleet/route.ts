@@ -1,6 +1,5 @@
 import { fromStore, parseQuery } from '@/lib/http/history-api';
 import { fleetQuery } from '@/lib/http/history-params';
-import { fleetAt } from '@/lib/history/queries';
 import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
@@ -10,5 +9,5 @@ export const runtime = 'nodejs';
 export const GET = withAppContext(async (app, request: Request) => {
   const q = parseQuery(request, fleetQuery);
   if (!q.ok) return q.response;
-  return fromStore(app.store, (store) => fleetAt(store.db, q.value.at, q.value.route));
+  return fromStore(app.store, (store) => app.storeReads.fleetAt(store.db, q.value.at, q.value.route));
 });

@@ -1,6 +1,5 @@
 import { fromStore, parseQuery } from '@/lib/http/history-api';
 import { routesQuery } from '@/lib/http/history-params';
-import { routesOverPeriod } from '@/lib/history/queries';
 import { withAppContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
@@ -13,6 +12,6 @@ export const GET = withAppContext(async (app, request: Request) => {
   const { from, to, route, lateMin, earlyMin } = q.value;
   const base = app.config.app.delay;
   return fromStore(app.store, (store) =>
-    routesOverPeriod(store.db, { from, to, routeIds: route, thresholds: { lateMin: lateMin ?? base.lateMin, earlyMin: earlyMin ?? base.earlyMin }, now: Date.now(), rule: app.feed.timeRule() }),
+    app.storeReads.routesOverPeriod(store.db, { from, to, routeIds: route, thresholds: { lateMin: lateMin ?? base.lateMin, earlyMin: earlyMin ?? base.earlyMin }, now: Date.now(), rule: app.feed.timeRule() }),
   );
 });

@@ -1,5 +1,4 @@
 import { fromStore } from '@/lib/http/history-api';
-import { recordedTrip } from '@/lib/history/queries';
 import { errorResponse, parseId } from '@/lib/http/responses';
 import { withAppContext } from '@/lib/server/context';
 
@@ -12,7 +11,7 @@ export const GET = withAppContext(async (app, _request: Request, ctx: { params: 
   if (!id.ok) return id.response;
   let missing = false;
   const response = await fromStore(app.store, async (store) => {
-    const trip = await recordedTrip(store.db, id.value);
+    const trip = await app.storeReads.recordedTrip(store.db, id.value);
     missing = trip === null;
     return trip;
   });

@@ -1,6 +1,5 @@
 import { fromStore, parseQuery } from '@/lib/http/history-api';
 import { trackQuery } from '@/lib/http/history-params';
-import { busTrack } from '@/lib/history/queries';
 import { parseId } from '@/lib/http/responses';
 import { withAppContext } from '@/lib/server/context';
 
@@ -13,5 +12,5 @@ export const GET = withAppContext(async (app, request: Request, ctx: { params: P
   if (!id.ok) return id.response;
   const q = parseQuery(request, trackQuery);
   if (!q.ok) return q.response;
-  return fromStore(app.store, (store) => busTrack(store.db, id.value, q.value.from, q.value.to));
+  return fromStore(app.store, (store) => app.storeReads.busTrack(store.db, id.value, q.value.from, q.value.to));
 });
