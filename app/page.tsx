@@ -3,6 +3,7 @@ import { DispatcherView } from '@/components/dispatcher/dispatcher-view';
 import { Providers } from '@/components/providers';
 import { pageViewer } from '@/lib/auth/page';
 import { readAppConfig, readRegularityConfig } from '@/lib/config';
+import { readMapStyleConfig } from '@/lib/map-style/config';
 import { DEFAULT_REGULARITY } from '@/lib/model';
 import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 
@@ -10,29 +11,31 @@ import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 // client gets plain values and never the environment.
 export default async function HomePage() {
   const cfg = readAppConfig();
-  if (!cfg.ok) {
+  const map = readMapStyleConfig();
+  if (!cfg.ok || !map.ok) {
     return (
       <main className="mx-auto max-w-xl p-8">
         <h1 className="text-xl font-semibold">Fleetmap</h1>
         <p className="mt-3">The server configuration is invalid:</p>
         <ul className="mt-2 list-disc pl-6 text-sm">
-          {cfg.problems.map((p) => (
+          {[...(cfg.ok ? [] : cfg.problems), ...(map.ok ? [] : map.problems)].map((p) => (
             <li key={p}>{p}</li>
           ))}
         </ul>
       </main>
     );
   }
-  const { staleAfterS, mapStyleUrl, mapStyleUrlDark } = cfg.config;
+  const { staleAfterS } = cfg.config;
+  const { styleUrl, styleUrlDark } = map.config;
   const regularity = readRegularityConfig();
   const { ghostAfterS } = regularity.ok ? regularity.config : DEFAULT_REGULARITY;
-  preloadOfflineMap([mapStyleUrl, mapStyleUrlDark]);
+  preloadOfflineMap([styleUrl, styleUrlDark]);
   const viewer = (await pageViewer()) ?? undefined;
   return (
     <Providers live={firstSnapshot()} viewer={viewer}>
       {/* useSearchParams needs a Suspense boundary. */}
       <Suspense fallback={<h1 className="p-4 text-base font-semibold">Fleetmap</h1>}>
-        <DispatcherView staleAfterS={staleAfterS} ghostAfterS={ghostAfterS} styleUrl={mapStyleUrl} styleUrlDark={mapStyleUrlDark} />
+        <DispatcherView staleAfterS={staleAfterS} ghostAfterS={ghostAfterS} styleUrl={styleUrl} styleUrlDark={styleUrlDark} />
       </Suspense>
     </Providers>
   );

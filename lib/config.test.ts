@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PMTILES_STYLE_URL } from '@/lib/map-style/protomaps-style';
 import { validateConfigAtStartup } from '@/lib/server/config-check';
 import { readAppConfig, readHistoryConfig, readOpsConfig, readRegularityConfig } from './config';
 
@@ -15,9 +14,6 @@ describe('readAppConfig', () => {
         feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 1_800_000, watchTtlMs: 30_000, degradedWindowMs: 120_000 },
         delay: { lateMin: 5, earlyMin: 1 },
         staleAfterS: 120,
-        mapStyleUrl: null,
-        mapStyleUrlDark: null,
-        mapPmtiles: null,
       },
     });
   });
@@ -34,42 +30,22 @@ describe('readAppConfig', () => {
       DELAY_LATE_MIN: '3',
       DELAY_EARLY_MIN: '2',
       STALE_AFTER_S: '90',
-      MAP_STYLE_URL: 'https://tiles.example.org/light.json',
-      MAP_STYLE_URL_DARK: 'http://127.0.0.1:8080/dark.json',
     });
     expect(r.ok && r.config).toEqual({
       feed: { budgetShare: 0.5, tripsIntervalMs: 20_000, busesIntervalMs: 60_000, routesIntervalMs: 900_000, parkedFloorMs: 120_000, watchTtlMs: 45_000, degradedWindowMs: 20_000 },
       delay: { lateMin: 3, earlyMin: 2 },
       staleAfterS: 90,
-      mapStyleUrl: 'https://tiles.example.org/light.json',
-      mapStyleUrlDark: 'http://127.0.0.1:8080/dark.json',
-      mapPmtiles: null,
     });
   });
 
-  it('turns MAP_PMTILES into an absolute path and the map style into the app-served archive', () => {
-    const r = readAppConfig({ MAP_PMTILES: ' data/nyc.pmtiles ' });
-    expect(r.ok && r.config.mapPmtiles).toBe(resolve('data/nyc.pmtiles'));
-    expect(r.ok && r.config.mapStyleUrl).toBe(PMTILES_STYLE_URL);
-    expect(r.ok && r.config.mapStyleUrlDark).toBeNull();
-  });
-
-  it('refuses MAP_PMTILES together with a hosted style', () => {
-    for (const hosted of [{ MAP_STYLE_URL: 'https://tiles.example.org/light.json' }, { MAP_STYLE_URL_DARK: 'https://tiles.example.org/dark.json' }]) {
-      const r = readAppConfig({ MAP_PMTILES: '/srv/nyc.pmtiles', ...hosted });
-      expect(r.ok ? [] : r.problems).toEqual([expect.stringMatching(/^MAP_PMTILES and MAP_STYLE_URL\(_DARK\) are both set/)]);
-    }
-  });
-
   it('names each bad variable', () => {
-    const r = readAppConfig({ FEED_BUDGET_SHARE: '1.5', FEED_TRIPS_INTERVAL_S: 'soon', DELAY_LATE_MIN: '2.5', MAP_STYLE_URL: 'file:///etc/passwd' });
+    const r = readAppConfig({ FEED_BUDGET_SHARE: '1.5', FEED_TRIPS_INTERVAL_S: 'soon', DELAY_LATE_MIN: '2.5' });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems).toEqual([
       'FEED_BUDGET_SHARE must be between 0.1 and 1',
       'FEED_TRIPS_INTERVAL_S must be a number',
       'DELAY_LATE_MIN must be a whole number',
-      'MAP_STYLE_URL must be an http(s) URL',
     ]);
   });
 });
@@ -78,6 +54,10 @@ describe('validateConfigAtStartup', () => {
   it('throws one error listing the app and the partner problems, one per line', () => {
     expect(() => validateConfigAtStartup({ FEED_BUDGET_SHARE: '0', PARTNER_API_KEY: 'k' })).toThrowError(
       /Invalid configuration:\n {2}- FEED_BUDGET_SHARE must be between 0.1 and 1\n {2}- PARTNER_API_KEY is set but PARTNER_API_BASE_URL is not/,
+    );
+    // The map's own settings (lib/map-style/config.ts) are checked with the rest.
+    expect(() => validateConfigAtStartup({ FEED_BUDGET_SHARE: '0', MAP_STYLE_URL: 'file:///etc/passwd' })).toThrowError(
+      /Invalid configuration:\n {2}- FEED_BUDGET_SHARE must be between 0.1 and 1\n {2}- MAP_STYLE_URL must be an http\(s\) URL/,
     );
   });
 

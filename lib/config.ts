@@ -1,13 +1,12 @@
 import 'server-only';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { PMTILES_STYLE_URL } from '@/lib/model/basemap';
 import { DEFAULT_REGULARITY, type RegularityConfig } from '@/lib/model/regularity';
 import { LOG_LEVELS } from '@/lib/log';
 
-// The app's own configuration (the feed's tuning knobs, delay thresholds, map styles). The upstream's
-// settings (base URL, key, timezone, timeout) belong to lib/partner, sign-in's to lib/auth; validateConfigAtStartup
-// checks all three.
+// The app's own configuration (the feed's tuning knobs, delay thresholds, the history, regularity and operations
+// settings). The upstream's settings (base URL, key, timezone, timeout) belong to lib/partner, sign-in's to lib/auth,
+// the map's basemap to lib/map-style/config.ts; validateConfigAtStartup (lib/server/config-check.ts) checks them all.
 
 type Env = Record<string, string | undefined>;
 
@@ -21,24 +20,6 @@ function numberVar(name: string, def: number, min: number, max: number, opts: { 
   return z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), num.optional()).transform((v) => v ?? def);
 }
 
-function styleUrlVar(name: string) {
-  return z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z
-      .string()
-      .refine((s) => {
-        try {
-          const u = new URL(s);
-          return u.protocol === 'http:' || u.protocol === 'https:';
-        } catch {
-          return false;
-        }
-      }, `${name} must be an http(s) URL`)
-      .optional(),
-  ).transform((v) => v ?? null);
-}
-
-/** A file path; relative paths are taken from the directory the server starts in. */
 /** A switch: unset, blank or 0 is off, 1 is on; anything else is refused with the variable's name. */
 function switchVar(name: string) {
   return z
@@ -46,6 +27,7 @@ function switchVar(name: string) {
     .transform((v) => v === '1');
 }
 
+/** A file path; relative paths are taken from the directory the server starts in. */
 const pathVar = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
   z
@@ -54,8 +36,7 @@ const pathVar = z.preprocess(
     .optional(),
 ).transform((v) => v ?? null);
 
-const appConfigSchema = z
-  .object({
+const appConfigSchema = z.object({
   FEED_BUDGET_SHARE: numberVar('FEED_BUDGET_SHARE', 0.8, 0.1, 1),
   FEED_TRIPS_INTERVAL_S: numberVar('FEED_TRIPS_INTERVAL_S', 15, 1, 3600),
   FEED_BUSES_INTERVAL_S: numberVar('FEED_BUSES_INTERVAL_S', 180, 10, 86_400),
@@ -66,13 +47,7 @@ const appConfigSchema = z
   DELAY_LATE_MIN: numberVar('DELAY_LATE_MIN', 5, 1, 1440, { int: true }),
   DELAY_EARLY_MIN: numberVar('DELAY_EARLY_MIN', 1, 1, 1440, { int: true }),
   STALE_AFTER_S: numberVar('STALE_AFTER_S', 120, 5, 86_400),
-  MAP_STYLE_URL: styleUrlVar('MAP_STYLE_URL'),
-  MAP_STYLE_URL_DARK: styleUrlVar('MAP_STYLE_URL_DARK'),
-  MAP_PMTILES: pathVar,
-})
-  .refine((v) => v.MAP_PMTILES === null || (v.MAP_STYLE_URL === null && v.MAP_STYLE_URL_DARK === null), {
-    message: 'MAP_PMTILES and MAP_STYLE_URL(_DARK) are both set: MAP_PMTILES draws the Protomaps basemap from that file, MAP_STYLE_URL loads a hosted style; set one of them',
-  });
+});
 
 export interface AppConfig {
   feed: {
@@ -89,14 +64,6 @@ export interface AppConfig {
   };
   delay: { lateMin: number; earlyMin: number };
   staleAfterS: number;
-  /**
-   * What the map loads for the light theme (and the dark one when mapStyleUrlDark is null): a hosted style
-   * (MAP_STYLE_URL), the app's own PMTiles archive as a `pmtiles://` URL (MAP_PMTILES), or null for the offline style.
-   */
-  mapStyleUrl: string | null;
-  mapStyleUrlDark: string | null;
-  /** The PMTiles archive the app serves at /api/basemap/region.pmtiles (MAP_PMTILES, absolute); null or absent for none. */
-  mapPmtiles?: string | null;
 }
 
 export type AppConfigResult = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
@@ -119,9 +86,6 @@ export function readAppConfig(env: Env = process.env): AppConfigResult {
       },
       delay: { lateMin: v.DELAY_LATE_MIN, earlyMin: v.DELAY_EARLY_MIN },
       staleAfterS: v.STALE_AFTER_S,
-      mapStyleUrl: v.MAP_STYLE_URL ?? (v.MAP_PMTILES === null ? null : PMTILES_STYLE_URL),
-      mapStyleUrlDark: v.MAP_STYLE_URL_DARK,
-      mapPmtiles: v.MAP_PMTILES,
     },
   };
 }

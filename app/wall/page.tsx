@@ -4,6 +4,7 @@ import { pageViewer } from '@/lib/auth/page';
 import { WallDisplay } from '@/components/wall/wall-display';
 import { parseWallOptions } from '@/lib/page-url/wall-options';
 import { appConfig, readAppConfig } from '@/lib/config';
+import { mapStyleConfig } from '@/lib/map-style/config';
 import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
 import { liveInRoutes } from '@/lib/model';
 
@@ -22,14 +23,15 @@ export default async function WallPage({ searchParams }: { searchParams: Promise
   // the defaults (the configuration with nothing set).
   const cfg = readAppConfig();
   const config = cfg.ok ? cfg.config : appConfig({});
-  preloadOfflineMap([config.mapStyleUrl, config.mapStyleUrlDark]);
+  const map = mapStyleConfig();
+  preloadOfflineMap([map.styleUrl, map.styleUrlDark]);
   return (
     <Providers live={live} viewer={viewer}>
       <WallDisplay
         options={options}
         staleAfterS={config.staleAfterS}
-        styleUrl={config.mapStyleUrl}
-        styleUrlDark={config.mapStyleUrlDark}
+        styleUrl={map.styleUrl}
+        styleUrlDark={map.styleUrlDark}
       />
       {viewer?.kind === 'open' && viewer.warning && (
         <p role="alert" className="fixed bottom-0 left-0 z-50 bg-red-700 px-3 py-1 text-sm text-white">

@@ -25,8 +25,6 @@ const CONFIG: AppConfig = {
   feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 1_800_000, watchTtlMs: 30_000 },
   delay: { lateMin: 5, earlyMin: 1 },
   staleAfterS: 120,
-  mapStyleUrl: null,
-  mapStyleUrlDark: null,
 };
 const EXCEPTIONS: ExceptionsConfig = { thresholds: DEFAULT_THRESHOLDS, webhooks: [] };
 const INCIDENT_S = 900;

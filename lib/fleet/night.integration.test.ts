@@ -13,8 +13,6 @@ const FEED: AppConfig = {
   feed: { budgetShare: 0.8, tripsIntervalMs: 5_000, busesIntervalMs: 30_000, routesIntervalMs: 60_000, parkedFloorMs: 60_000, watchTtlMs: 30_000 },
   delay: { lateMin: 5, earlyMin: 1 },
   staleAfterS: 120,
-  mapStyleUrl: null,
-  mapStyleUrlDark: null,
 };
 
 const sims: Simulator[] = [];

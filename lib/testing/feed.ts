@@ -22,8 +22,6 @@ export function testConfig(over: Partial<AppConfig['feed']> = {}): AppConfig {
     },
     delay: { lateMin: 5, earlyMin: 1 },
     staleAfterS: 120,
-    mapStyleUrl: null,
-    mapStyleUrlDark: null,
   };
 }
 

@@ -37,8 +37,6 @@ const CONFIG: AppConfig = {
   feed: { budgetShare: 0.8, tripsIntervalMs: 15_000, busesIntervalMs: 180_000, routesIntervalMs: 600_000, parkedFloorMs: 1_800_000, watchTtlMs: 30_000 },
   delay: THRESHOLDS,
   staleAfterS: 120,
-  mapStyleUrl: null,
-  mapStyleUrlDark: null,
 };
 
 const realSleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
