@@ -5,7 +5,7 @@ import { ROUTE_ACCESS, type RoutePattern } from '@/lib/auth/access';
 import { ROLES, type Role } from '@/lib/model/access';
 import { startAuthStack, type Account, type AuthStack } from './support/auth';
 import { test as base, expect } from './support/fixtures';
-import { recordingProxy, type UpstreamLog } from './support/recording-proxy';
+import { partnerRecordingProxy, type UpstreamLog } from '@/lib/testing/harness';
 
 const accounts: Account[] = ROLES.map((role) => ({ name: `${role}-user`, role, password: `${role}-password-123` }));
 
@@ -13,7 +13,7 @@ const test = base.extend<object, { upstreamLog: UpstreamLog; stack: AuthStack }>
   upstreamLog: [async ({}, use) => use({ paths: [] }), { scope: 'worker' }],
   stack: [
     async ({ upstreamLog }, use) => {
-      const proxy = await recordingProxy(upstreamLog);
+      const proxy = await partnerRecordingProxy(upstreamLog);
       const stack = await startAuthStack({ mode: 'local', accounts, stack: { env: { PARTNER_API_BASE_URL: proxy.baseUrl } } });
       proxy.setTarget(stack.simAdminUrl);
       try {

@@ -1,9 +1,9 @@
 // The fuzz e2e's pieces, shared by the open run (fuzz.spec.ts) and the run with sign-in on and no session
 // (fuzz-signed-out.spec.ts): the seeded probes, how they are sent, and a stack behind a recording proxy.
 import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
+import { partnerRecordingProxy, type UpstreamLog } from '@/lib/testing/harness';
 import { startAuthStack } from './auth';
 import { test } from './fixtures';
-import { recordingProxy, type UpstreamLog } from './recording-proxy';
 import { startStack, type Stack } from './stack';
 
 export const SEED = Number(process.env.FUZZ_SEED ?? 20_260_304);
@@ -16,7 +16,7 @@ export const fuzz = test.extend<object, { upstreamLog: UpstreamLog; stack: Stack
   signInOn: [false, { scope: 'worker', option: true }],
   stack: [
     async ({ upstreamLog, signInOn }, use) => {
-      const proxy = await recordingProxy(upstreamLog);
+      const proxy = await partnerRecordingProxy(upstreamLog);
       const env = { PARTNER_API_BASE_URL: proxy.baseUrl };
       const stack = signInOn ? await startAuthStack({ mode: 'local', stack: { env } }) : await startStack({ env });
       proxy.setTarget(stack.simAdminUrl);

@@ -1,18 +1,18 @@
 // Starts a simulator and an app server (the built app, through scripts/server/server.mjs) for end-to-end tests, benchmarks and
 // soak runs. Both bind to 127.0.0.1 on free ports and stop by themselves if the test process goes away.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCOPES } from '../../lib/model/transit';
 import { zoneAtLocalHour } from '../../lib/sim/clock';
+import { freePort, launch, ROOT, type Proc } from '../../lib/testing/harness';
 
-export const ROOT = join(__dirname, '..', '..');
+export { freePort, ROOT };
+
 const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const APP_SERVER = join(ROOT, 'scripts', 'server', 'server.mjs');
-const RUN_WITH_PARENT = join(ROOT, 'scripts', 'test', 'run-with-parent.mjs');
 
 export type KeyKind = 'business' | 'standard' | 'narrow';
 
@@ -91,18 +91,6 @@ export function canaryKey(): string {
   return process.env.FLEETMAP_CANARY_KEY;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 // A start takes a few seconds of CPU (Next.js, the embedded store's WebAssembly, the first request); with the
 // machine's two cores shared by a load of 20, that was seen to take over 90 s. The deadline only stops a start that hung.
 const START_DEADLINE_MS = 240_000;
@@ -163,20 +151,9 @@ async function onFreePort(fixed: number | undefined, what: string, mark: (step: 
   }
 }
 
-function launch(args: string[], env: Record<string, string | undefined>) {
-  let out = '';
-  const proc = spawn(process.execPath, [RUN_WITH_PARENT, process.execPath, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const append = (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-    if (out.length > 2_000_000) out = out.slice(-1_000_000);
-  };
-  proc.stdout?.on('data', append);
-  proc.stderr?.on('data', append);
-  return { proc, output: () => out };
+/** The app server or the simulator: node with `args`, stopped with the test (lib/testing/harness.ts launch). */
+function launchNode(args: string[], env: Record<string, string | undefined>): Proc {
+  return launch(process.execPath, args, { ...env, NEXT_TELEMETRY_DISABLED: '1' });
 }
 
 async function kill(proc: ChildProcess | null) {
@@ -240,9 +217,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     SIM_EXIT_WITH_PARENT: '1',
     ...opts.simEnv,
   });
-  let sim: ReturnType<typeof launch> | null = null;
+  let sim: Proc | null = null;
   const startSimulator = async () => {
-    sim = launch([TSX_CLI, join(ROOT, 'scripts', 'data', 'sim.ts')], simEnv());
+    sim = launchNode([TSX_CLI, join(ROOT, 'scripts', 'data', 'sim.ts')], simEnv());
     opts.progress?.outputs.set('simulator', sim.output);
     const s = sim;
     await waitFor(`${simUrl()}/__admin/clock`, 'The simulator', s.proc, s.output, /simulator listening at/);
@@ -267,7 +244,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ...opts.env,
   };
   let appPort = 0;
-  let app: ReturnType<typeof launch>;
+  let app: Proc;
   let earlierLogs = '';
   const startApp = async () => {
     try {
@@ -280,13 +257,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   try {
     await onFreePort(opts.appPort, 'app', mark, async (port) => {
       appPort = port;
-      app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
+      app = launchNode([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
       opts.progress?.outputs.set('app', app.output);
       mark(`app launched on ${appPort}`);
       await startApp();
     });
   } catch (err) {
-    await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
+    await kill((sim as Proc | null)?.proc ?? null);
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -319,14 +296,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await kill(app.proc);
       earlierLogs += app.output();
       await whileStopped?.();
-      app = launch([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
+      app = launchNode([APP_SERVER, '--port', String(appPort), '--host', '127.0.0.1'], appEnv);
       await startApp();
     },
-    stopSimulator: async () => kill((sim as ReturnType<typeof launch> | null)?.proc ?? null),
+    stopSimulator: async () => kill((sim as Proc | null)?.proc ?? null),
     startSimulator,
     stop: async () => {
       await kill(app.proc);
-      await kill((sim as ReturnType<typeof launch> | null)?.proc ?? null);
+      await kill((sim as Proc | null)?.proc ?? null);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

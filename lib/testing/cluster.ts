@@ -1,38 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
-import { freePort, maxInAnyMinute, until } from './harness';
+import { freePort, launch, maxInAnyMinute, recordingProxy, ROOT, until, type Proc } from './harness';
 
-export { freePort, maxInAnyMinute };
+export { freePort, maxInAnyMinute, type Proc };
 
 // Real processes for the cluster's integration test and benchmark: a redis-server of the test's own on a free
 // port (never the machine's shared one: the test stops and restarts it), instances (scripts/test/instance.ts) and a
 // counting proxy in front of the simulator for each instance, which notes the moment every upstream request of
 // that instance arrives. Every process binds 127.0.0.1 and stops by itself when the test process goes away
-// (scripts/test/run-with-parent.mjs).
+// (lib/testing/harness.ts launch).
 
-const ROOT = join(__dirname, '..', '..');
-const RUN_WITH_PARENT = join(ROOT, 'scripts', 'test', 'run-with-parent.mjs');
 const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-
-export interface Proc {
-  proc: ChildProcess;
-  output(): string;
-  exited: Promise<void>;
-}
-
-function launch(cmd: string, args: string[], env: Record<string, string | undefined> = {}): Proc {
-  let out = '';
-  const proc = spawn(process.execPath, [RUN_WITH_PARENT, cmd, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const append = (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-    if (out.length > 1_000_000) out = out.slice(-500_000);
-  };
-  proc.stdout?.on('data', append);
-  proc.stderr?.on('data', append);
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  return { proc, output: () => out, exited };
-}
 
 /** Waits for `check` to return a value (not undefined), asking every `everyMs`; fails past `timeoutMs` with `what`. */
 export async function waitUntil<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, everyMs = 200): Promise<T> {
@@ -114,29 +91,9 @@ export interface CountingProxy {
 
 /** Forwards every request to `target` (an origin) and notes when it arrived. */
 export async function countingProxy(target: string): Promise<CountingProxy> {
-  const t = new URL(target);
   const arrivals: number[] = [];
-  const server: Server = createHttpServer((req, res) => {
-    arrivals.push(Date.now());
-    const up = httpRequest({ host: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    arrivals,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const proxy = await recordingProxy(() => arrivals.push(Date.now()), target);
+  return { baseUrl: proxy.origin, arrivals, close: proxy.close };
 }
 
 export interface InstanceView {

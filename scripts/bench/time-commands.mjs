@@ -5,7 +5,6 @@
 // sentence from it (bench/readme.ts), so the times the README gives are measured, never typed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { require as tsxRequire } from 'tsx/cjs/api';
@@ -15,21 +14,11 @@ const { describeMachine } = tsxRequire('../../bench/support/machine.ts', import.
 const { COMMANDS_RESULTS, syncReadme } = tsxRequire('../../bench/readme.ts', import.meta.url);
 const { BENCHMARKS, LATEST_RESULTS } = tsxRequire('../../bench/run.ts', import.meta.url);
 const { readResults } = tsxRequire('../../bench/support/results.ts', import.meta.url);
+const { freePort } = tsxRequire('../../lib/testing/harness.ts', import.meta.url);
 
 const withTest = process.argv.includes('--test');
 const load = () => Math.round(loadavg()[0] * 100) / 100;
 const seconds = (since) => Math.round((Date.now() - since) / 100) / 10;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function runStep(name, args, cwd, env = {}) {
   console.log(`\n=== ${name} (${args.join(' ')}) ===`);
