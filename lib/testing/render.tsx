@@ -3,7 +3,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
+import { vi } from 'vitest';
+import { Providers } from '@/components/providers';
 import { ViewerContext } from '@/lib/client/use-viewer';
+import type { LiveSnapshot } from '@/lib/model';
 import type { Viewer } from '@/lib/model/access';
 
 export function renderWithClient(ui: ReactElement, opts: { viewer?: Viewer } & Omit<RenderOptions, 'wrapper'> = {}) {
@@ -29,4 +32,29 @@ export function fakeFetch(routes: Record<string, (init: RequestInit | undefined)
     return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
   };
   return { fetch, calls };
+}
+
+/**
+ * A live page as the browser first renders it: the app's Providers holding `snapshot` (as the server hands the page
+ * its first snapshot), and fetch answering /api/live with that same snapshot, the other paths with `routes` (404
+ * else). Restore fetch with vi.unstubAllGlobals() after each test.
+ */
+export function renderLive(ui: ReactElement, opts: { snapshot?: LiveSnapshot; routes?: Parameters<typeof fakeFetch>[0]; viewer?: Viewer } = {}) {
+  const { snapshot, routes = {}, viewer } = opts;
+  const answers: Parameters<typeof fakeFetch>[0] = { ...routes };
+  if (snapshot) answers['GET /api/live'] = () => ({ body: { kind: 'full', ...snapshot } });
+  const fake = fakeFetch(answers);
+  vi.stubGlobal('fetch', fake.fetch);
+  return { calls: fake.calls, ...render(<Providers live={snapshot} viewer={viewer}>{ui}</Providers>) };
+}
+
+/**
+ * Gives every element a size (happy-dom lays nothing out, so every box measures 0 × 0): a virtualized list then
+ * renders the rows that fit, as in a browser. Undo with vi.restoreAllMocks().
+ */
+export function layOutEveryBox(width = 1280, height = 800): void {
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({ width, height, top: 0, left: 0, right: width, bottom: height, x: 0, y: 0, toJSON: () => ({}) } as DOMRect);
+  for (const [name, value] of [['offsetHeight', height], ['offsetWidth', width], ['clientHeight', height], ['clientWidth', width]] as const) {
+    vi.spyOn(HTMLElement.prototype, name, 'get').mockReturnValue(value);
+  }
 }

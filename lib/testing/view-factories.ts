@@ -1,6 +1,6 @@
 // Small factories for unit tests of the view logic: the live snapshot's parts, and active trips with only the
 // fields a test cares about, the rest neutral.
-import type { Health, LiveHealth, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
+import type { Bus, Health, LiveHealth, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
 import { tripDelayClass } from '@/lib/model';
 import type { ActiveTrip } from '@/lib/view/trips';
 
@@ -114,6 +114,24 @@ export function trip(over: Partial<ActiveTrip> = {}): ActiveTrip {
     internalCode: null,
     positioned: false,
     gpsAt: null,
+    ...over,
+  };
+}
+
+export function makeBus(over: Partial<Bus> = {}): Bus {
+  return {
+    id: 1,
+    plateNumber: 'BX-1001',
+    internalCode: 'I-1001',
+    busName: 'Bus 1001',
+    seatsCount: 40,
+    brand: 'Nova',
+    model: 'LFS',
+    year: 2019,
+    currentStatus: 'available',
+    status: 'active',
+    currentRouteId: null,
+    lastGpsAt: null,
     ...over,
   };
 }

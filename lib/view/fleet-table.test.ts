@@ -14,28 +14,10 @@ import {
   sortFleet,
   type FleetRow,
 } from './fleet-table';
-import { makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
+import { makeBus, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 
 const STALE_AFTER_S = 120;
 const ctx = { now: T0, staleAfterS: STALE_AFTER_S };
-
-function makeBus(over: Partial<Bus> = {}): Bus {
-  return {
-    id: 1,
-    plateNumber: 'BX-1001',
-    internalCode: 'I-1001',
-    busName: 'Bus 1001',
-    seatsCount: 40,
-    brand: 'Nova',
-    model: 'LFS',
-    year: 2019,
-    currentStatus: 'available',
-    status: 'active',
-    currentRouteId: null,
-    lastGpsAt: null,
-    ...over,
-  };
-}
 
 const ROUTES: Route[] = [{ id: 10, name: 'First Av', code: 'M15', startName: null, endName: null, distanceEstimate: null, durationEstimate: null, status: 'active' }];
 
