@@ -3,10 +3,10 @@
 // Tests (*.test.ts[x]) are left out of the upward rules: an integration test may drive the app from the top.
 
 const TEST = '\\.test\\.tsx?$';
-/** Rooms shared by everything: types, geometry, statistics, time, and the process's one registry key. */
-const BASE = '^lib/(model|geo|stats|time|csv|theme|page-url)/|^lib/app-slot\\.ts$';
+/** Rooms shared by everything: types, geometry, statistics, time, the process's logger and its one registry key. */
+const BASE = '^lib/(model|geo|stats|time|csv|theme|page-url|log)/|^lib/app-slot\\.ts$';
 /** The server's rooms that the browser's code must never reach. */
-const SERVER_ONLY = '^lib/(fleet|history|http|server|cluster|sim|partner|regularity|predictions|exceptions|gtfs-rt|metrics|testing)/|^lib/config\\.ts$|^lib/map-style/config\\.ts$';
+const SERVER_ONLY = '^lib/(fleet|history|http|server|cluster|sim|partner|regularity|predictions|exceptions|gtfs-rt|metrics|testing|log)/|^lib/config\\.ts$|^lib/map-style/config\\.ts$';
 /** The services beside the feed (each listens to feed.events; none is below the HTTP edge or server start). */
 const SERVICES = '^lib/(history|cluster|regularity|predictions|exceptions|gtfs-rt|metrics)/';
 

@@ -2,7 +2,7 @@
 // plan and scopes, the budget by kind, the upstream's own error text, the notes of rooms beside the feed, how the
 // time zone was decided) is for administrators: /api/status, /api/integration, and their own /api/live answers
 // (`fullHealth`). A viewer or a wall display gets only what the status bar and the banners need.
-import type { Capabilities, Health, UpstreamState } from './live';
+import type { Capabilities, Health, UpstreamState } from './upstream-health';
 import type { EpochMs, PlanLevel } from './transit';
 
 export interface LiveHealth {
