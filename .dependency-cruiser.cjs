@@ -4,7 +4,7 @@
 
 const TEST = '\\.test\\.tsx?$';
 /** Rooms shared by everything: types, geometry, statistics, time, the process's logger and its one registry key. */
-const BASE = '^lib/(model|geo|stats|time|csv|theme|page-url|log)/|^lib/app-slot\\.ts$';
+const BASE = '^lib/(model|geo|stats|time|csv|theme|page-url|log)/|^lib/app-slot\\.ts$|^lib/process-slot\\.(mjs|d\\.mts)$';
 /** The server's rooms that the browser's code must never reach. */
 const SERVER_ONLY = '^lib/(fleet|history|http|server|cluster|sim|partner|regularity|predictions|exceptions|gtfs-rt|metrics|testing|log)/|^lib/config\\.ts$|^lib/map-style/config\\.ts$';
 /** The services beside the feed (each listens to feed.events; none is below the HTTP edge or server start). */

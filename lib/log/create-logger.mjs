@@ -1,14 +1,13 @@
 // The one logger of a Fleetmap process (pino): JSON lines on stdout, levels by LOG_LEVEL, the request id of the
 // request being served on every line logged while serving it, and no secret. Plain JavaScript, so that
-// scripts/server.mjs (which runs outside the app's bundles) and the app share one logger: the first to ask makes it
-// and keeps it on globalThis, where every bundle finds it.
+// scripts/server/server.mjs (which runs outside the app's bundles) and the app share one logger: the first to ask
+// makes it and keeps it in the process's slot (lib/process-slot.mjs), where every bundle finds it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino from 'pino';
+import { processSlot } from '../process-slot.mjs';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Where scripts/server.mjs keeps the AsyncLocalStorage holding `{ requestId }` while a request is served. */
-export const REQUEST_CONTEXT = Symbol.for('fleetmap.request-context');
-const LOGGER = Symbol.for('fleetmap.logger');
 
 // Keys whose values are secrets wherever they appear in a line (one level deep too). The app logs none of them;
 // this is the second wall. The third: the values of the secret variables are cut out of every line written.
@@ -30,7 +29,7 @@ export function createLogger(env = process.env, destination = process.stdout) {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       mixin() {
-        const requestId = globalThis[REQUEST_CONTEXT]?.getStore()?.requestId;
+        const requestId = processSlot().requestContext?.getStore()?.requestId;
         return requestId ? { requestId } : {};
       },
       redact: { paths: SECRET_KEYS.flatMap((k) => [k, `*.${k}`]), censor: '[redacted]' },
@@ -44,5 +43,10 @@ export function createLogger(env = process.env, destination = process.stdout) {
 
 /** The process's logger. */
 export function processLogger() {
-  return (globalThis[LOGGER] ??= createLogger());
+  return (processSlot().logger ??= createLogger());
+}
+
+/** Where scripts/server/server.mjs runs each request, holding `{ requestId }`: every line logged meanwhile names it. */
+export function requestContext() {
+  return (processSlot().requestContext ??= new AsyncLocalStorage());
 }

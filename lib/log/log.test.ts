@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, logLevelOf, REQUEST_CONTEXT } from './create-logger.mjs';
+import { processSlot } from '@/lib/process-slot.mjs';
+import { createLogger, logLevelOf } from './create-logger.mjs';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -14,9 +15,8 @@ function capture() {
   return { lines, stream };
 }
 
-const holder = globalThis as { [REQUEST_CONTEXT]?: AsyncLocalStorage<{ requestId: string }> };
 afterEach(() => {
-  delete holder[REQUEST_CONTEXT];
+  delete processSlot().requestContext;
 });
 
 describe('the logger', () => {
@@ -36,7 +36,7 @@ describe('the logger', () => {
   it('names the request being served on every line logged while serving it', async () => {
     const { lines, stream } = capture();
     const log = createLogger({}, stream);
-    const context = (holder[REQUEST_CONTEXT] = new AsyncLocalStorage());
+    const context = (processSlot().requestContext = new AsyncLocalStorage());
     await context.run({ requestId: 'req-1' }, async () => {
       await new Promise((r) => setTimeout(r, 1));
       log.info('inside');

@@ -16,7 +16,6 @@
 // reads of the app is the contract in lib/server/contract.ts, which the typecheck holds it to (`@ts-check` above).
 //
 //   node scripts/server/server.mjs [--port 3000] [--host 127.0.0.1] [--dev]     (PORT / HOST work too)
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -24,7 +23,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import nextConfig from '../../next.config.js';
-import { processLogger, REQUEST_CONTEXT } from '../../lib/log/create-logger.mjs';
+import { processLogger, requestContext as processRequestContext } from '../../lib/log/create-logger.mjs';
+import { processSlot } from '../../lib/process-slot.mjs';
 
 /** @typedef {import('../../lib/server/contract').ServedSlot} ServedSlot */
 /** @typedef {import('../../lib/http/live-answer').RawAnswer} RawAnswer */
@@ -38,9 +38,7 @@ import { processLogger, REQUEST_CONTEXT } from '../../lib/log/create-logger.mjs'
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 const log = processLogger();
-/** @type {Record<symbol, AsyncLocalStorage<{ requestId: string }> | undefined>} */
-const contextHolder = /** @type {any} */ (globalThis);
-const requestContext = (contextHolder[REQUEST_CONTEXT] ??= new AsyncLocalStorage());
+const requestContext = processRequestContext();
 const REQUEST_ID_HEADER = 'x-request-id';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -49,25 +47,6 @@ const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH
 // lib/http/client-key.ts reads who a request comes from here (the per-client limits on watches and lookups), and
 // lib/auth the address for sign-in throttling and the audit log.
 const CLIENT_ADDRESS_HEADER = 'x-fleetmap-client-address';
-
-/**
- * The process's one slot (lib/app-slot.ts makes it the same way; whichever side comes first makes it).
- * @returns {ServedSlot}
- */
-function appSlot() {
-  const key = Symbol.for('fleetmap.app');
-  /** @type {Record<symbol, ServedSlot | undefined>} */
-  const holder = /** @type {any} */ (globalThis);
-  const existing = holder[key];
-  if (existing) return existing;
-  /** @type {() => void} */
-  let markStarted = () => {};
-  /** @type {Promise<void>} */
-  const started = new Promise((resolve) => (markStarted = resolve));
-  const made = { started, markStarted };
-  holder[key] = made;
-  return made;
-}
 
 /** @param {string} name @param {string} fallback @returns {string} */
 function arg(name, fallback) {
@@ -89,7 +68,8 @@ const app = next({ dev, dir: ROOT, hostname: host, port });
 // The sign-in check at start-up (lib/auth/config.ts) refuses a reachable address without sign-in: it reads HOST.
 process.env.HOST = host;
 const handle = app.getRequestHandler();
-const slot = appSlot();
+// The process's one slot (lib/process-slot.mjs): the app publishes its context there (lib/server/context.ts).
+const slot = /** @type {ServedSlot} */ (processSlot());
 
 try {
   await app.prepare();
