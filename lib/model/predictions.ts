@@ -33,7 +33,8 @@ export interface StopPrediction {
   plannedAt: EpochMs | null;
 }
 
-export interface TripPredictions {
+/** The trip a prediction is for, and its bus: what a trip's predictions and an arrival at a place both name. */
+export interface PredictedTrip {
   tripId: number;
   routeId: number | null;
   routeCode: string | null;
@@ -43,6 +44,9 @@ export interface TripPredictions {
   headsign: string | null;
   busId: number | null;
   busName: string | null;
+}
+
+export interface TripPredictions extends PredictedTrip {
   basis: PredictionBasis;
   /** Set when basis is `schedule`. */
   scheduleReason: ScheduleReason | null;
@@ -63,15 +67,7 @@ export interface TripPredictionsResponse {
 }
 
 /** One predicted arrival at a place (a physical stop), for "next arrivals here". */
-export interface StopArrival {
-  tripId: number;
-  routeId: number | null;
-  routeCode: string | null;
-  routeName: string | null;
-  direction: string | null;
-  headsign: string | null;
-  busId: number | null;
-  busName: string | null;
+export interface StopArrival extends PredictedTrip {
   /** The route stop of this trip at the place. */
   stopId: number;
   arrivalAt: EpochMs;

@@ -2,8 +2,9 @@ import 'server-only';
 import { pathForTrip, RECENT_FIXES_NEEDED, type RecentFix, type RoutePath } from '@/lib/estimate';
 import { wallClockInZone } from '@/lib/time/zone';
 import type { Answer, Feed, FixEvent } from '@/lib/fleet';
-import type { EpochMs, LiveSnapshot, NetworkResponse, RouteStop, Vehicle, VehicleTrip } from '@/lib/model';
-import type { PredictionBasis, ScheduleReason, StopArrival, StopArrivalsResponse, TripPredictions } from '@/lib/model/predictions';
+import { DEFAULT_DELAY_THRESHOLDS, type EpochMs, type LiveSnapshot, type NetworkResponse, type RouteStop, type Vehicle, type VehicleTrip } from '@/lib/model';
+import { vehicleTrip } from '@/lib/fleet/snapshot-builder';
+import type { PredictedTrip, PredictionBasis, ScheduleReason, StopArrival, StopArrivalsResponse, TripPredictions } from '@/lib/model/predictions';
 import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { groupPlaces, type Places } from './places';
 import { PaceLearner, passOf } from './pace-profile';
@@ -157,20 +158,8 @@ export class PredictionService {
     const stops = await this.feed.routeStops(trip.routeId, client);
     if (!stops.ok) return stops;
     const now = this.feed.liveSnapshot().snapshot.generatedAt;
-    const vt: VehicleTrip = {
-      tripId: trip.id,
-      routeId: trip.routeId,
-      routeCode: trip.routeCode,
-      routeName: trip.routeName,
-      direction: trip.direction,
-      status: trip.status,
-      delayMinutes: trip.delayMinutes,
-      delayClass: 'unknown',
-      plannedDepartureAt: trip.plannedDepartureAt,
-      plannedArrivalAt: trip.plannedArrivalAt,
-      actualDepartureAt: trip.actualDepartureAt,
-      actualArrivalAt: trip.actualArrivalAt,
-    };
+    // The service is not given the configured delay thresholds, and predictions do not read the class: it claims none.
+    const vt: VehicleTrip = { ...vehicleTrip(trip, DEFAULT_DELAY_THRESHOLDS), delayClass: 'unknown' };
     const p = predictTrip({ trip: vt, routeStops: stops.value.stops, fixes: [], now });
     if (!p.ok) return { ok: false, failure: { status: 404, message: p.reason === 'no-path' ? `Trip ${tripId}'s direction cannot be placed on its route's stops.` : `Trip ${tripId} has no planned departure and arrival.`, correlationId: null } };
     return { ok: true, value: tripPredictions({ trip: vt, busId: trip.busId, busName: trip.busName, vehicle: null }, p, now), fetchedAt: answer.fetchedAt };
@@ -187,14 +176,7 @@ export class PredictionService {
       for (const s of t.stops) {
         if (!ids.has(s.stopId)) continue;
         arrivals.push({
-          tripId: t.tripId,
-          routeId: t.routeId,
-          routeCode: t.routeCode,
-          routeName: t.routeName,
-          direction: t.direction,
-          headsign: t.headsign,
-          busId: t.busId,
-          busName: t.busName,
+          ...predictedTrip(t),
           stopId: s.stopId,
           arrivalAt: s.arrivalAt,
           earliestAt: s.earliestAt,
@@ -206,6 +188,12 @@ export class PredictionService {
     arrivals.sort((a, b) => a.arrivalAt - b.arrivalAt || a.tripId - b.tripId);
     return { ok: true, value: { place, arrivals: arrivals.slice(0, MAX_ARRIVALS), at: set.at, pendingRoutes: set.pendingRoutes }, fetchedAt: set.at };
   }
+}
+
+/** The trip and bus a set of predictions names, without the rest. */
+function predictedTrip(t: PredictedTrip): PredictedTrip {
+  const { tripId, routeId, routeCode, routeName, direction, headsign, busId, busName } = t;
+  return { tripId, routeId, routeCode, routeName, direction, headsign, busId, busName };
 }
 
 function tripPredictions(a: ActiveTrip, p: Extract<TripPrediction, { ok: true }>, at: EpochMs): TripPredictions {
