@@ -1,0 +1,209 @@
+// Arrival predictions in the dispatcher view, against the real app and simulator (the stack pins the simulator's
+// clock to midday, when the network runs a full service): the trip panel lists the trip's next stops with a
+// predicted time, a countdown and the uncertainty in words, and the list moves on as the bus passes its stops;
+// clicking a stop shared by two routes on the map opens "next arrivals here", which lists buses of both routes.
+import type { Page } from '@playwright/test';
+import type { LiveSnapshot, NetworkResponse } from '@/lib/model';
+import type { StopArrivalsResponse, TripPredictions, TripPredictionsResponse } from '@/lib/model/predictions';
+import { distanceM } from '@/lib/geo/sphere';
+import { ROUTE_OVERLAY_STOP_LAYER_IDS } from '@/components/map/layers/route-overlay-layer';
+import { expect, liveSnapshot, test } from './support/fixtures';
+
+test.describe.configure({ timeout: 300_000 });
+
+async function predictionsOf(page: Page, tripId: number): Promise<TripPredictions | null> {
+  const res = await page.request.get(`/api/trips/${tripId}/predictions`);
+  return res.ok() ? ((await res.json()) as TripPredictionsResponse).predictions : null;
+}
+
+async function mapReady(page: Page) {
+  await expect.poll(() => page.evaluate(() => !!window.__fleetmap?.drawing && !!window.__fleetmap.map.isStyleLoaded())).toBe(true);
+}
+
+/** The ids of the stops the panel lists, in order. */
+async function panelStopIds(page: Page): Promise<number[]> {
+  const ids = await page.getByRole('list', { name: 'Next stops' }).getByRole('listitem').evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-stop-id'))));
+  return ids;
+}
+
+test("the trip panel lists the trip's next stops with predicted times, and moves on as the bus passes them", async ({ page }) => {
+  // A bus on a trip predicted from its GPS position, with a few stops to go; the one due soonest is the quickest to
+  // pass its next stop.
+  let chosen: TripPredictions | null = null;
+  await expect
+    .poll(
+      async () => {
+        const snap = (await liveSnapshot(page)) as LiveSnapshot;
+        const candidates = snap.vehicles.filter((v) => v.trip && v.lat !== null && v.speedKmh !== null && v.speedKmh > 5).slice(0, 12);
+        const found: TripPredictions[] = [];
+        for (const v of candidates) {
+          const p = await predictionsOf(page, v.trip!.tripId);
+          if (p && p.basis === 'gps' && p.stops.length >= 4 && p.stops[0]!.arrivalAt - p.at > 20_000) found.push(p);
+        }
+        found.sort((a, b) => a.stops[0]!.arrivalAt - a.at - (b.stops[0]!.arrivalAt - b.at));
+        chosen = found[0] ?? null;
+        return chosen !== null;
+      },
+      { timeout: 120_000 },
+    )
+    .toBe(true);
+  const trip = chosen!;
+  const order = new Map<number, number>();
+
+  await page.goto(`/?trip=${trip.tripId}&bus=${trip.busId}`);
+  const panel = page.locator('section[aria-labelledby="trip-panel-title"]');
+  await expect(panel).toContainText(`Trip #${trip.tripId}`);
+  await expect(panel.getByRole('heading', { name: 'Next stops' })).toBeVisible();
+  await expect(panel).toContainText("From the bus's position and pace along its route");
+
+  // The panel lists the stops the server predicts, in the trip's order (both move with the bus: read together).
+  let listed: number[] = [];
+  await expect
+    .poll(
+      async () => {
+        const api = await predictionsOf(page, trip.tripId);
+        for (const s of api?.stops ?? []) order.set(s.stopId, s.stopOrder);
+        listed = await panelStopIds(page);
+        return JSON.stringify(listed) === JSON.stringify((api?.stops ?? []).slice(0, listed.length).map((s) => s.stopId)) && listed.length >= Math.min(4, api?.stops.length ?? 0);
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  expect(listed.length).toBeGreaterThanOrEqual(2);
+  for (let i = 1; i < listed.length; i++) expect(order.get(listed[i]!)!).toBeGreaterThan(order.get(listed[i - 1]!)!);
+
+  // Each row: the stop's name, the uncertainty in words, the predicted clock time and a countdown, which grows
+  // down the list.
+  const rows = panel.getByRole('list', { name: 'Next stops' }).getByRole('listitem');
+  const names = new Map(trip.stops.map((s) => [s.stopId, s.stopName]));
+  const countdowns: number[] = [];
+  for (let i = 0; i < (await rows.count()); i++) {
+    const row = rows.nth(i);
+    const id = Number(await row.getAttribute('data-stop-id'));
+    if (names.has(id)) await expect(row).toContainText(names.get(id)!);
+    await expect(row).toContainText(/due now|in about \d+ min|in \d+–\d+ min/);
+    await expect(row.getByTitle('Predicted arrival')).toHaveText(/^\d{1,2}:\d{2}( [AP]M)?$/);
+    const [m, s] = (await row.getByLabel('Countdown').textContent())!.split(':').map(Number);
+    countdowns.push(m! * 60 + s!);
+  }
+  for (let i = 1; i < countdowns.length; i++) expect(countdowns[i]!).toBeGreaterThanOrEqual(countdowns[i - 1]!);
+
+  // The list follows the trip: the bus passes the stop listed first, which leaves the list, and a later stop of the
+  // trip heads it.
+  const first = listed[0]!;
+  await expect
+    .poll(
+      async () => {
+        const now = await panelStopIds(page);
+        return now.length > 0 && !now.includes(first) && (order.get(now[0]!) ?? -1) > order.get(first)!;
+      },
+      { timeout: 200_000, intervals: [2_000] },
+    )
+    .toBe(true);
+});
+
+interface Shared {
+  /** A route stop at the place, of the route whose overlay is shown, and where it is. */
+  stopId: number;
+  lat: number;
+  lon: number;
+  routeId: number;
+  /** Two routes with a bus on its way to the place. */
+  routes: [number, number];
+  name: string;
+}
+
+/** The network's route stops of two routes or more that share a name within 30 m: candidate shared stops. */
+function sharedStopCandidates(network: NetworkResponse): Array<{ stopId: number; routeId: number; lat: number; lon: number; name: string }> {
+  type S = { stopId: number; routeId: number; lat: number; lon: number; name: string };
+  const byName = new Map<string, S[]>();
+  for (const f of network.features) {
+    const p = f.properties;
+    if (p.kind !== 'stop' || f.geometry.type !== 'Point' || typeof p.stopId !== 'number' || typeof p.routeId !== 'number' || typeof p.name !== 'string') continue;
+    const [lon, lat] = f.geometry.coordinates;
+    byName.set(p.name, [...(byName.get(p.name) ?? []), { stopId: p.stopId, routeId: p.routeId, lat, lon, name: p.name }]);
+  }
+  const out: S[] = [];
+  for (const stops of byName.values()) {
+    for (const s of stops) {
+      if (stops.some((o) => o.routeId !== s.routeId && distanceM(o.lon, o.lat, s.lon, s.lat) <= 30)) out.push(s);
+    }
+  }
+  return out;
+}
+
+test("clicking a stop two routes share opens its next arrivals, listing buses of both routes", async ({ page }) => {
+  // A place where buses of two routes are on their way, found over the API the page uses.
+  let shared: Shared | null = null;
+  await expect
+    .poll(
+      async () => {
+        const network = (await (await page.request.get('/api/network')).json()) as NetworkResponse;
+        const tried = new Set<string>();
+        for (const c of sharedStopCandidates(network)) {
+          if (tried.has(c.name) || tried.size >= 40) continue;
+          tried.add(c.name);
+          const res = await page.request.get(`/api/stops/${c.stopId}/arrivals`);
+          if (!res.ok()) continue;
+          const a = (await res.json()) as StopArrivalsResponse;
+          const routes = [...new Set(a.arrivals.flatMap((x) => (x.routeId !== null ? [x.routeId] : [])))];
+          if (routes.length < 2 || !routes.includes(c.routeId)) continue;
+          shared = { ...c, routes: [c.routeId, routes.find((r) => r !== c.routeId)!], name: a.place.name };
+          return true;
+        }
+        return false;
+      },
+      { timeout: 150_000, intervals: [5_000] },
+    )
+    .toBe(true);
+  const s = shared!;
+
+  // The route's overlay, the map on the stop at street zoom; then a click where the overlay draws the stop.
+  await page.goto(`/?route=${s.routeId}&lng=${s.lon.toFixed(5)}&lat=${s.lat.toFixed(5)}&z=17.00`);
+  await mapReady(page);
+  let point = { x: 0, y: 0 };
+  await expect
+    .poll(
+      async () => {
+        const hit = await page.evaluate(
+          ([stopId, lon, lat, layers]) => {
+            const map = window.__fleetmap!.map;
+            const p = map.project([lon as number, lat as number]);
+            const present = (layers as string[]).filter((l) => map.getLayer(l));
+            const ids = present.length ? map.queryRenderedFeatures(p, { layers: present }).map((f) => Number(f.properties.stopId)) : [];
+            const rect = map.getCanvas().getBoundingClientRect();
+            return { ok: ids.includes(stopId as number), x: rect.left + p.x, y: rect.top + p.y };
+          },
+          [s.stopId, s.lon, s.lat, ROUTE_OVERLAY_STOP_LAYER_IDS] as const,
+        );
+        point = { x: hit.x, y: hit.y };
+        return hit.ok;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  await page.mouse.click(point.x, point.y);
+
+  const panel = page.getByRole('region', { name: `Next arrivals here: ${s.name}` });
+  await expect(panel).toBeVisible();
+  const list = panel.getByRole('list', { name: 'Next arrivals' });
+  // Both routes' buses, each row under its route (the page refreshes every 10 s: the set may move meanwhile).
+  await expect
+    .poll(async () => {
+      const ids = await list.getByRole('listitem').evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-route-id'))));
+      return s.routes.every((r) => ids.includes(r));
+    }, { timeout: 60_000 })
+    .toBe(true);
+  // The place names every route serving it, and the rows come soonest first.
+  const place = ((await (await page.request.get(`/api/stops/${s.stopId}/arrivals`)).json()) as StopArrivalsResponse).place;
+  expect(place.routes.map((r) => r.routeId)).toEqual(expect.arrayContaining(s.routes));
+  await expect(panel).toContainText(`Routes: ${place.routes.map((r) => r.code ?? r.name ?? `#${r.routeId}`).join(', ')}`);
+  const countdowns = await list.getByRole('listitem').evaluateAll((items) =>
+    items.map((li) => {
+      const [m, sec] = (li.lastElementChild?.textContent ?? '').split(':').map(Number);
+      return m! * 60 + sec!;
+    }),
+  );
+  expect(countdowns.every((c) => Number.isFinite(c))).toBe(true);
+  for (let i = 1; i < countdowns.length; i++) expect(countdowns[i]!).toBeGreaterThanOrEqual(countdowns[i - 1]!);
+});
