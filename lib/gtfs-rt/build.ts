@@ -8,6 +8,7 @@ import type { TripPredictions } from '@/lib/model/predictions';
 import type { TimeRule } from '@/lib/partner/time';
 import { wallClockAsUtc, wallClockInZone } from '@/lib/time/zone';
 import type { GtfsIds } from './ids';
+import type { WireEntity, WirePosition, WireStopTimeUpdate, WireTrip, WireTripUpdate, WireVehicle, WireVehiclePosition } from './wire';
 
 /** What both feeds are built from: one snapshot version. */
 export interface FeedSource {
@@ -23,8 +24,14 @@ export interface FeedSource {
   ids: GtfsIds;
 }
 
+/** A feed's message: the bindings' shapes, narrowed to the fields this feed sets (wire.ts writes them). */
+export interface FeedMessage {
+  header: transit_realtime.IFeedHeader;
+  entity: WireEntity[];
+}
+
 export interface BuiltFeed {
-  message: transit_realtime.IFeedMessage;
+  message: FeedMessage;
   /** Buses (or trips) left out because their record broke a rule. */
   leftOut: number;
 }
@@ -44,39 +51,53 @@ export function directionId(direction: string | null): number | null {
 
 /** Zones change their offset only on a quarter hour: one Intl lookup per zone and quarter hour serves every trip. */
 const QUARTER_MS = 15 * 60_000;
-const offsets = new Map<string, number>();
+/** By zone, by quarter hour: the zone's offset (ms). */
+const offsets = new Map<string, Map<number, number>>();
 
 function localMs(ms: number, rule: TimeRule): number {
   if (rule.kind === 'offset') return ms + rule.minutes * 60_000;
   const quarter = Math.floor(ms / QUARTER_MS) * QUARTER_MS;
-  const key = `${rule.zone}|${quarter}`;
-  let offset = offsets.get(key);
+  let zone = offsets.get(rule.zone);
+  if (!zone) offsets.set(rule.zone, (zone = new Map()));
+  let offset = zone.get(quarter);
   if (offset === undefined) {
     offset = wallClockAsUtc(wallClockInZone(quarter, rule.zone)) - quarter;
-    if (offsets.size > 10_000) offsets.clear();
-    offsets.set(key, offset);
+    if (zone.size > 10_000) zone.clear();
+    zone.set(quarter, offset);
   }
   return ms + offset;
 }
 
+/** A service date (YYYY-MM-DD): its midnight as UTC ms and its GTFS form (YYYYMMDD), read once per date. */
+const serviceDates = new Map<string, { midnight: number; gtfs: string }>();
+
+function serviceDate(day: string): { midnight: number; gtfs: string } {
+  let d = serviceDates.get(day);
+  if (!d) {
+    if (serviceDates.size > 1_000) serviceDates.clear();
+    serviceDates.set(day, (d = { midnight: Date.parse(`${day}T00:00:00Z`), gtfs: day.replaceAll('-', '') }));
+  }
+  return d;
+}
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 /** start_date (YYYYMMDD) and start_time (HH:MM:SS past the service date's midnight; 25:10:00 after midnight). */
 export function startOf(plannedDepartureAt: EpochMs | null, tripDate: string | null, rule: TimeRule): { startDate?: string; startTime?: string } {
   const out: { startDate?: string; startTime?: string } = {};
-  const date = tripDate && /^\d{4}-\d{2}-\d{2}$/.test(tripDate) ? tripDate : null;
-  if (plannedDepartureAt === null || !Number.isFinite(plannedDepartureAt)) return date ? { startDate: date.replaceAll('-', '') } : out;
+  const date = tripDate && DATE_RE.test(tripDate) ? tripDate : null;
+  if (plannedDepartureAt === null || !Number.isFinite(plannedDepartureAt)) return date ? { startDate: serviceDate(date).gtfs } : out;
   const local = localMs(plannedDepartureAt, rule);
-  const day = date ?? new Date(local).toISOString().slice(0, 10);
-  const seconds = Math.round((local - Date.parse(`${day}T00:00:00Z`)) / 1000);
-  out.startDate = day.replaceAll('-', '');
-  if (seconds >= 0 && seconds < 48 * 3600) {
-    const two = (n: number) => String(n).padStart(2, '0');
-    out.startTime = `${two(Math.floor(seconds / 3600))}:${two(Math.floor((seconds % 3600) / 60))}:${two(seconds % 60)}`;
-  }
+  const day = serviceDate(date ?? new Date(local).toISOString().slice(0, 10));
+  const seconds = Math.round((local - day.midnight) / 1000);
+  out.startDate = day.gtfs;
+  if (seconds >= 0 && seconds < 48 * 3600) out.startTime = `${two(Math.floor(seconds / 3600))}:${two(Math.floor((seconds % 3600) / 60))}:${two(seconds % 60)}`;
   return out;
 }
 
-function tripDescriptor(t: { tripId: number; routeId: number | null; direction: string | null; plannedDepartureAt: EpochMs | null }, s: FeedSource): transit_realtime.ITripDescriptor {
-  const d: transit_realtime.ITripDescriptor = { tripId: s.ids.trip(t.tripId) };
+function tripDescriptor(t: { tripId: number; routeId: number | null; direction: string | null; plannedDepartureAt: EpochMs | null }, s: FeedSource): WireTrip {
+  const d: WireTrip = { tripId: s.ids.trip(t.tripId) };
   if (t.routeId !== null) d.routeId = s.ids.route(t.routeId);
   const dir = directionId(t.direction);
   if (dir !== null) d.directionId = dir;
@@ -84,8 +105,8 @@ function tripDescriptor(t: { tripId: number; routeId: number | null; direction: 
   return d;
 }
 
-function vehicleDescriptor(busId: number, busName: string | null, plate: string | null, s: FeedSource): transit_realtime.IVehicleDescriptor {
-  const v: transit_realtime.IVehicleDescriptor = { id: s.ids.vehicle(busId) };
+function vehicleDescriptor(busId: number, busName: string | null, plate: string | null, s: FeedSource): WireVehicle {
+  const v: WireVehicle = { id: s.ids.vehicle(busId) };
   if (busName) v.label = busName;
   if (plate) v.licensePlate = plate;
   return v;
@@ -106,7 +127,7 @@ export function brokenFix(v: Vehicle, at: EpochMs): string | null {
 
 /** VehiclePositions: every bus with a fix, at its fix, with its trip and the next stop it is headed for. */
 export function vehiclePositions(s: FeedSource): BuiltFeed {
-  const entity: transit_realtime.IFeedEntity[] = [];
+  const entity: WireEntity[] = [];
   let leftOut = 0;
   for (const v of s.vehicles) {
     if (v.lat === null && v.lon === null && v.gpsAt === null) continue;
@@ -114,10 +135,10 @@ export function vehiclePositions(s: FeedSource): BuiltFeed {
       leftOut++;
       continue;
     }
-    const position: transit_realtime.IPosition = { latitude: v.lat!, longitude: v.lon! };
+    const position: WirePosition = { latitude: v.lat!, longitude: v.lon! };
     if (v.heading !== null) position.bearing = v.heading === 360 ? 0 : v.heading;
     if (v.speedKmh !== null) position.speed = v.speedKmh / 3.6;
-    const vp: transit_realtime.IVehiclePosition = {
+    const vp: WireVehiclePosition = {
       vehicle: vehicleDescriptor(v.busId, v.busName, v.plateNumber, s),
       position,
       timestamp: Math.floor(v.gpsAt! / 1000),
@@ -138,13 +159,13 @@ export function vehiclePositions(s: FeedSource): BuiltFeed {
 
 /** TripUpdates: every active trip with predictions, a stop_time_update per remaining stop, times strictly increasing. */
 export function tripUpdates(s: FeedSource): BuiltFeed {
-  const entity: transit_realtime.IFeedEntity[] = [];
+  const entity: WireEntity[] = [];
   let leftOut = 0;
   const byTrip = new Map<number, Vehicle>();
   for (const v of s.vehicles) if (v.trip) byTrip.set(v.trip.tripId, v);
   for (const p of [...s.predictions.values()].sort((a, b) => a.tripId - b.tripId)) {
     const v = byTrip.get(p.tripId);
-    const updates: transit_realtime.TripUpdate.IStopTimeUpdate[] = [];
+    const updates: WireStopTimeUpdate[] = [];
     let last = -Infinity;
     let broken = false;
     for (const stop of p.stops) {
@@ -166,7 +187,7 @@ export function tripUpdates(s: FeedSource): BuiltFeed {
       continue;
     }
     if (updates.length === 0) continue;
-    const tu: transit_realtime.ITripUpdate = {
+    const tu: WireTripUpdate = {
       trip: tripDescriptor({ tripId: p.tripId, routeId: p.routeId, direction: p.direction, plannedDepartureAt: p.plannedDepartureAt }, s),
       stopTimeUpdate: updates,
       timestamp: Math.floor(p.at / 1000),
