@@ -4,8 +4,9 @@
 // Requests carry `Accept-Encoding: gzip` (what browsers send over plain http). Full answers ask /api/live; delta
 // answers ask `?since=` the newest version seen at least one poll interval (5 s) earlier, as browsers polling
 // every 5 s do (each run starts with a version 5 s old). Each row runs Fleetmap, bare, bare, Fleetmap and reports
-// the means. Then one viewer polling full snapshots and one polling deltas, side by side for a minute, count the
-// bytes each receives.
+// the means. The GTFS-Realtime feeds (protobuf, /gtfs-rt/vehicle-positions and /gtfs-rt/trip-updates) get rows
+// of their own beside /api/live's full answers, against the bare server sending their bytes. Then one viewer
+// polling full snapshots and one polling deltas, side by side for a minute, count the bytes each receives.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -138,9 +139,13 @@ async function viewerBytes(appUrl: string, deltas: boolean, windowS: number): Pr
   return { bytes, polls, kinds };
 }
 
+/** The GTFS-Realtime feeds measured beside /api/live: the app's path, the bare server's. */
+const GTFS_RT_FEEDS = ['vehicle-positions', 'trip-updates'] as const;
+type RowKind = 'full' | 'delta' | (typeof GTFS_RT_FEEDS)[number];
+
 interface Row {
   connections: number;
-  kind: 'full' | 'delta';
+  kind: RowKind;
   /** Two runs each, in the order Fleetmap, bare, bare, Fleetmap. */
   fleetmap: AutocannonResult[];
   bare: AutocannonResult[];
@@ -173,15 +178,18 @@ export const apiLoad: Benchmark = {
       await sleep(POLL_MS);
       const delta = await get(`${bench.appUrl}/api/live?since=${versionOf(full.etag)}`);
       if (full.encoding !== ENCODING || delta.encoding !== ENCODING) throw new Error(`/api/live answered ${full.encoding}/${delta.encoding}, not ${ENCODING}`);
-      for (const [name, a] of [['full', full], ['delta', delta]] as const) {
+      // And one answer of each GTFS-Realtime feed (protobuf, encoded once per snapshot version like /api/live's).
+      const feeds: Array<[RowKind, Answer]> = [];
+      for (const f of GTFS_RT_FEEDS) feeds.push([f, await get(`${bench.appUrl}/gtfs-rt/${f}`)]);
+      for (const [name, a] of [['full', full], ['delta', delta], ...feeds] as const) {
         writeFileSync(join(dir, name), a.body);
         writeFileSync(join(dir, `${name}.headers.json`), JSON.stringify(a.headers));
       }
-      bare = await startBare({ '/full': join(dir, 'full'), '/delta': join(dir, 'delta') });
+      bare = await startBare(Object.fromEntries(['full', 'delta', ...GTFS_RT_FEEDS].map((n) => [`/${n}`, join(dir, n)])));
 
       const rows: Row[] = [];
       for (const connections of CONNECTIONS) {
-        for (const kind of ['full', 'delta'] as const) {
+        for (const kind of ['full', 'delta', ...GTFS_RT_FEEDS] as const) {
           ctx.log(`  ${connections} conn, ${kind}: Fleetmap, bare, bare, Fleetmap, ${durationS} s each`);
           // A browser polling every 5 s asks with the version it got 5 s ago: so does each run's first request. (Seeded
           // with an older answer, a run asked with a version minutes old: a long delta, or past the versions the store
@@ -193,12 +201,13 @@ export const apiLoad: Benchmark = {
               await sleep(POLL_MS);
             }
             const clock = new VersionClock(versionOf(seed.etag));
+            if (kind !== 'full' && kind !== 'delta') return hammer(bench.appUrl, connections, durationS, `/gtfs-rt/${kind}`);
             return hammer(bench.appUrl, connections, durationS, kind === 'full' ? '/api/live' : () => `/api/live?since=${clock.since()}`, (etag) => clock.saw(versionOf(etag)));
           };
           // The load generator does the same work for both: for deltas a path made per request and every
           // answer's ETag read (the bare server ignores the query and always sends the same delta).
           const peerClock = new VersionClock(versionOf(delta.etag));
-          const runBare = () => hammer(bare!.url, connections, durationS, kind === 'full' ? '/full' : () => `/delta?since=${peerClock.since()}`, (etag) => peerClock.saw(versionOf(etag)));
+          const runBare = () => hammer(bare!.url, connections, durationS, kind === 'delta' ? () => `/delta?since=${peerClock.since()}` : `/${kind}`, (etag) => peerClock.saw(versionOf(etag)));
           // Fleetmap, bare, bare, Fleetmap: what one run leaves behind for the next (the load generator's garbage
           // after full answers, the machine's drift) falls on both alike.
           const f1 = await runFleetmap();
@@ -221,7 +230,7 @@ export const apiLoad: Benchmark = {
 
       const figures: Figure[] = [];
       for (const r of rows) {
-        const label = `${r.connections} conn, ${r.kind}`;
+        const label = `${r.connections} conn, ${r.kind === 'full' || r.kind === 'delta' ? r.kind : `GTFS-RT ${r.kind}`}`;
         const rate = (runs: AutocannonResult[]) => meanOf(runs, (x) => x.requests.average);
         figures.push(
           { metric: `${label}: requests/s`, unit: '/s', fleetmap: rate(r.fleetmap), peer: rate(r.bare), better: 'higher' },
@@ -242,6 +251,7 @@ export const apiLoad: Benchmark = {
         peer: 'bare node:http, same bytes',
         conditions:
           `${BUSES} buses; full answer ${(full.body.length / 1024).toFixed(0)} KiB and a 5 s delta ${(delta.body.length / 1024).toFixed(1)} KiB on the wire (${ENCODING}); ` +
+          `GTFS-RT ${feeds.map(([f, a]) => `${f} ${(a.body.length / 1024).toFixed(0)} KiB${a.encoding ? ` (${a.encoding})` : ''}`).join(', ')}; ` +
           `autocannon ${durationS} s per run, two runs per row and contender (Fleetmap, bare, bare, Fleetmap; means), keep-alive, one request at a time per connection, the same requests and headers to both; load generator, app and bare server on the same 2 cores; ` +
           `viewers: body bytes over ${viewerWindowS} s, scaled to a minute`,
         figures,
@@ -251,6 +261,7 @@ export const apiLoad: Benchmark = {
           encoding: ENCODING,
           fullWireBytes: full.body.length,
           deltaWireBytes: delta.body.length,
+          gtfsRtWire: Object.fromEntries(feeds.map(([f, a]) => [f, { bytes: a.body.length, encoding: a.encoding }])),
           viewers: { windowS: viewerWindowS, full: fullViewer, delta: deltaViewer },
           order: 'per row: Fleetmap, bare, bare, Fleetmap; figures are the means of the two runs of each contender',
           runs: rows.map((r) => {

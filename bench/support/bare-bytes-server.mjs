@@ -15,7 +15,8 @@ const answers = new Map(
     const kept = existsSync(`${file}.headers.json`) ? JSON.parse(readFileSync(`${file}.headers.json`, 'utf8')) : null;
     const headers = kept ?? { 'Cache-Control': 'no-cache', ETag: 'W/"bare-1"', Vary: 'Accept-Encoding', 'Content-Type': 'application/json' };
     headers['content-length'] = String(body.length);
-    if (encoding !== 'identity') headers['content-encoding'] = encoding;
+    // Kept headers carry the app's own content-encoding, or none (a protobuf feed the app sends as it is).
+    if (!kept && encoding !== 'identity') headers['content-encoding'] = encoding;
     return [path, { body, headers }];
   }),
 );
