@@ -60,8 +60,8 @@ function get(url: string): Promise<Answer> {
   });
 }
 
-/** `W/"<epoch>-<version>"` → the `since` value naming that version. */
-const versionOf = (etag: string) => etag.replace(/^W\//, '').replace(/"/g, '');
+/** `W/"<epoch>-<version>"` (with a scope's suffix such as an administrator's `.a`) → the `since` value naming that version. */
+const versionOf = (etag: string) => etag.replace(/^W\//, '').replace(/"/g, '').split('.')[0]!;
 
 function headerValue(headers: Record<string, string | string[]>, name: string): string | null {
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return Array.isArray(v) ? (v[0] ?? null) : v;
