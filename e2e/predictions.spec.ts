@@ -1,9 +1,10 @@
 // Arrival predictions in the dispatcher view, against the real app and simulator (the stack pins the simulator's
 // clock to midday, when the network runs a full service): the trip panel lists the trip's next stops with a
 // predicted time, a countdown and the uncertainty in words, and the list moves on as the bus passes its stops;
-// clicking a stop shared by two routes on the map opens "next arrivals here", which lists buses of both routes.
+// clicking a stop shared by two routes on the map opens "next arrivals here", which lists buses of both routes; the
+// ladder names each bus's next stop and its predicted arrival.
 import type { Page } from '@playwright/test';
-import type { LiveSnapshot, NetworkResponse } from '@/lib/model';
+import type { HeadwaysResponse, LiveSnapshot, NetworkResponse } from '@/lib/model';
 import type { StopArrivalsResponse, TripPredictions, TripPredictionsResponse } from '@/lib/model/predictions';
 import { distanceM } from '@/lib/geo/sphere';
 import { ROUTE_OVERLAY_STOP_LAYER_IDS } from '@/components/map/layers/route-overlay-layer';
@@ -206,4 +207,54 @@ test("clicking a stop two routes share opens its next arrivals, listing buses of
   );
   expect(countdowns.every((c) => Number.isFinite(c))).toBe(true);
   for (let i = 1; i < countdowns.length; i++) expect(countdowns[i]!).toBeGreaterThanOrEqual(countdowns[i - 1]!);
+});
+
+test("the ladder shows each bus's next stop and predicted arrival, as the trip's predictions give them", async ({ page }) => {
+  // A route with buses on its line whose trips have predictions.
+  let code = '';
+  await expect
+    .poll(
+      async () => {
+        const h = (await (await page.request.get('/api/headways')).json()) as HeadwaysResponse;
+        const route = h.routes.find((r) => r.routeCode && r.directions.some((d) => d.buses.some((b) => b.next)));
+        code = route?.routeCode ?? '';
+        return code;
+      },
+      { timeout: 120_000 },
+    )
+    .not.toBe('');
+
+  await page.goto(`/ladder?route=${code}`);
+  const buses = page.locator('[data-bus]');
+  await expect(buses.first()).toBeVisible({ timeout: 60_000 });
+  // A bus's mark names its next stop and the arrival in words, the very stop its trip's predictions put first.
+  let picked: { tripId: number; stopName: string } | null = null;
+  await expect
+    .poll(
+      async () => {
+        const marks = await buses.evaluateAll((els) => els.map((e) => ({ tripId: Number(e.getAttribute('data-trip')), label: e.getAttribute('aria-label') ?? '' })));
+        for (const m of marks.filter((x) => x.label.includes('next stop')).slice(0, 5)) {
+          const p = await predictionsOf(page, m.tripId);
+          const first = p?.stops[0];
+          if (first && new RegExp(`, next stop ${first.stopName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (due now|in about \\d+ min|in \\d+–\\d+ min)$`).test(m.label)) {
+            picked = { tripId: m.tripId, stopName: first.stopName };
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+
+  // Selected, the bus's line says it in full: the stop, the words and the predicted clock time.
+  // (Buses glide between fixes: a neighbour sliding under the pointer can take the click, so click until it is this one.)
+  const mark = page.locator(`[data-bus][data-trip="${picked!.tripId}"]`);
+  await expect(async () => {
+    await mark.click();
+    await expect(page).toHaveURL(new RegExp(`[?&]trip=${picked!.tripId}(&|$)`), { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  const selected = page.getByRole('region', { name: 'Selected trip' });
+  await expect(selected).toContainText(`trip ${picked!.tripId}`);
+  await expect(selected.locator('[data-next-stop]')).toHaveText(/^\s*·\s*next stop .+, (due now|in about \d+ min|in \d+–\d+ min) \(\d{1,2}:\d{2}( [AP]M)?\)$/);
 });

@@ -8,13 +8,15 @@ import { AppHeader } from '@/components/app-header';
 import { HealthBanners } from '@/components/status';
 import { headwaysQuery, routesQuery } from '@/lib/client/queries';
 import { useLiveFeed } from '@/lib/client/use-live-feed';
+import { useDisplayZone } from '@/lib/client/use-display-zone';
 import { useServerNow } from '@/lib/client/use-server-now';
 import { useTheme } from '@/lib/client/use-theme';
 import { useUrlState } from '@/lib/client/use-url-state';
 import type { HeadwaysResponse } from '@/lib/model';
 import { tripMapHref } from '@/lib/view/dispatcher-url';
 import { agencyZoneOf } from '@/lib/view/display-zone';
-import { formatDelay } from '@/lib/view/format';
+import { etaWords } from '@/lib/view/eta';
+import { formatClock, formatDelay } from '@/lib/view/format';
 import { parseLadderUrl, parseRouteTokens, serializeLadderUrl } from '@/lib/page-url/ladder-url';
 import { ForwardOnly } from '@/lib/view/ladder';
 import { busAge, BusGlyph, GAP_COLORS, RouteLadder } from './route-ladder';
@@ -47,6 +49,7 @@ export function LadderView() {
   const [hold] = useState(() => new ForwardOnly());
   const select = useCallback((tripId: number) => update({ tripId }), [update]);
   const selected = useMemo(() => findTrip(headways.data, url.tripId), [headways.data, url.tripId]);
+  const zone = useDisplayZone(agencyZoneOf(live.snapshot?.health ?? null));
   const inputId = useId();
   const listId = useId();
 
@@ -90,6 +93,11 @@ export function LadderView() {
               <span>
                 <strong>{selected.bus.label}</strong> · {selected.route.routeCode} trip {selected.bus.tripId} · {selected.bus.delayMinutes === null ? 'delay unknown' : formatDelay(selected.bus.delayMinutes)} · {selected.bus.gpsAt === null ? 'no fix' : `fix ${busAge(selected.bus, now)} old`}
                 {selected.bus.layover ? ' · at the terminal' : ''}
+                {selected.bus.next && (
+                  <span data-next-stop="">
+                    {' · '}next stop {selected.bus.next.stopName}, {etaWords(selected.bus.next.earliestAt, selected.bus.next.latestAt, now)} ({formatClock(selected.bus.next.arrivalAt, false, zone.zone)})
+                  </span>
+                )}
               </span>
             ) : (
               <span>

@@ -6,6 +6,7 @@ import type { KeyboardEvent } from 'react';
 import type { DirectionHeadways, EpochMs, HeadwayBus, HeadwayClass, RouteHeadways } from '@/lib/model';
 import type { Theme } from '@/lib/theme/theme';
 import { DELAY_COLORS, DELAY_LABELS } from '@/lib/view/delay-palette';
+import { etaWords } from '@/lib/view/eta';
 import { formatDelay, formatDuration } from '@/lib/view/format';
 import { layoutDirection, LADDER_GEOMETRY, type ForwardOnly, type LadderGeometry } from '@/lib/view/ladder';
 
@@ -31,11 +32,17 @@ export function busAge(bus: HeadwayBus, now: EpochMs): string {
   return bus.gpsAt === null ? 'no fix' : formatDuration((now - bus.gpsAt) / 1000);
 }
 
+/** "next stop 86 St in 2–4 min": the trip's next stop and its predicted arrival, or null without a prediction. */
+export function nextStopWords(bus: HeadwayBus, now: EpochMs): string | null {
+  return bus.next ? `next stop ${bus.next.stopName} ${etaWords(bus.next.earliestAt, bus.next.latestAt, now)}` : null;
+}
+
 function busDescription(bus: HeadwayBus, now: EpochMs): string {
   const delay = bus.delayMinutes === null ? DELAY_LABELS[bus.delayClass].toLowerCase() : `${formatDelay(bus.delayMinutes)} (${DELAY_LABELS[bus.delayClass].toLowerCase()})`;
   const age = bus.gpsAt === null ? 'no fix' : `fix ${busAge(bus, now)} old`;
   // The name starts with what is written beside the mark (its label and age), as axe's label-content-name-mismatch asks.
-  return `${bus.label} ${busAge(bus, now)}: bus on trip ${bus.tripId}, ${delay}, ${BASIS_WORDS[bus.basis]}, ${age}${bus.stale ? ', stale' : ''}`;
+  const next = nextStopWords(bus, now);
+  return `${bus.label} ${busAge(bus, now)}: bus on trip ${bus.tripId}, ${delay}, ${BASIS_WORDS[bus.basis]}, ${age}${bus.stale ? ', stale' : ''}${next ? `, ${next}` : ''}`;
 }
 
 /** The mark of a bus by its basis, centred on 0,0. */
@@ -205,6 +212,7 @@ function DirectionLadder({ route, d, down, now, theme, selectedTripId, onSelect,
             onClick={() => onSelect(bus.tripId)}
             onKeyDown={(e) => onItemKey(e, () => onSelect(bus.tripId))}
           >
+            <title>{busDescription(bus, now)}</title>
             <rect className="focus" x={-10} y={-10} width={LANE_W - 4} height={20} rx={10} fill="none" stroke="#2563EB" strokeWidth={2} opacity={selectedTripId === bus.tripId ? 1 : 0} />
             <BusGlyph basis={bus.basis} color={color(bus.delayClass)} theme={theme} stale={bus.stale} />
             {/* One text node: the accessible name starts with exactly this (a tspan's leading space is lost to axe). */}

@@ -61,6 +61,16 @@ export interface TripPredictions extends PredictedTrip {
   stops: StopPrediction[];
 }
 
+/** A bus's next stop and its predicted arrival there, as the ladder shows it beside the bus (/api/headways). */
+export interface NextArrival {
+  stopId: number;
+  stopName: string;
+  arrivalAt: EpochMs;
+  earliestAt: EpochMs;
+  latestAt: EpochMs;
+  basis: PredictionBasis;
+}
+
 /** `GET /api/trips/{id}/predictions`. */
 export interface TripPredictionsResponse {
   predictions: TripPredictions;

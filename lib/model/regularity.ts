@@ -2,6 +2,7 @@
 // The definitions live in lib/regularity (ghosts.ts, headways.ts) and docs/regularity.md.
 import type { EpochMs } from './transit';
 import type { DelayClass, UnpositionedTrip } from './live';
+import type { NextArrival } from './predictions';
 
 /** What regularity needs of the configuration (GHOST_AFTER_S, HEADWAY_BUNCHED_RATIO, HEADWAY_GAPPED_RATIO). */
 export interface RegularityConfig {
@@ -72,6 +73,11 @@ export interface HeadwayBus {
   /** At a terminal between trips: `start` before the trip leaves, `end` once it has arrived. */
   layover: 'start' | 'end' | null;
   plannedDepartureAt: EpochMs | null;
+  /**
+   * The trip's next stop and its predicted arrival (lib/predictions, added by /api/headways); null when the trip has
+   * no prediction, absent where regularity alone made the answer.
+   */
+  next?: NextArrival | null;
 }
 
 export interface HeadwayGap {

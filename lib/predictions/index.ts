@@ -3,6 +3,7 @@ import type { Feed } from '@/lib/fleet';
 import { PredictionService } from './service';
 
 export { PredictionService, type PredictionSet } from './service';
+export { nextArrivalOf, withNextArrivals } from './next-arrivals';
 export { predictTrip, type PredictInput, type TripPrediction, type PaceProfile } from './predict';
 
 /**
