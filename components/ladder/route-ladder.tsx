@@ -212,7 +212,6 @@ function DirectionLadder({ route, d, down, now, theme, selectedTripId, onSelect,
             onClick={() => onSelect(bus.tripId)}
             onKeyDown={(e) => onItemKey(e, () => onSelect(bus.tripId))}
           >
-            <title>{busDescription(bus, now)}</title>
             <rect className="focus" x={-10} y={-10} width={LANE_W - 4} height={20} rx={10} fill="none" stroke="#2563EB" strokeWidth={2} opacity={selectedTripId === bus.tripId ? 1 : 0} />
             <BusGlyph basis={bus.basis} color={color(bus.delayClass)} theme={theme} stale={bus.stale} />
             {/* One text node: the accessible name starts with exactly this (a tspan's leading space is lost to axe). */}
