@@ -86,8 +86,14 @@ export interface ReplayRun {
 }
 
 /** What else a replay tells (the exceptions benchmark): the simulator, every location fetched, and a tick. */
+/** What a hook may ask of the replay's feed. */
+export interface ReplayControl {
+  /** As lib/fleet's Feed.watch: the bus's next location comes first, for the feed's watch TTL from `now`. */
+  watch(busId: number, now: number): void;
+}
+
 export interface ReplayHooks {
-  start?(sim: ReturnType<typeof createSimulator>, stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>): void;
+  start?(sim: ReturnType<typeof createSimulator>, stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>, control: ReplayControl): void;
   /** A location answer as the feed reads it, fetched at `now`. */
   location?(busId: number, fix: RecentFix, now: number): void;
   /** Every tickMs from the start of the measured span: the active trips of the last walk, each bus's or none. */
@@ -99,11 +105,20 @@ export interface ReplayHooks {
  * Replays the service day from `fromH` to `toH` (local hours, after a 30-minute warm-up) and hands every bus the
  * app holds an active trip for to `onSample` every SAMPLE_MS. `dayStart`: another day's local midnight.
  */
+/** What /routes/{id}/stops answers for each of the simulator's routes, read as the feed reads it. */
+export function routeStopsOf(world: ReturnType<typeof createSimulator>['world']): Map<number, RouteStop[]> {
+  const { schemas, map } = loadPartnerModules();
+  const idBase = routeStopIdBase(world.net.routes);
+  return new Map<number, RouteStop[]>(
+    world.net.routes.map((r) => [r.id, map.routeStopsFromWire(schemas.routeStopsDataSchema.parse({ route: { id: r.id }, items: routeStopRecords(r, idBase[r.index]!, WIRE) })).stops]),
+  );
+}
+
 export function replayServiceDay(fromH: number, toH: number, onSample: (s: ReplaySample) => void, dayStart = DAY_START, hooks: ReplayHooks = {}): ReplayRun {
   const { scheduler: schedulerModule, config } = loadServerModules();
   const { schemas, map } = loadPartnerModules();
   const { LocationScheduler, newTrack, recordFix } = schedulerModule;
-  const { budgetShare, tripsIntervalMs, parkedFloorMs } = config.appConfig({}).feed;
+  const { budgetShare, tripsIntervalMs, parkedFloorMs, watchTtlMs } = config.appConfig({}).feed;
   const warmupMs = 30 * 60_000;
   let now = dayStart + fromH * HOUR_MS - warmupMs;
   const sim = createSimulator({ startAt: now, now: () => now });
@@ -113,14 +128,17 @@ export function replayServiceDay(fromH: number, toH: number, onSample: (s: Repla
   const slotsPerMinute = Math.floor(budgetShare * LIMIT_PER_MINUTE);
   const slotMs = 60_000 / slotsPerMinute;
 
-  // What /routes/{id}/stops answers, read as the feed reads it.
-  const idBase = routeStopIdBase(world.net.routes);
-  const stopsByRoute = new Map<number, RouteStop[]>(
-    world.net.routes.map((r) => [r.id, map.routeStopsFromWire(schemas.routeStopsDataSchema.parse({ route: { id: r.id }, items: routeStopRecords(r, idBase[r.index]!, WIRE) })).stops]),
-  );
+  const stopsByRoute = routeStopsOf(world);
 
-  hooks.start?.(sim, stopsByRoute);
   const tracks = buses.map((b) => newTrack(b.id));
+  hooks.start?.(sim, stopsByRoute, {
+    watch: (busId, at) => {
+      const t = tracks[busId - 1];
+      if (!t) return;
+      if (t.watchedUntil <= at) t.watchedSince = at;
+      t.watchedUntil = at + watchTtlMs;
+    },
+  });
   const scheduler = new LocationScheduler();
   const recent = new Map<number, RecentFix[]>();
   let tripsByBus = new Map<number, Trip>();

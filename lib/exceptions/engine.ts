@@ -30,6 +30,8 @@ interface Tracked {
 }
 
 export function holdMs(rule: ExceptionRule, t: RuleThresholds): number {
+  // off-route holds in fixes, not time (rules.ts: two fixes in a row off the route open it, two back on it clear it).
+  if (rule === 'off-route') return 0;
   if (rule === 'early') return t.earlyHoldS * 1000;
   if (rule === 'bunched' || rule === 'gapped') return t.headwayHoldS * 1000;
   return t.holdS * 1000;

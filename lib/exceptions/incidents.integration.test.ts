@@ -3,13 +3,14 @@ import type { AppConfig } from '@/lib/config';
 import { Feed } from '@/lib/fleet';
 import { systemClock, type Clock } from '@/lib/fleet/clock';
 import type { ExceptionRule, FleetException } from '@/lib/model';
-import { pathForTrip, routeProgress } from '@/lib/estimate';
+import { pathForTrip } from '@/lib/estimate';
 import { createPartnerClient } from '@/lib/partner';
 import { createSimulator, DEMO_BUSINESS_KEY, zoneAtLocalHour, type Incident, type Simulator } from '@/lib/sim';
 import { describeEachStore } from '@/lib/testing/store';
 import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { DEFAULT_THRESHOLDS, type ExceptionsConfig } from './config';
 import type { Transition } from './engine';
+import { offRouteVerdict, placeOnPath } from './rules';
 import { ExceptionService } from './service';
 
 // The rules end to end: the simulator's incidents (a breakdown, a silent GPS, a bus off its route, a trip with no
@@ -38,6 +39,7 @@ interface Fetch {
   lon: number | null;
   routeId: number | null;
   direction: string | null;
+  accuracy: number | null;
 }
 
 const realSleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -92,7 +94,7 @@ describeEachStore('exceptions from the simulator’s incidents', (target) => {
         for (const v of feed.liveSnapshot().snapshot.vehicles) {
           if (v.fetchedAt === null || v.gpsAt === null) continue;
           const list = fetches.get(v.busId) ?? fetches.set(v.busId, []).get(v.busId)!;
-          if (list[list.length - 1]?.fetchedAt !== v.fetchedAt) list.push({ fetchedAt: v.fetchedAt, gpsAt: v.gpsAt, lat: v.lat, lon: v.lon, routeId: v.trip?.routeId ?? null, direction: v.trip?.direction ?? null });
+          if (list[list.length - 1]?.fetchedAt !== v.fetchedAt) list.push({ fetchedAt: v.fetchedAt, gpsAt: v.gpsAt, lat: v.lat, lon: v.lon, routeId: v.trip?.routeId ?? null, direction: v.trip?.direction ?? null, accuracy: v.accuracy });
         }
         transitions.push(...(await service.evaluate()));
       };
@@ -119,8 +121,8 @@ describeEachStore('exceptions from the simulator’s incidents', (target) => {
       while (sim.now() < start + INCIDENT_S * 1000 && !rules.every(opened)) await realSleep(100);
 
       // When the data each rule needs was in: stopped, the first fix five minutes (GPS time) after the first fix of the
-      // breakdown; gps-lost, the first fetch that found the fix ALERT_GPS_LOST_S old; off-route, the second fix made
-      // off the route; ghost, the first walk of the active trips after the trip lost its bus. Each opens at most its hold
+      // breakdown; gps-lost, the first fetch that found the fix ALERT_GPS_LOST_S old; off-route, the second fix in a row
+      // off the route as rules.ts judges one (beyond ALERT_OFF_ROUTE_M and its accuracy, off the terminal segments); ghost, the first walk of the active trips after the trip lost its bus. Each opens at most its hold
       // later, at the next evaluation (every 2 simulated seconds, later on a loaded machine); stopped may open sooner,
       // when the bus already stood at a stop as it broke down.
       const t = EXCEPTIONS.thresholds;
@@ -131,10 +133,11 @@ describeEachStore('exceptions from the simulator’s incidents', (target) => {
     const stops = routeStopsFromNetwork(feed.networkGeoJson());
     const beyond = (f: Fetch) => {
       const path = f.routeId === null ? null : pathForTrip(stops.get(f.routeId) ?? [], f.direction);
-      return path?.ok && f.lat !== null && f.lon !== null ? (routeProgress(path.path, f.lon, f.lat)?.beyondM ?? 0) : 0;
+      const placed = path?.ok && f.lat !== null && f.lon !== null ? placeOnPath(path.path, f.lon, f.lat) : null;
+      return placed !== null && offRouteVerdict(placed, f.accuracy, t.offRouteM) === 'beyond';
     };
     const secondOffRoute = (fixes: Fetch[]) => {
-      for (let i = 1; i < fixes.length; i++) if (beyond(fixes[i - 1]!) > t.offRouteM && beyond(fixes[i]!) > t.offRouteM) return fixes[i]!.fetchedAt;
+      for (let i = 1; i < fixes.length; i++) if (beyond(fixes[i - 1]!) && beyond(fixes[i]!)) return fixes[i]!.fetchedAt;
       return undefined;
     };
     const firstStanding = fixesAfter(incidents.stopped!.busId!)[0];

@@ -110,6 +110,61 @@ describe('off-route', () => {
     track(near.tracks, [[300, 1200, 2], [300, 1300, 1]]);
     expect(rules(near)).not.toContain('off-route|bus:1');
   });
+
+  it('asks for a suspect’s next fix: one fix beyond the route, not yet confirmed', () => {
+    const suspects: number[] = [];
+    const i = input({ onSuspect: (id) => suspects.push(id) }, [bus]);
+    track(i.tracks, [[0, 1000, 3], [410, 1300, 1]]);
+    expect(rules(i)).not.toContain('off-route|bus:1');
+    expect(suspects).toContain(1);
+    suspects.length = 0;
+    track(i.tracks, [[410, 1400, 0.5]]);
+    expect(rules(i)).toContain('off-route|bus:1');
+    expect(suspects).toEqual([]);
+  });
+
+  it('needs the fix beyond its own reported accuracy as well', () => {
+    const fixes = (accuracy: number) => {
+      const i = input({}, [bus]);
+      for (const [north, ago] of [[1200, 2], [1300, 1]] as const) {
+        const [lon, lat] = at(375, north);
+        i.tracks.add(1, { gpsAt: T0 - ago * MIN, fetchedAt: T0 - ago * MIN + 5_000, lat, lon, accuracy, tripId: 1 });
+      }
+      return rules(i);
+    };
+    // 375 m east: 250 m beyond the line's allowance, 50 m past ALERT_OFF_ROUTE_M.
+    expect(fixes(10)).toContain('off-route|bus:1');
+    expect(fixes(80)).not.toContain('off-route|bus:1');
+  });
+
+  it('is not judged on the terminal segments, where a turnaround loop leaves the stop-to-stop line', () => {
+    const first = input({}, [bus]);
+    track(first.tracks, [[600, 100, 2], [600, 200, 1]]);
+    expect(rules(first)).not.toContain('off-route|bus:1');
+    const last = input({}, [bus]);
+    track(last.tracks, [[600, 4600, 2], [600, 4700, 1]]);
+    expect(rules(last)).not.toContain('off-route|bus:1');
+    const beyondTheEnd = input({}, [bus]);
+    track(beyondTheEnd.tracks, [[0, 5300, 2], [300, 5200, 1]]);
+    expect(rules(beyondTheEnd)).not.toContain('off-route|bus:1');
+  });
+
+  it('holds until two fixes in a row are back on the route: a flickering fix keeps it, and a new trip starts again', () => {
+    const i = input({}, [bus]);
+    track(i.tracks, [[600, 1000, 6], [600, 1100, 5]]);
+    expect(rules(i)).toContain('off-route|bus:1');
+    track(i.tracks, [[0, 1200, 4]]);
+    expect(rules(i)).toContain('off-route|bus:1');
+    track(i.tracks, [[600, 1300, 3]]);
+    expect(rules(i)).toContain('off-route|bus:1');
+    track(i.tracks, [[0, 1400, 2], [10, 1500, 1]]);
+    expect(rules(i)).not.toContain('off-route|bus:1');
+
+    const other = input({}, [makeVehicle({ busId: 1, trip: makeTrip({ tripId: 2, routeId: 10 }) })]);
+    track(other.tracks, [[600, 1000, 3], [600, 1100, 2]]);
+    track(other.tracks, [[600, 1200, 1]], 1, 2);
+    expect(rules(other)).not.toContain('off-route|bus:1');
+  });
 });
 
 describe('integration rules and suppression', () => {

@@ -1,4 +1,4 @@
-import { pathForTrip, routeProgress } from '@/lib/estimate';
+import { pathForTrip, routeProgress, type RoutePath } from '@/lib/estimate';
 import type {
   EpochMs,
   ExceptionFigures,
@@ -16,7 +16,7 @@ import type {
 import { INTEGRATION_RULES } from '@/lib/model/exceptions';
 import { ghostReason, tripDepartedAt } from '@/lib/regularity/ghosts';
 import type { RuleThresholds } from './config';
-import type { BusTracks, TrackFix } from './tracks';
+import type { BusTracks, OffRouteState, TrackFix } from './tracks';
 
 // One function per rule: from what the feed knows now to the conditions that hold now. Pure; the engine
 // (engine.ts) turns conditions into exceptions with hysteresis. Rules about buses and trips read the feed's
@@ -81,6 +81,8 @@ export interface RuleInput {
   recorder: RecorderStatus['state'] | null;
   /** Live headways, when lib/regularity serves them. */
   headways?: readonly LiveHeadway[];
+  /** A bus whose newest fix lies off its route, not yet confirmed: the caller may ask for its next fix sooner. */
+  onSuspect?: (busId: number) => void;
 }
 
 /** Whether rules about buses and trips are held now (the upstream gives no fresh data). */
@@ -152,11 +154,17 @@ function gpsLostRule(input: RuleInput, out: Condition[]): void {
 /** lib/regularity's ghost rule, its silence counted from when fresh data came back at the earliest. */
 function ghostRule(input: RuleInput, trips: readonly ActiveTrip[], out: Condition[]): void {
   const rule = { ghostAfterS: input.ghostAfterS, locations: input.snapshot.health.locations === true };
-  const located = new Map<number, EpochMs | null>();
-  for (const v of input.snapshot.vehicles) located.set(v.busId, v.lat !== null && v.lon !== null && v.gpsAt !== null ? v.gpsAt : null);
-  for (const { trip, busId, busName } of trips) {
+  const locatedAt = (v: Vehicle) => (v.lat !== null && v.lon !== null && v.gpsAt !== null ? v.gpsAt : null);
+  // A vehicle's own trip reads its fix; an unpositioned trip's bus is looked up (the map built only if one needs it).
+  let located: Map<number, EpochMs | null> | null = null;
+  const lookup = (busId: number) => {
+    located ??= new Map(input.snapshot.vehicles.map((v) => [v.busId, locatedAt(v)]));
+    return located.get(busId) ?? null;
+  };
+  for (const { trip, busId, busName, vehicle } of trips) {
     const departed = tripDepartedAt(trip);
-    const reason = ghostReason({ busId, lastLocatedAt: busId === null ? null : (located.get(busId) ?? null), departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt) }, input.now, rule);
+    const lastLocatedAt = busId === null ? null : vehicle ? locatedAt(vehicle) : lookup(busId);
+    const reason = ghostReason({ busId, lastLocatedAt, departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt) }, input.now, rule);
     if (!reason) continue;
     const subject = tripSubject(trip, busId, busName);
     const why = reason === 'no-bus' ? 'runs with no bus' : reason === 'never-located' ? 'has a bus that was never located' : `has a bus not located for ${Math.round(input.ghostAfterS / 60)} min`;
@@ -172,9 +180,62 @@ function placed(input: RuleInput, v: Vehicle, f: TrackFix): TrackFix['route'] {
   const stops = input.stopsByRoute.get(trip.routeId);
   const path = stops ? pathForTrip(stops, trip.direction) : null;
   if (!path?.ok) return null; // not cached: the route's stops may come later
-  const p = routeProgress(path.path, f.lon, f.lat);
-  f.route = p ? { alongM: p.alongM, beyondM: p.beyondM, lengthM: path.path.line.lengthM } : null;
+  f.route = placeOnPath(path.path, f.lon, f.lat);
   return f.route;
+}
+
+/** A point against a trip's path, as the rules read it (lib/estimate's routeProgress, and the terminal segments). */
+export function placeOnPath(path: RoutePath, lon: number, lat: number): NonNullable<TrackFix['route']> | null {
+  const p = routeProgress(path, lon, lat);
+  if (!p) return null;
+  const cum = path.line.cum;
+  const segments = cum.length - 1;
+  // A path of three segments or more has terminal segments; a shorter one is judged whole.
+  const terminal = segments >= 3 && (p.alongM < cum[1]! || p.alongM > cum[segments - 1]!);
+  return { alongM: p.alongM, beyondM: p.beyondM, lengthM: path.line.lengthM, terminal };
+}
+
+/** off-route: fixes in a row that open it, and fixes in a row back on the route that clear it (its hysteresis). */
+export const OFF_ROUTE_FIXES = 2;
+/** A fix's reported accuracy counts up to this much on top of ALERT_OFF_ROUTE_M. */
+const MAX_ACCURACY_M = 100;
+
+/**
+ * Whether a placed fix is off its route, on it, or neither: beyond ALERT_OFF_ROUTE_M and its own GPS accuracy, away
+ * from the terminal segments (a turnaround loop at a terminal is not drawn by the stop-to-stop line: on the
+ * Manhattan network the M79-SBS's eastern loop runs 490 m beyond it), or within ALERT_OFF_ROUTE_M.
+ */
+export function offRouteVerdict(route: NonNullable<TrackFix['route']>, accuracy: number | null | undefined, offRouteM: number): 'beyond' | 'within' | 'neither' {
+  if (route.terminal || route.beyondM <= offRouteM) return 'within';
+  return route.beyondM > offRouteM + Math.min(MAX_ACCURACY_M, Math.max(0, accuracy ?? 0)) ? 'beyond' : 'neither';
+}
+
+const OFF_ROUTE_CLEAR: OffRouteState = { beyondRun: 0, withinRun: 0, on: false, beyondM: 0 };
+
+/**
+ * The off-route state after the newest fix, worked out once per fix from the one before (fixes are only appended):
+ * it holds from OFF_ROUTE_FIXES fixes in a row beyond the route, and stops holding after as many back on it. A fix
+ * of another trip starts again; one that cannot be placed yet (the route's stops not read) is left for later.
+ */
+function offRouteState(input: RuleInput, v: Vehicle, fixes: readonly TrackFix[]): OffRouteState {
+  let i = fixes.length - 1;
+  while (i >= 0 && fixes[i]!.offRoute === undefined) i--;
+  let state = i >= 0 ? fixes[i]!.offRoute! : OFF_ROUTE_CLEAR;
+  for (let j = i + 1; j < fixes.length; j++) {
+    const f = fixes[j]!;
+    if (f.tripId !== v.trip?.tripId) {
+      f.offRoute = state = OFF_ROUTE_CLEAR;
+      continue;
+    }
+    const route = placed(input, v, f);
+    if (!route) return state;
+    const verdict = offRouteVerdict(route, f.accuracy, input.thresholds.offRouteM);
+    const beyondRun = verdict === 'beyond' ? state.beyondRun + 1 : 0;
+    const withinRun = verdict === 'within' ? state.withinRun + 1 : 0;
+    const on = state.on ? withinRun < OFF_ROUTE_FIXES : beyondRun >= OFF_ROUTE_FIXES;
+    f.offRoute = state = { beyondRun, withinRun, on, beyondM: verdict === 'within' && !on ? 0 : route.beyondM };
+  }
+  return state;
 }
 
 const metres = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>
@@ -188,29 +249,32 @@ function movementRules(input: RuleInput, out: Condition[]): void {
     const last = fixes[fixes.length - 1];
     // Fresh data only: the newest fix came after the last outage, on the trip the bus runs now.
     if (!last || last.fetchedAt < input.resumedAt || last.tripId !== v.trip.tripId) continue;
-    const subject = tripSubject(v.trip, v.busId, v.busName);
+    const trip = v.trip;
+    const subjectOf = () => tripSubject(trip, v.busId, v.busName);
 
-    const prev = fixes[fixes.length - 2];
     const here = placed(input, v, last);
-    if (prev && here && here.beyondM > input.thresholds.offRouteM) {
-      const before = placed(input, v, prev);
-      if (before && before.beyondM > input.thresholds.offRouteM) {
-        const offRouteM = Math.round(here.beyondM);
-        out.push({ rule: 'off-route', key: `off-route|bus:${v.busId}`, severity: SEVERITY['off-route'], subject, figures: { offRouteM }, message: `${named(subject)} is ${offRouteM} m off its route.` });
-      }
-    }
+    const off = offRouteState(input, v, fixes);
+    if (off.on) {
+      const offRouteM = Math.round(off.beyondM);
+      const subject = subjectOf();
+      out.push({ rule: 'off-route', key: `off-route|bus:${v.busId}`, severity: SEVERITY['off-route'], subject, figures: { offRouteM }, message: `${named(subject)} is ${offRouteM} m off its route.` });
+    } else if (off.beyondRun > 0) input.onSuspect?.(v.busId);
 
-    // Walk back over the fixes that lie within the radius of the newest one.
-    let anchor = last;
-    for (let i = fixes.length - 2; i >= 0; i--) {
-      const f = fixes[i]!;
-      if (f.tripId !== last.tripId || metres(f, last) > STOPPED_RADIUS_M) break;
-      anchor = f;
+    // Walk back over the fixes that lie within the radius of the newest one (once per newest fix).
+    if (last.standingSince === undefined) {
+      let anchor = last;
+      for (let i = fixes.length - 2; i >= 0; i--) {
+        const f = fixes[i]!;
+        if (f.tripId !== last.tripId || metres(f, last) > STOPPED_RADIUS_M) break;
+        anchor = f;
+      }
+      last.standingSince = anchor.gpsAt;
     }
-    const stood = last.gpsAt - anchor.gpsAt;
+    const stood = last.gpsAt - last.standingSince;
     if (stood < stoppedMs || !here) continue;
     if (here.alongM < TERMINAL_M || here.alongM > here.lengthM - TERMINAL_M) continue;
     const stoppedMin = Math.round(stood / 60_000);
+    const subject = subjectOf();
     out.push({ rule: 'stopped', key: `stopped|bus:${v.busId}`, severity: SEVERITY.stopped, subject, figures: { stoppedMin }, message: `${named(subject)} has not moved for ${stoppedMin} min.` });
   }
 }

@@ -22,6 +22,8 @@ export interface ExceptionFeed {
   readonly leading: boolean;
   liveSnapshot(): StoredSnapshot;
   networkGeoJson(): NetworkResponse;
+  /** Asks for a bus's next location first (lib/fleet's watch): a bus one fix off its route is confirmed sooner. */
+  watch?(busId: number, client: string): boolean;
 }
 
 export interface ExceptionServiceOptions {
@@ -40,6 +42,9 @@ export interface ExceptionServiceOptions {
   random?: () => number;
   log?: (line: Record<string, unknown>) => void;
 }
+
+/** The watch client the service asks for suspects' next fixes under (lib/fleet/watches bounds it like a viewer). */
+const WATCH_CLIENT = 'exceptions';
 
 /** Resolved exceptions stay in the live list this long. */
 const RECENT_MS = 3_600_000;
@@ -67,7 +72,7 @@ export class ExceptionService {
     this.tracks = new BusTracks((o.config.thresholds.stoppedMin + 10) * 60_000);
     this.unsubscribe.push(
       o.feed.events.on('fix', (f) => {
-        if (f.gpsAt !== null) this.tracks.add(f.busId, { gpsAt: f.gpsAt, fetchedAt: f.fetchedAt, lat: f.lat, lon: f.lon, tripId: f.tripId });
+        if (f.gpsAt !== null) this.tracks.add(f.busId, { gpsAt: f.gpsAt, fetchedAt: f.fetchedAt, lat: f.lat, lon: f.lon, accuracy: f.accuracy, tripId: f.tripId });
       }),
     );
   }
@@ -161,6 +166,7 @@ export class ExceptionService {
       resumedAt: this.resumedAt ?? now,
       recorder: this.o.recorder(),
       headways: this.o.headways?.(),
+      onSuspect: (busId) => void this.o.feed.watch?.(busId, WATCH_CLIENT),
     });
     this.tracks.retain(new Set(snapshot.vehicles.map((v) => v.busId)));
     const transitions = this.engine.step(now, conditions, down);

@@ -1,8 +1,9 @@
 import type { EpochMs } from '@/lib/model';
 
 // The recent distinct fixes of each bus, from the feed's `fix` events (a snapshot holds only the latest): stopped
-// needs minutes of them, off-route the last two. Each fix remembers where it lay against the trip it was on, worked
-// out once (lib/estimate's routeProgress), so evaluating 10,000 buses does not project anything twice.
+// needs minutes of them, off-route the last few. Each fix remembers where it lay against the trip it was on (lib/estimate's
+// routeProgress), the off-route state after it and since when the bus stood, each worked out once: an evaluation
+// redoes nothing for a bus whose newest fix it has already seen, so 10,000 buses cost a walk over the fleet.
 
 export interface TrackFix {
   gpsAt: EpochMs;
@@ -10,8 +11,25 @@ export interface TrackFix {
   lat: number;
   lon: number;
   tripId: number | null;
-  /** Against the trip's path, once computed: metres along, and metres beyond the route's allowance. */
-  route?: { alongM: number; beyondM: number; lengthM: number } | null;
+  /** The fix's reported accuracy (metres), when the upstream gives one. */
+  accuracy?: number | null;
+  /**
+   * Against the trip's path, once computed: metres along, metres beyond the route's allowance, and whether it lies on
+   * the path's first or last segment (a terminal's, where a turnaround loop runs far from the stop-to-stop line).
+   */
+  route?: { alongM: number; beyondM: number; lengthM: number; terminal: boolean } | null;
+  /** The off-route rule's state after this fix (rules.ts), once worked out. */
+  offRoute?: OffRouteState;
+  /** GPS time of the oldest fix of this trip in the run of fixes within the stopped radius of this one, once worked out. */
+  standingSince?: EpochMs;
+}
+
+/** Where the off-route hysteresis stands after a fix: runs of fixes beyond and within, and whether it holds. */
+export interface OffRouteState {
+  beyondRun: number;
+  withinRun: number;
+  on: boolean;
+  beyondM: number;
 }
 
 /** Fixes kept per bus: enough for ALERT_STOPPED_MIN at the fastest refresh, bounded. */
@@ -22,12 +40,13 @@ export class BusTracks {
 
   constructor(private keepMs: number) {}
 
-  add(busId: number, fix: Omit<TrackFix, 'route'>): void {
+  add(busId: number, fix: Omit<TrackFix, 'route' | 'offRoute' | 'standingSince'>): void {
     const list = this.byBus.get(busId) ?? [];
     const last = list[list.length - 1];
     // The same fix fetched again (GPS time unchanged) says nothing new: a silent GPS adds nothing here.
     if (last && last.gpsAt >= fix.gpsAt) return;
-    list.push({ ...fix });
+    // One shape for every fix (what is worked out later starts undefined), so the rules' walk stays monomorphic.
+    list.push({ gpsAt: fix.gpsAt, fetchedAt: fix.fetchedAt, lat: fix.lat, lon: fix.lon, tripId: fix.tripId, accuracy: fix.accuracy ?? null, route: undefined, offRoute: undefined, standingSince: undefined });
     const cut = fix.gpsAt - this.keepMs;
     let drop = 0;
     while (drop < list.length - 2 && list[drop]!.gpsAt < cut) drop++;
