@@ -1,13 +1,28 @@
 'use client';
 // The dispatcher's exceptions: a count badge by severity, the list (sortable by severity or age, filterable by rule and
-// route), a click that selects the bus or trip on the map, and acknowledge and snooze for dispatchers and above
-// (viewers only read). New exceptions are announced through an aria-live region; nothing flashes or moves.
+// route), a click that selects the bus or trip on the map, a link to its route's ladder with its trip chosen, and
+// acknowledge and snooze for dispatchers and above (viewers only read). New exceptions, and snoozed ones whose snooze
+// ends, are announced through an aria-live region; nothing flashes or moves.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { exceptionsQuery, postExceptionAction } from '@/lib/client/queries';
 import { EXCEPTION_RULES, type ExceptionRule, type LiveException } from '@/lib/model';
 import { formatAgo } from '@/lib/view/format';
-import { RULE_LABELS, SEVERITY_LABELS, exceptionRoutes, isActive, newExceptionsAnnouncement, panelRows, severityCounts, subjectLabel, type ExceptionSort } from '@/lib/view/exceptions';
+import {
+  RULE_LABELS,
+  SEVERITY_LABELS,
+  exceptionLadderHref,
+  exceptionRoutes,
+  newExceptionsAnnouncement,
+  panelRows,
+  severityCounts,
+  snoozeEndedAnnouncement,
+  snoozedIds,
+  subjectLabel,
+  unreadCount,
+  type ExceptionSort,
+} from '@/lib/view/exceptions';
 
 const SEVERITY_STYLE = {
   critical: 'border-red-700 bg-red-50 text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100',
@@ -44,6 +59,14 @@ export function ExceptionsPanel({ now, onSelect }: ExceptionsPanelProps) {
     seen.current = new Set(data.exceptions.map((e) => e.id));
   }, [data]);
 
+  // A snoozed exception says nothing until its snooze ends; then it is announced once, and counts again.
+  const snoozed = useRef<Set<string>>(new Set());
+  useEffect(() => {
+    const said = snoozeEndedAnnouncement(snoozed.current, list, now);
+    if (said) setAnnouncement(said);
+    snoozed.current = snoozedIds(list, now);
+  }, [list, now]);
+
   // Shown is seen: once this user has the list open, what it shows is no longer unread for them.
   const rows = useMemo(() => panelRows(list, { rule, routeCode }, sort), [list, rule, routeCode, sort]);
   const unreadShown = useMemo(() => (open ? rows.filter((e) => e.unread).map((e) => e.id) : []), [open, rows]);
@@ -63,7 +86,7 @@ export function ExceptionsPanel({ now, onSelect }: ExceptionsPanelProps) {
   };
 
   const counts = severityCounts(list, now);
-  const unread = list.filter((e) => e.unread && isActive(e, now)).length;
+  const unread = unreadCount(list, now);
   const canAct = data?.canAct ?? false;
   const routes = exceptionRoutes(list);
 
@@ -142,6 +165,11 @@ export function ExceptionsPanel({ now, onSelect }: ExceptionsPanelProps) {
                     <button type="button" className="underline" onClick={() => onSelect(e)}>
                       Show {subjectLabel(e)}
                     </button>
+                  )}
+                  {exceptionLadderHref(e) !== null && (
+                    <Link href={exceptionLadderHref(e)!} prefetch={false} className="underline">
+                      On the ladder<span className="sr-only"> ({subjectLabel(e)})</span>
+                    </Link>
                   )}
                   {e.state === 'acknowledged' && <span>Acknowledged by {e.acknowledgedBy}{e.note ? `: ${e.note}` : ''}</span>}
                   {e.snoozedUntil !== null && e.snoozedUntil > now && e.state !== 'resolved' && <span>Snoozed</span>}

@@ -1,6 +1,6 @@
 // Small factories for unit tests of the view logic: the live snapshot's parts, and active trips with only the
 // fields a test cares about, the rest neutral.
-import type { Bus, Health, LiveHealth, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
+import type { Bus, Health, LiveException, LiveHealth, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
 import { tripDelayClass } from '@/lib/model';
 import type { ActiveTrip } from '@/lib/view/trips';
 
@@ -132,6 +132,29 @@ export function makeBus(over: Partial<Bus> = {}): Bus {
     status: 'active',
     currentRouteId: null,
     lastGpsAt: null,
+    ...over,
+  };
+}
+
+/** A live exception: open and unread, about bus #7 on trip 44 of M15, opened at `T0`. */
+export function makeLiveException(over: Partial<LiveException> = {}): LiveException {
+  return {
+    id: 'ex_1',
+    rule: 'late',
+    severity: 'warning',
+    state: 'open',
+    subject: { busId: 7, tripId: 44, routeId: 3, routeCode: 'M15', busName: '#7' },
+    figures: {},
+    message: 'exception 1',
+    since: T0,
+    openedAt: T0,
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    note: null,
+    snoozedUntil: null,
+    resolvedAt: null,
+    seq: 1,
+    unread: true,
     ...over,
   };
 }

@@ -1,30 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ruleTimesOf, type FleetException, type LiveException } from '@/lib/model';
-import { exceptionCsvLines, newExceptionsAnnouncement, panelRows, severityCounts, subjectLabel } from './exceptions';
+import { ruleTimesOf, type LiveException } from '@/lib/model';
+import { makeLiveException } from '@/lib/testing/view-factories';
+import { exceptionCsvLines, exceptionLadderHref, newExceptionsAnnouncement, panelRows, severityCounts, snoozeEndedAnnouncement, snoozedIds, subjectLabel, unreadCount } from './exceptions';
 
 const T0 = Date.parse('2026-03-04T17:00:00Z');
 let n = 0;
-function ex(over: Partial<FleetException> = {}): LiveException {
+function ex(over: Partial<LiveException> = {}): LiveException {
   n++;
-  return {
-    id: `ex_${n}`,
-    rule: 'late',
-    severity: 'warning',
-    state: 'open',
-    subject: { busId: 7, tripId: 44, routeId: 3, routeCode: 'M15', busName: '#7' },
-    figures: {},
-    message: `exception ${n}`,
-    since: T0,
-    openedAt: T0 + n * 1000,
-    acknowledgedAt: null,
-    acknowledgedBy: null,
-    note: null,
-    snoozedUntil: null,
-    resolvedAt: null,
-    seq: 1,
-    unread: true,
-    ...over,
-  };
+  return makeLiveException({ id: `ex_${n}`, message: `exception ${n}`, since: T0, openedAt: T0 + n * 1000, ...over });
 }
 
 describe('the exception views', () => {
@@ -75,5 +58,26 @@ describe('the exception views', () => {
     expect(csv[1]!.slice(-2)).toEqual(['60', '600']);
     expect(subjectLabel(list[0]!)).toBe('#7 · trip 44 · M15');
     expect(subjectLabel({ subject: { busId: null, tripId: null, routeId: null, routeCode: null, busName: null } })).toBe('the integration');
+  });
+
+  it('names the ladder of the exception’s route with its trip, by code or else by id, and none without a route', () => {
+    expect(exceptionLadderHref(ex())).toBe('/ladder?route=M15&trip=44');
+    expect(exceptionLadderHref(ex({ subject: { busId: 7, tripId: null, routeId: 3, routeCode: null, busName: null } }))).toBe('/ladder?route=3');
+    expect(exceptionLadderHref(ex({ subject: { busId: null, tripId: null, routeId: null, routeCode: null, busName: null } }))).toBeNull();
+  });
+
+  it('holds a snoozed exception back from the unread count until its snooze ends, then says it is back once', () => {
+    const snoozed = ex({ snoozedUntil: T0 + 600_000 });
+    const list = [snoozed, ex({ unread: false })];
+    expect(unreadCount(list, T0)).toBe(0);
+    const before = snoozedIds(list, T0);
+    expect([...before]).toEqual([snoozed.id]);
+    expect(snoozeEndedAnnouncement(before, list, T0 + 599_999)).toBe('');
+    expect(unreadCount(list, T0 + 600_000)).toBe(1);
+    expect(snoozeEndedAnnouncement(before, list, T0 + 600_000)).toBe(`Snooze over: ${snoozed.message}`);
+    // Said once: the next check starts from what is snoozed then (nothing).
+    expect(snoozeEndedAnnouncement(snoozedIds(list, T0 + 600_000), list, T0 + 700_000)).toBe('');
+    // Resolved while snoozed: nothing comes back.
+    expect(snoozeEndedAnnouncement(before, [{ ...snoozed, state: 'resolved' }], T0 + 600_000)).toBe('');
   });
 });

@@ -1,6 +1,7 @@
 // What the exception views show: labels, the panel's order and filters, the badge's counts, the words an
 // aria-live region says about new exceptions, and the history's CSV. Pure: the panel, the wall, /status and
 // /exceptions read the same rules.
+import { ladderHref } from '@/lib/page-url/ladder-url';
 import { EXCEPTION_SEVERITIES, SEVERITY_RANK, type EpochMs, type ExceptionRule, type ExceptionSeverity, type FleetException, type LiveException } from '@/lib/model';
 
 export const RULE_LABELS: Record<ExceptionRule, string> = {
@@ -65,6 +66,32 @@ export function newExceptionsAnnouncement(previous: ReadonlySet<string> | null, 
   if (fresh.length === 0) return '';
   if (fresh.length === 1) return `New ${SEVERITY_LABELS[fresh[0]!.severity].toLowerCase()} exception: ${fresh[0]!.message}`;
   return `${fresh.length} new exceptions, ${fresh.filter((e) => e.severity === 'critical').length} critical.`;
+}
+
+/** Unread exceptions this user would be told of at `now`: snoozed ones wait until their snooze ends. */
+export function unreadCount(list: readonly LiveException[], now: EpochMs): number {
+  return list.filter((e) => e.unread && isActive(e, now)).length;
+}
+
+/** Ids snoozed at `now` (not resolved): what the panel remembers to say when each snooze ends. */
+export function snoozedIds(list: readonly FleetException[], now: EpochMs): Set<string> {
+  return new Set(list.filter((e) => e.state !== 'resolved' && e.snoozedUntil !== null && e.snoozedUntil > now).map((e) => e.id));
+}
+
+/** The aria-live sentence for exceptions snoozed before and active again at `now` (none: empty). */
+export function snoozeEndedAnnouncement(snoozedBefore: ReadonlySet<string>, list: readonly FleetException[], now: EpochMs): string {
+  const back = list.filter((e) => snoozedBefore.has(e.id) && isActive(e, now));
+  if (back.length === 0) return '';
+  if (back.length === 1) return `Snooze over: ${back[0]!.message}`;
+  return `${back.length} snoozed exceptions are back.`;
+}
+
+/** The ladder of the exception's route, with its trip chosen (null when it names no route). */
+export function exceptionLadderHref(e: Pick<FleetException, 'subject'>): string | null {
+  const route = e.subject.routeCode ?? (e.subject.routeId !== null ? String(e.subject.routeId) : null);
+  if (route === null) return null;
+  const base = ladderHref([route]);
+  return e.subject.tripId !== null ? `${base}&trip=${e.subject.tripId}` : base;
 }
 
 /** Routes named by the list, sorted (the panel's route filter). */
