@@ -121,6 +121,11 @@ describe('off-route', () => {
     track(i.tracks, [[410, 1400, 0.5]]);
     expect(rules(i)).toContain('off-route|bus:1');
     expect(suspects).toEqual([]);
+    // A suspect whose GPS then went silent is not watched for ever.
+    const silent = input({ onSuspect: (id) => suspects.push(id) }, [bus]);
+    track(silent.tracks, [[0, 1000, 6], [410, 1300, 3]]);
+    expect(rules(silent)).not.toContain('off-route|bus:1');
+    expect(suspects).toEqual([]);
   });
 
   it('needs the fix beyond its own reported accuracy as well', () => {

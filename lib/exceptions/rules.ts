@@ -197,6 +197,11 @@ export function placeOnPath(path: RoutePath, lon: number, lat: number): NonNulla
 
 /** off-route: fixes in a row that open it, and fixes in a row back on the route that clear it (its hysteresis). */
 export const OFF_ROUTE_FIXES = 2;
+/**
+ * A suspect's next fix is asked for while its off fix is at most this old (GPS time): a bus whose GPS went silent
+ * after one fix off its route would otherwise hold a watch, and location slots, for nothing.
+ */
+const SUSPECT_WATCH_MS = 120_000;
 /** A fix's reported accuracy counts up to this much on top of ALERT_OFF_ROUTE_M. */
 const MAX_ACCURACY_M = 100;
 
@@ -258,7 +263,7 @@ function movementRules(input: RuleInput, out: Condition[]): void {
       const offRouteM = Math.round(off.beyondM);
       const subject = subjectOf();
       out.push({ rule: 'off-route', key: `off-route|bus:${v.busId}`, severity: SEVERITY['off-route'], subject, figures: { offRouteM }, message: `${named(subject)} is ${offRouteM} m off its route.` });
-    } else if (off.beyondRun > 0) input.onSuspect?.(v.busId);
+    } else if (off.beyondRun > 0 && input.now - last.gpsAt <= SUSPECT_WATCH_MS) input.onSuspect?.(v.busId);
 
     // Walk back over the fixes that lie within the radius of the newest one (once per newest fix).
     if (last.standingSince === undefined) {
