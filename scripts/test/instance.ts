@@ -1,11 +1,13 @@
 // One Fleetmap instance without Next.js: server start (lib/server/start.ts: the feed, the recorder, sign-in, the
 // cluster) and the answers a load balancer and the live map need, over plain HTTP: /api/live (the same handler
-// scripts/server/server.mjs serves), /api/health/live, /api/health/ready and /api/integration's instance section.
+// scripts/server/server.mjs serves), /api/health/live, /api/health/ready, /api/integration's instance section and
+// /api/exceptions (live list and history).
 // The cluster's integration test and benchmark start three of these: a production build of the whole app takes
 // minutes on a loaded machine, and /api/live never goes through Next.js anyway.
 //
 //   tsx --conditions=react-server scripts/test/instance.ts --port 0      (prints {"msg":"instance ready","port":N})
 import { createServer } from 'node:http';
+import { exceptionsGet } from '@/lib/http/exceptions-api';
 import { readiness } from '@/lib/server/health-check';
 import { startServerOrExit } from '@/lib/server/start';
 
@@ -42,6 +44,15 @@ async function main() {
       return json(res, check.status, check.body);
     }
     if (url === '/api/integration') return json(res, 200, { pid: process.pid, instance: app.status.instance?.() ?? null, health: feed.health() });
+    if (url === '/api/exceptions' || url.startsWith('/api/exceptions?')) {
+      // The live list and the history, as the app's route answers them (the exceptions' failover test reads both).
+      const request = new Request(`http://127.0.0.1${url}`, { headers: Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])) });
+      exceptionsGet(app.services.exceptions, request).then(
+        async (r) => json(res, r.status, await r.json()),
+        () => json(res, 500, { error: { status: 500, message: 'The exceptions could not be served.' } }),
+      );
+      return;
+    }
     json(res, 404, { error: { status: 404, message: 'Not here.' } });
   });
 
