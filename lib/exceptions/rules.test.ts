@@ -162,6 +162,9 @@ describe('off-route', () => {
     expect(rules(i)).toContain('off-route|bus:1');
     track(i.tracks, [[600, 1300, 3]]);
     expect(rules(i)).toContain('off-route|bus:1');
+    // Within the line's allowance (125 m on these segments) but 300 m from the line: not back on the route.
+    track(i.tracks, [[300, 1350, 2.6], [300, 1370, 2.4]]);
+    expect(rules(i)).toContain('off-route|bus:1');
     track(i.tracks, [[0, 1400, 2], [10, 1500, 1]]);
     expect(rules(i)).not.toContain('off-route|bus:1');
 

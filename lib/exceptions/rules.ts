@@ -192,7 +192,7 @@ export function placeOnPath(path: RoutePath, lon: number, lat: number): NonNulla
   const segments = cum.length - 1;
   // A path of three segments or more has terminal segments; a shorter one is judged whole.
   const terminal = segments >= 3 && (p.alongM < cum[1]! || p.alongM > cum[segments - 1]!);
-  return { alongM: p.alongM, beyondM: p.beyondM, lengthM: path.line.lengthM, terminal };
+  return { alongM: p.alongM, offM: p.offM, beyondM: p.beyondM, lengthM: path.line.lengthM, terminal };
 }
 
 /** off-route: fixes in a row that open it, and fixes in a row back on the route that clear it (its hysteresis). */
@@ -206,12 +206,16 @@ const SUSPECT_WATCH_MS = 120_000;
 const MAX_ACCURACY_M = 100;
 
 /**
- * Whether a placed fix is off its route, on it, or neither: beyond ALERT_OFF_ROUTE_M and its own GPS accuracy, away
- * from the terminal segments (a turnaround loop at a terminal is not drawn by the stop-to-stop line: on the
- * Manhattan network the M79-SBS's eastern loop runs 490 m beyond it), or within ALERT_OFF_ROUTE_M.
+ * Whether a placed fix is off its route, on it, or neither. Off: beyond ALERT_OFF_ROUTE_M and its own GPS accuracy
+ * past the line's allowance, away from the terminal segments (a turnaround loop at a terminal is not drawn by the
+ * stop-to-stop line: on the Manhattan network the M79-SBS's eastern loop runs 490 m beyond it). On: within
+ * ALERT_OFF_ROUTE_M of the line itself, without the allowance (or on a terminal segment). The gap between the two is
+ * the rule's hysteresis in space: a bus 500 m off a route with long segments between stops comes within the
+ * allowance now and then, and is not thereby back on its route.
  */
 export function offRouteVerdict(route: NonNullable<TrackFix['route']>, accuracy: number | null | undefined, offRouteM: number): 'beyond' | 'within' | 'neither' {
-  if (route.terminal || route.beyondM <= offRouteM) return 'within';
+  if (route.terminal || route.offM <= offRouteM) return 'within';
+  if (route.beyondM <= offRouteM) return 'neither';
   return route.beyondM > offRouteM + Math.min(MAX_ACCURACY_M, Math.max(0, accuracy ?? 0)) ? 'beyond' : 'neither';
 }
 

@@ -14,10 +14,10 @@ export interface TrackFix {
   /** The fix's reported accuracy (metres), when the upstream gives one. */
   accuracy?: number | null;
   /**
-   * Against the trip's path, once computed: metres along, metres beyond the route's allowance, and whether it lies on
-   * the path's first or last segment (a terminal's, where a turnaround loop runs far from the stop-to-stop line).
+   * Against the trip's path, once computed: metres along, metres from the line and beyond its allowance, and whether
+   * it lies on the path's first or last segment (a terminal's, where a turnaround loop runs far from the line).
    */
-  route?: { alongM: number; beyondM: number; lengthM: number; terminal: boolean } | null;
+  route?: { alongM: number; offM: number; beyondM: number; lengthM: number; terminal: boolean } | null;
   /** The off-route rule's state after this fix (rules.ts), once worked out. */
   offRoute?: OffRouteState;
   /** GPS time of the oldest fix of this trip in the run of fixes within the stopped radius of this one, once worked out. */
