@@ -69,6 +69,7 @@ export const webhookDeliveriesResponse = named(
   }) satisfies z.ZodType<WebhookDeliveriesResponse>,
 );
 
+const predictionBasis = z.enum(['gps', 'planned-departure', 'schedule']);
 const placeBasis = z.enum(['fix', 'gps-estimate', 'schedule-estimate']);
 const headwayBus = z.object({
   busId: int,
@@ -84,6 +85,11 @@ const headwayBus = z.object({
   scheduledM: nullableNumber,
   layover: z.enum(['start', 'end']).nullable(),
   plannedDepartureAt: epochMs.nullable(),
+  next: z
+    .object({ stopId: int, stopName: z.string(), arrivalAt: epochMs, earliestAt: epochMs, latestAt: epochMs, basis: predictionBasis })
+    .nullable()
+    .optional()
+    .describe("The trip's next stop and its predicted arrival (null when the trip has no prediction)"),
 });
 
 export const headwaysResponse = named(
@@ -130,7 +136,6 @@ export const headwaysResponse = named(
   'Live headways per route and direction: buses by route-snapped progress, the gaps between them against the timetable, and ghost trips.',
 );
 
-const predictionBasis = z.enum(['gps', 'planned-departure', 'schedule']);
 /** The trip and bus a prediction is for: the same fields in a trip's predictions and in a stop's arrivals. */
 const predictedTrip = z.object({
   tripId: int,
