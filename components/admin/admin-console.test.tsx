@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AdminAuditEntry, AdminUser, AdminWallToken } from '@/lib/model';
+import type { AdminAuditEntry, AdminUser, AdminWallToken, AdminWebhookTarget } from '@/lib/model';
 import { fakeFetch, renderWithClient } from '@/lib/testing/render';
 import { AdminConsole } from './admin-console';
 
@@ -24,7 +24,21 @@ function adminApi() {
   const tokens: AdminWallToken[] = [token({ id: 1, name: 'depot screen 1', routes: ['M15'] }), token({ id: 2, name: 'old lobby', revokedAt: '2026-03-02T10:00:00Z', revokedBy: 'ada' })];
   const users: AdminUser[] = [user({ name: 'ada', sessions: 2 }), user({ name: 'bo', role: 'viewer', source: 'oidc', sessions: 0 })];
   const entries: AdminAuditEntry[] = [];
+  const targets: AdminWebhookTarget[] = [];
   const api = fakeFetch({
+    'GET /api/admin/webhooks': () => ({ body: { targets } }),
+    'POST /api/admin/webhooks': (init) => {
+      const b = JSON.parse(String(init?.body)) as { url: string; secret: string; rules: AdminWebhookTarget['rules']; minSeverity: AdminWebhookTarget['minSeverity'] };
+      if (b.url.startsWith('http://ops')) return { status: 400, body: { error: { message: 'The webhook target http://ops.example.org/: the url must be https; plain http is allowed only on loopback.' } } };
+      const t: AdminWebhookTarget = { id: 5, url: b.url, secretMasked: `••••${b.secret.slice(-4)}`, rules: b.rules, minSeverity: b.minSeverity, createdBy: 'ada', createdAt: 1_772_000_000_000, removedAt: null };
+      targets.unshift(t);
+      return { status: 201, body: { target: t } };
+    },
+    'POST /api/admin/webhooks/5/test': () => ({ body: { delivery: 'dl_test_1', status: 200, ok: true, body: 'thanks', error: null } }),
+    'DELETE /api/admin/webhooks/5': () => {
+      targets[0] = { ...targets[0]!, removedAt: 1_772_000_100_000 };
+      return { body: { target: targets[0] } };
+    },
     'GET /api/admin/tokens': () => ({ body: { tokens } }),
     'GET /api/admin/users': () => ({ body: { users } }),
     'GET /api/admin/audit': () => ({ body: { entries } }),
@@ -128,5 +142,35 @@ describe('AdminConsole', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Sign out everywhere: ada' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Sign out everywhere: ada' })).toHaveProperty('disabled', true));
     expect(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/admin/tokens/1', '/api/admin/users/ada/sessions']);
+  });
+
+  it('webhook targets: adds one with what was typed (secret shown masked), says why a refused one is refused, tests and removes', async () => {
+    renderWithClient(<AdminConsole mode="local" />);
+    const section = within(await screen.findByRole('region', { name: 'Webhook targets' }));
+    await section.findByText('None added here.');
+    const add = section.getByRole('button', { name: 'Add webhook target' });
+    await waitFor(() => expect(add).toHaveProperty('disabled', false));
+    fireEvent.change(section.getByLabelText('Target URL'), { target: { value: 'http://ops.example.org/' } });
+    fireEvent.change(section.getByLabelText('Secret'), { target: { value: 'a-secret-of-24-characters' } });
+    fireEvent.click(add);
+    expect((await section.findByRole('alert')).textContent).toMatch(/plain http is allowed only on loopback/);
+
+    fireEvent.change(section.getByLabelText('Target URL'), { target: { value: 'https://ops.example.org/hook' } });
+    fireEvent.change(section.getByLabelText('Secret'), { target: { value: 'a-secret-of-24-characters' } });
+    fireEvent.change(section.getByLabelText('Least severity'), { target: { value: 'critical' } });
+    fireEvent.click(section.getByRole('checkbox', { name: 'ghost' }));
+    fireEvent.click(add);
+    const row = (await section.findByText('https://ops.example.org/hook')).closest('tr')!;
+    expect(row.textContent).toMatch(/••••ters.*ghost.*critical/);
+    expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/api/admin/webhooks').map((c) => c.body)).toEqual([
+      { url: 'http://ops.example.org/', secret: 'a-secret-of-24-characters', rules: null, minSeverity: null },
+      { url: 'https://ops.example.org/hook', secret: 'a-secret-of-24-characters', rules: ['ghost'], minSeverity: 'critical' },
+    ]);
+
+    fireEvent.click(section.getByRole('button', { name: 'Send test to https://ops.example.org/hook' }));
+    expect((await section.findByRole('status', { name: 'Test delivery' })).textContent).toMatch(/HTTP 200.*thanks/);
+    fireEvent.click(section.getByRole('button', { name: 'Remove https://ops.example.org/hook' }));
+    await section.findByText('None added here.');
+    expect(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/admin/webhooks/5']);
   });
 });

@@ -1,37 +1,14 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AppHeader } from '@/components/app-header';
 import { useHydrated } from '@/lib/client/use-hydrated';
 import type { AdminAuditEntry, AdminUser, AdminWallToken, AuthMode, CreatedWallToken } from '@/lib/model';
+import { btn, call, td, th, useRefreshAdmin, when } from './admin-shared';
+import { WebhookTargets } from './webhook-targets';
 
-// The admin page: who may sign in and their sessions, wall-display tokens, and the audit log. Every change is a
+// The admin page: who may sign in and their sessions, wall-display tokens, webhook targets, and the audit log. Every change is a
 // fetch from this page (Origin: this site), which is what the server's CSRF check asks for.
-
-async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { ...init, headers: { Accept: 'application/json', ...(init?.body ? { 'Content-Type': 'application/json' } : {}) } });
-  const body = (await res.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
-  if (!res.ok) throw new Error(body?.error?.message ?? `${res.status} ${res.statusText}`);
-  return body as T;
-}
-
-/**
- * After a change: every admin list read again. A list's first read may still be in flight, begun before the
- * change (a slow first load); React Query would hand that answer back instead of asking again, so it is
- * cancelled first and the lists are read anew.
- */
-function useRefreshAdmin(): () => Promise<void> {
-  const qc = useQueryClient();
-  return async () => {
-    await qc.cancelQueries({ queryKey: ['admin'] });
-    await qc.invalidateQueries({ queryKey: ['admin'] });
-  };
-}
-
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-const th = 'px-2 py-1 text-left font-medium text-slate-500 dark:text-slate-400';
-const td = 'px-2 py-1 align-top';
-const btn = 'rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800';
 
 export function AdminConsole({ mode }: { mode: AuthMode }) {
   return (
@@ -39,10 +16,11 @@ export function AdminConsole({ mode }: { mode: AuthMode }) {
       <AppHeader title="Fleetmap · Admin" current="admin" agencyZone={null} />
       <main className="mx-auto max-w-6xl space-y-8 p-4 text-sm">
         {mode === 'none' ? (
-          <p>Sign-in is off (AUTH_MODE=none): there are no users, sessions or wall tokens to manage.</p>
+          <p>Sign-in is off (AUTH_MODE=none): there are no users, sessions or wall tokens to manage (webhook targets come from ALERT_WEBHOOKS).</p>
         ) : (
           <>
             <WallTokens />
+            <WebhookTargets />
             <Users mode={mode} />
             <AuditLog />
           </>

@@ -85,6 +85,10 @@ export const ROUTE_ACCESS = {
   '/api/admin/tokens': { role: 'admin' },
   '/api/admin/tokens/[id]': { role: 'admin' },
   '/api/admin/audit': { role: 'admin' },
+  // Webhook targets added in the admin page (lib/exceptions: ALERT_WEBHOOKS' and these get every delivery)
+  '/api/admin/webhooks': { role: 'admin' },
+  '/api/admin/webhooks/[id]': { role: 'admin' },
+  '/api/admin/webhooks/[id]/test': { role: 'admin' },
 } satisfies Record<string, RouteAccess>;
 
 export type RoutePattern = keyof typeof ROUTE_ACCESS;

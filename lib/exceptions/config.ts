@@ -121,6 +121,33 @@ export function parseWebhookTarget(raw: unknown, index = 0, source = 'ALERT_WEBH
   };
 }
 
+/** A target as the admin page keeps it: rules null for every rule, minSeverity null for every severity. */
+export interface StoredWebhookTarget {
+  id: number;
+  url: string;
+  secret: string;
+  rules: ExceptionRule[] | null;
+  minSeverity: ExceptionSeverity | null;
+}
+
+/** The name a stored target goes by in the queue and the logs (its deliveries' ids derive from it). */
+export const storedTargetName = (id: number) => `admin:${id}`;
+
+/** A stored target as the deliverer reads it. */
+export function targetOfStored(t: StoredWebhookTarget): WebhookTarget {
+  return { name: storedTargetName(t.id), url: t.url, secret: t.secret, rules: t.rules ?? [], minSeverity: t.minSeverity ?? 'info' };
+}
+
+/** A new target from the admin page: the same checks as ALERT_WEBHOOKS', one sentence when one fails. */
+export function parseAdminWebhookTarget(raw: unknown): { ok: true; target: Omit<StoredWebhookTarget, 'id'> } | { ok: false; problem: string } {
+  const o = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  if (!o) return { ok: false, problem: 'The body must be JSON: {"url": "https://...", "secret": "...", "rules": ["late"], "minSeverity": "warning"}.' };
+  const clean = Object.fromEntries(Object.entries(o).filter(([k, v]) => !((k === 'rules' || k === 'minSeverity') && (v === null || (Array.isArray(v) && v.length === 0)))));
+  const r = parseWebhookTarget(clean, 0, 'The webhook');
+  if (!r.ok) return { ok: false, problem: r.problem };
+  return { ok: true, target: { url: r.target.url, secret: r.target.secret, rules: clean.rules === undefined ? null : r.target.rules, minSeverity: clean.minSeverity === undefined ? null : r.target.minSeverity } };
+}
+
 function parseWebhooks(raw: string | undefined): { targets: WebhookTarget[]; problems: string[] } {
   if (raw === undefined || raw.trim() === '') return { targets: [], problems: [] };
   let list: unknown;

@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
 import type { ExceptionFigures } from '@/lib/model/exceptions';
 
 // The exceptions' tables in the shared store (lib/history owns the connection and the one migrations folder):
@@ -79,3 +79,18 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [index('webhook_deliveries_due').on(t.state, t.nextAt)],
 );
+
+/**
+ * Webhook targets added in the admin page (ALERT_WEBHOOKS' stay in the environment). The secret is kept as given:
+ * the service signs with it; the API shows it masked. `rules` null means every rule; removal keeps the row.
+ */
+export const webhookTargets = pgTable('webhook_targets', {
+  id: serial('id').primaryKey(),
+  url: text('url').notNull(),
+  secret: text('secret').notNull(),
+  rules: jsonb('rules').$type<string[]>(),
+  minSeverity: text('min_severity'),
+  createdBy: text('created_by').notNull(),
+  createdAt: epochMs('created_at').notNull(),
+  removedAt: epochMs('removed_at'),
+});

@@ -1,14 +1,14 @@
 import 'server-only';
 import { logLine } from '@/lib/log';
 import type { FeedEvents, StoredSnapshot, TypedEmitter } from '@/lib/fleet';
-import type { EpochMs, FleetException, NetworkResponse, RecorderStatus, RouteStop } from '@/lib/model';
+import type { AdminWebhookTarget, EpochMs, FleetException, NetworkResponse, RecorderStatus, RouteStop, WebhookTestResult } from '@/lib/model';
 import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
-import type { ExceptionsConfig } from './config';
+import { targetOfStored, type ExceptionsConfig, type StoredWebhookTarget, type WebhookTarget } from './config';
 import { ExceptionEngine, type Transition } from './engine';
 import { evaluateRules, suppressed, type LiveHeadway } from './rules';
 import { ExceptionStore, type ExceptionsDb } from './store';
 import { BusTracks } from './tracks';
-import { Deliverer, deliveriesFor, type DeliveryResult, type RetryPolicy } from './webhooks';
+import { Deliverer, deliveriesFor, sendTestDelivery, type DeliveryResult, type RetryPolicy } from './webhooks';
 
 // The exception service: a room beside the feed that listens to its events and reads its snapshot. Only the
 // instance whose feed leads evaluates and delivers webhooks; when an instance starts to lead it takes the open
@@ -46,6 +46,9 @@ export interface ExceptionServiceOptions {
 /** The watch client the service asks for suspects' next fixes under (lib/fleet/watches bounds it like a viewer). */
 const WATCH_CLIENT = 'exceptions';
 
+/** How often the admin page's targets are read again: another instance's change reaches this one within it. */
+const TARGETS_REREAD_MS = 60_000;
+
 /** Resolved exceptions stay in the live list this long. */
 const RECENT_MS = 3_600_000;
 
@@ -57,6 +60,8 @@ export class ExceptionService {
   private store: ExceptionStore | null = null;
   private deliverer: Deliverer | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  private targetsTimer: ReturnType<typeof setInterval> | null = null;
+  private stored: WebhookTarget[] = [];
   private running: Promise<Transition[]> | null = null;
   private recent: FleetException[] = [];
   private resumedAt: EpochMs | null = null;
@@ -81,12 +86,17 @@ export class ExceptionService {
   start(): this {
     this.timer = setInterval(() => void this.evaluate().catch((e: unknown) => this.log({ msg: 'exception evaluation failed', error: e instanceof Error ? e.message : String(e) })), this.o.intervalMs ?? 5_000);
     this.timer.unref?.();
+    const reread = () => void this.rereadTargets().catch((e: unknown) => this.log({ msg: 'webhook targets read failed', error: e instanceof Error ? e.message : String(e) }));
+    reread();
+    this.targetsTimer = setInterval(reread, TARGETS_REREAD_MS);
+    this.targetsTimer.unref?.();
     return this;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.targetsTimer) clearInterval(this.targetsTimer);
     for (const u of this.unsubscribe) u();
     await this.running?.catch(() => []);
     await this.deliverer?.close();
@@ -94,7 +104,39 @@ export class ExceptionService {
   }
 
   get targetCount(): number {
-    return this.o.config.webhooks.length;
+    return this.targets().length;
+  }
+
+  /** Where webhooks go: ALERT_WEBHOOKS' targets, then the admin page's (as last read from the store). */
+  targets(): readonly WebhookTarget[] {
+    return this.stored.length === 0 ? this.o.config.webhooks : [...this.o.config.webhooks, ...this.stored];
+  }
+
+  /** Reads the admin page's targets again (after a change here, and every TARGETS_REREAD_MS for the other instances' changes). */
+  async rereadTargets(): Promise<void> {
+    this.stored = (await (await this.exceptionStore()).activeWebhookTargets()).map(targetOfStored);
+  }
+
+  async webhookTargets(): Promise<AdminWebhookTarget[]> {
+    return (await this.exceptionStore()).webhookTargetList();
+  }
+
+  async addWebhookTarget(t: Omit<StoredWebhookTarget, 'id'>, actor: string, address: string | null): Promise<AdminWebhookTarget> {
+    const row = await (await this.exceptionStore()).addWebhookTarget(t, actor, address, this.now());
+    await this.rereadTargets();
+    return row;
+  }
+
+  async removeWebhookTarget(id: number, actor: string, address: string | null): Promise<AdminWebhookTarget | null> {
+    const row = await (await this.exceptionStore()).removeWebhookTarget(id, actor, address, this.now());
+    await this.rereadTargets();
+    return row;
+  }
+
+  /** One signed test delivery to a stored target, sent now; null when there is no such target. */
+  async testWebhookTarget(id: number): Promise<WebhookTestResult | null> {
+    const t = await (await this.exceptionStore()).webhookTarget(id);
+    return t ? sendTestDelivery(targetOfStored(t), this.now(), this.o.fetchImpl ?? fetch, this.o.retry?.timeoutMs) : null;
   }
 
   private tellDelivery(result: DeliveryResult): void {
@@ -146,7 +188,7 @@ export class ExceptionService {
       const engine = new ExceptionEngine(this.o.config.thresholds);
       engine.resume(await store.unresolved(), await store.occurrences());
       this.engine = engine;
-      this.deliverer = new Deliverer({ store, targets: () => this.o.config.webhooks, now: this.now, retry: this.o.retry, random: this.o.random, fetchImpl: this.o.fetchImpl, pollMs: this.o.deliveryPollMs, log: this.log, onResult: (result) => this.tellDelivery(result) });
+      this.deliverer = new Deliverer({ store, targets: () => this.targets(), now: this.now, retry: this.o.retry, random: this.o.random, fetchImpl: this.o.fetchImpl, pollMs: this.o.deliveryPollMs, log: this.log, onResult: (result) => this.tellDelivery(result) });
       this.deliverer.start();
     } else {
       this.adoptActions(await store.unresolved());
@@ -176,7 +218,7 @@ export class ExceptionService {
   private async recordAndSend(store: ExceptionStore, transitions: readonly Transition[]): Promise<Transition[]> {
     if (transitions.length === 0) return [];
     const fresh = await store.record(transitions);
-    await store.enqueue(fresh.flatMap((t) => deliveriesFor(t, this.o.config.webhooks)));
+    await store.enqueue(fresh.flatMap((t) => deliveriesFor(t, this.targets())));
     const cut = this.now() - RECENT_MS;
     this.recent = [...fresh.filter((t) => t.type === 'resolved').map((t) => t.exception), ...this.recent.filter((e) => (e.resolvedAt ?? 0) >= cut)].slice(0, 500);
     for (const t of fresh) this.log({ msg: `exception ${t.type}`, id: t.exception.id, rule: t.exception.rule, busId: t.exception.subject.busId, tripId: t.exception.subject.tripId });
@@ -218,7 +260,7 @@ export class ExceptionService {
   private async act(t: Transition | null): Promise<FleetException | null> {
     if (!t) return null;
     this.adoptActions([t.exception]);
-    await (await this.exceptionStore()).enqueue(deliveriesFor(t, this.o.config.webhooks));
+    await (await this.exceptionStore()).enqueue(deliveriesFor(t, this.targets()));
     void this.deliverer?.runOnce().catch(() => 0);
     return t.exception;
   }

@@ -1,10 +1,11 @@
 import 'server-only';
-import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { authAudit } from '@/lib/auth/schema';
-import type { DeadDelivery, EpochMs, ExceptionRule, ExceptionSeverity, ExceptionState, FleetException, WebhookEventType } from '@/lib/model';
+import type { AdminWebhookTarget, DeadDelivery, EpochMs, ExceptionRule, ExceptionSeverity, ExceptionState, FleetException, WebhookEventType } from '@/lib/model';
 import { keyOf, type Transition } from './engine';
-import { exceptionReads, exceptionTransitions, exceptions, webhookDeliveries } from './schema';
+import type { StoredWebhookTarget } from './config';
+import { exceptionReads, exceptionTransitions, exceptions, webhookDeliveries, webhookTargets } from './schema';
 
 // The exceptions' rows in the shared store, through drizzle: the same code on PGlite and PostgreSQL. Writes are
 // idempotent (an exception's id and a delivery's id are derived, and inserts do nothing on a conflict), so an
@@ -225,4 +226,59 @@ export class ExceptionStore {
     const rows = await this.db.select({ state: webhookDeliveries.state, n: sql<number>`count(*)::int` }).from(webhookDeliveries).groupBy(webhookDeliveries.state);
     return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
   }
+
+  /** The admin page's targets still in use, oldest first, secrets whole (the deliverer signs with them). */
+  async activeWebhookTargets(): Promise<StoredWebhookTarget[]> {
+    const rows = await this.db.select().from(webhookTargets).where(isNull(webhookTargets.removedAt)).orderBy(asc(webhookTargets.id));
+    return rows.map((r) => ({ id: r.id, url: r.url, secret: r.secret, rules: (r.rules as ExceptionRule[] | null) ?? null, minSeverity: (r.minSeverity as ExceptionSeverity | null) ?? null }));
+  }
+
+  /** One target, removed or not, secret whole; null when there is none. */
+  async webhookTarget(id: number): Promise<StoredWebhookTarget | null> {
+    const r = (await this.db.select().from(webhookTargets).where(eq(webhookTargets.id, id)))[0];
+    return r && r.removedAt === null ? { id: r.id, url: r.url, secret: r.secret, rules: (r.rules as ExceptionRule[] | null) ?? null, minSeverity: (r.minSeverity as ExceptionSeverity | null) ?? null } : null;
+  }
+
+  /** Every target the admin page added (the removed too, with when), newest first, secrets masked. */
+  async webhookTargetList(): Promise<AdminWebhookTarget[]> {
+    const rows = await this.db.select().from(webhookTargets).orderBy(desc(webhookTargets.id)).limit(500);
+    return rows.map(adminTargetOf);
+  }
+
+  async addWebhookTarget(t: Omit<StoredWebhookTarget, 'id'>, actor: string, address: string | null, now: EpochMs): Promise<AdminWebhookTarget> {
+    const [row] = await this.db.insert(webhookTargets).values({ url: t.url, secret: t.secret, rules: t.rules, minSeverity: t.minSeverity, createdBy: actor, createdAt: now }).returning();
+    await this.db.insert(authAudit).values({ at: new Date(now), event: 'webhook.added', actor, subject: urlLabel(t.url), address, detail: { id: row!.id, rules: t.rules?.join(',') ?? 'all', minSeverity: t.minSeverity } });
+    return adminTargetOf(row!);
+  }
+
+  /** Removes a target (its queued deliveries die at their next try); null when there is none or it is gone already. */
+  async removeWebhookTarget(id: number, actor: string, address: string | null, now: EpochMs): Promise<AdminWebhookTarget | null> {
+    const [row] = await this.db.update(webhookTargets).set({ removedAt: now }).where(and(eq(webhookTargets.id, id), isNull(webhookTargets.removedAt))).returning();
+    if (!row) return null;
+    await this.db.insert(authAudit).values({ at: new Date(now), event: 'webhook.removed', actor, subject: urlLabel(row.url), address, detail: { id } });
+    return adminTargetOf(row);
+  }
+}
+
+/** A URL for the audit log: without its query, which may carry a token. */
+function urlLabel(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}${u.pathname}`;
+}
+
+export function maskSecret(secret: string): string {
+  return `••••${secret.slice(-4)}`;
+}
+
+function adminTargetOf(r: typeof webhookTargets.$inferSelect): AdminWebhookTarget {
+  return {
+    id: r.id,
+    url: r.url,
+    secretMasked: maskSecret(r.secret),
+    rules: (r.rules as ExceptionRule[] | null) ?? null,
+    minSeverity: (r.minSeverity as ExceptionSeverity | null) ?? null,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt,
+    removedAt: r.removedAt,
+  };
 }

@@ -1,6 +1,6 @@
 import { logLine } from '@/lib/log';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { EpochMs, FleetException, WebhookEventType, WebhookPayload } from '@/lib/model';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { EpochMs, FleetException, WebhookEventType, WebhookPayload, WebhookTestResult } from '@/lib/model';
 import { SEVERITY_RANK } from '@/lib/model/exceptions';
 import type { WebhookTarget } from './config';
 import type { Transition } from './engine';
@@ -94,6 +94,39 @@ export interface DelivererOptions {
 
 type Outcome = { ok: true; status: number } | { ok: false; retry: boolean; status: number | null; error: string };
 
+/** Why a try had no answer: the timeout, else the connection's error code and message. */
+function failureOf(e: unknown, timeoutMs: number): string {
+  const err = e as Error & { cause?: { code?: string } };
+  const timeout = err.name === 'TimeoutError' || err.name === 'AbortError';
+  return timeout ? `no answer within ${timeoutMs / 1000} s` : `${err.cause?.code ?? err.name}: ${err.message}`.slice(0, MAX_ANSWER_CHARS);
+}
+
+function post(fetchImpl: typeof fetch, target: WebhookTarget, d: { id: string; type: string; body: string }, t: number, timeoutMs: number): Promise<Response> {
+  return fetchImpl(target.url, {
+    method: 'POST',
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { 'Content-Type': 'application/json', 'User-Agent': 'Fleetmap-Webhooks/1', [SIGNATURE_HEADER]: signature(target.secret, t, d.body), [DELIVERY_HEADER]: d.id, 'X-Fleetmap-Event': d.type },
+    body: d.body,
+  });
+}
+
+/**
+ * One signed test delivery (the admin page's "Send test"), sent at once and outside the queue: type
+ * `webhook.test`, no exception. Answers with what the receiver said, its body cut to MAX_ANSWER_CHARS.
+ */
+export async function sendTestDelivery(target: WebhookTarget, now: EpochMs, fetchImpl: typeof fetch = fetch, timeoutMs = DEFAULT_RETRY.timeoutMs): Promise<WebhookTestResult> {
+  const id = `dl_test_${randomBytes(9).toString('hex')}`;
+  const body = JSON.stringify({ version: 1, type: 'webhook.test', id, occurredAt: new Date(now).toISOString(), target: target.name });
+  try {
+    const res = await post(fetchImpl, target, { id, type: 'webhook.test', body }, Math.floor(now / 1000), timeoutMs);
+    const answer = (await res.text().catch(() => '')).slice(0, MAX_ANSWER_CHARS);
+    return { delivery: id, status: res.status, ok: res.status >= 200 && res.status < 300, body: answer, error: null };
+  } catch (e) {
+    return { delivery: id, status: null, ok: false, body: '', error: failureOf(e, timeoutMs) };
+  }
+}
+
 /** How a delivery attempt ended: sent, failed and queued again, or given up (dead). */
 export type DeliveryResult = 'delivered' | 'failed' | 'dead';
 
@@ -179,13 +212,7 @@ export class Deliverer {
   private async send(d: DeliveryRow, target: WebhookTarget): Promise<Outcome> {
     const t = Math.floor(this.now() / 1000);
     try {
-      const res = await this.fetchImpl(target.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.retry.timeoutMs),
-        headers: { 'Content-Type': 'application/json', 'User-Agent': 'Fleetmap-Webhooks/1', [SIGNATURE_HEADER]: signature(target.secret, t, d.body), [DELIVERY_HEADER]: d.id, 'X-Fleetmap-Event': d.type },
-        body: d.body,
-      });
+      const res = await post(this.fetchImpl, target, { id: d.id, type: d.type, body: d.body }, t, this.retry.timeoutMs);
       if (res.status >= 200 && res.status < 300) {
         await res.body?.cancel();
         return { ok: true, status: res.status };
@@ -194,10 +221,7 @@ export class Deliverer {
       const retry = res.status >= 500 || res.status === 408 || res.status === 429;
       return { ok: false, retry, status: res.status, error: `HTTP ${res.status}${answer ? `: ${answer}` : ''}` };
     } catch (e) {
-      const err = e as Error & { cause?: { code?: string } };
-      const timeout = err.name === 'TimeoutError' || err.name === 'AbortError';
-      const error = timeout ? `no answer within ${this.retry.timeoutMs / 1000} s` : `${err.cause?.code ?? err.name}: ${err.message}`.slice(0, MAX_ANSWER_CHARS);
-      return { ok: false, retry: true, status: null, error };
+      return { ok: false, retry: true, status: null, error: failureOf(e, this.retry.timeoutMs) };
     }
   }
 }

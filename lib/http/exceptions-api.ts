@@ -20,7 +20,7 @@ interface Asker {
   address: string | null;
 }
 
-async function whoAsks(request: Request): Promise<Asker> {
+export async function whoAsks(request: Request): Promise<Asker> {
   const service = authService();
   if (!service || service.config.mode === 'none') return { name: 'everyone', role: 'admin', address: null };
   const cookies = readCookies(request.headers.get('cookie'));

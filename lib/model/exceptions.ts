@@ -164,6 +164,32 @@ export interface WebhookDeliveriesResponse {
   dead: DeadDelivery[];
 }
 
+/** A webhook target added in the admin page (GET /api/admin/webhooks): its secret only masked, never whole. */
+export interface AdminWebhookTarget {
+  id: number;
+  url: string;
+  /** The secret's last 4 characters behind dots: enough to tell two apart. */
+  secretMasked: string;
+  /** The rules it wants; null for every rule. */
+  rules: ExceptionRule[] | null;
+  /** The least severity it wants; null for every severity. */
+  minSeverity: ExceptionSeverity | null;
+  createdBy: string;
+  createdAt: EpochMs;
+  removedAt: EpochMs | null;
+}
+
+/** POST /api/admin/webhooks/{id}/test: what the receiver answered to one signed test delivery. */
+export interface WebhookTestResult {
+  delivery: string;
+  /** The receiver's HTTP status; null when it did not answer (the error says why). */
+  status: number | null;
+  ok: boolean;
+  /** The receiver's answer, at most 200 characters. */
+  body: string;
+  error: string | null;
+}
+
 const median = (xs: number[]) => {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);

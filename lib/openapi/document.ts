@@ -47,6 +47,12 @@ const exceptionsQuery = z.object({
 });
 const signInBody = z.object({ name: z.string().min(1).max(64), password: z.string().min(1).max(1024), next: z.string().max(2048).optional() });
 const createTokenBody = z.object({ name: z.string().min(1).max(80), routes: z.string().max(400).optional().describe('Route codes the wall is limited to, comma separated'), kind: z.enum(['wall', 'feed']).optional().describe('wall (default) or feed (a GTFS-Realtime consumer)') });
+const webhookTargetBody = z.object({
+  url: z.string().describe('https (http only on a loopback host)'),
+  secret: z.string().min(16).describe('Signs every delivery (HMAC-SHA256); at least 16 characters'),
+  rules: z.array(ss.exceptionRuleSchema).nullable().optional().describe('The rules it wants; all when absent, null or empty'),
+  minSeverity: z.enum(['info', 'warning', 'critical']).nullable().optional(),
+});
 const ackBody = z.object({ note: z.string().max(500).optional() });
 const snoozeBody = z.object({ minutes: z.number().int().min(1).max(1440) });
 const readBody = z.object({ ids: z.array(z.string().max(64)).max(1000) });
@@ -125,6 +131,10 @@ export const OPERATIONS: readonly Operation[] = [
   { route: '/api/admin/tokens', method: 'get', tag: 'admin', summary: 'Wall display tokens', responses: { ...signInOff, 200: json('The tokens (never their secrets)', z.object({ tokens: z.array(s.adminWallToken) })) } },
   { route: '/api/admin/tokens', method: 'post', tag: 'admin', summary: 'Creates a wall display token', body: createTokenBody, responses: { ...signInOff, 201: json('The token and its wall address, shown this once', s.createdWallToken), ...errors(400) } },
   { route: '/api/admin/tokens/[id]', method: 'delete', tag: 'admin', summary: 'Revokes a wall display token', responses: { ...signInOff, 200: json('The token, revoked', z.object({ token: s.adminWallToken })), ...errors(400, 404) } },
+  { route: '/api/admin/webhooks', method: 'get', tag: 'admin', summary: 'Webhook targets added in the admin page', responses: { 200: json('The targets (secrets masked)', z.object({ targets: z.array(ss.adminWebhookTarget) })), ...errors(503) } },
+  { route: '/api/admin/webhooks', method: 'post', tag: 'admin', summary: 'Adds a webhook target', body: webhookTargetBody, responses: { 201: json('The target (secret masked)', z.object({ target: ss.adminWebhookTarget })), ...errors(400, 503) } },
+  { route: '/api/admin/webhooks/[id]', method: 'delete', tag: 'admin', summary: 'Removes a webhook target', responses: { 200: json('The target, removed', z.object({ target: ss.adminWebhookTarget })), ...errors(400, 404, 503) } },
+  { route: '/api/admin/webhooks/[id]/test', method: 'post', tag: 'admin', summary: 'Sends one signed test delivery to a webhook target now', responses: { 200: json("The receiver's answer", ss.webhookTestResult), ...errors(400, 404, 503) } },
   { route: '/api/admin/audit', method: 'get', tag: 'admin', summary: 'The audit log, newest first', responses: { ...signInOff, 200: json('The entries', z.object({ entries: z.array(s.adminAuditEntry) })) } },
 ];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FleetException, LiveExceptionsResponse, ExceptionHistoryResponse, WebhookDeliveriesResponse } from '@/lib/model/exceptions';
+import type { AdminWebhookTarget, FleetException, LiveExceptionsResponse, ExceptionHistoryResponse, WebhookDeliveriesResponse, WebhookTestResult } from '@/lib/model/exceptions';
 import type { HeadwaysResponse } from '@/lib/model/regularity';
 import type { StopArrivalsResponse, TripPredictionsResponse } from '@/lib/model/predictions';
 import { delayClass, epochMs, named, nullableNumber, nullableString, unpositionedTrip } from './schemas';
@@ -9,7 +9,8 @@ import { delayClass, epochMs, named, nullableNumber, nullableString, unpositione
 
 const int = z.number().int();
 
-const exceptionRule = z.enum(['late', 'early', 'gps-lost', 'ghost', 'stopped', 'off-route', 'bunched', 'gapped', 'upstream', 'budget', 'recorder', 'coordination']);
+export const exceptionRuleSchema = z.enum(['late', 'early', 'gps-lost', 'ghost', 'stopped', 'off-route', 'bunched', 'gapped', 'upstream', 'budget', 'recorder', 'coordination']);
+const exceptionRule = exceptionRuleSchema;
 
 export const fleetException = named(
   'FleetException',
@@ -67,6 +68,31 @@ export const webhookDeliveriesResponse = named(
     byState: z.record(z.string(), int),
     dead: z.array(z.object({ id: z.string(), target: z.string(), type: webhookEvent, exceptionId: z.string(), attempts: int, lastError: nullableString, createdAt: epochMs, diedAt: epochMs })),
   }) satisfies z.ZodType<WebhookDeliveriesResponse>,
+);
+
+export const adminWebhookTarget = named(
+  'AdminWebhookTarget',
+  z.object({
+    id: int,
+    url: z.string(),
+    secretMasked: z.string().describe("The secret's last 4 characters behind dots (the whole secret is never returned)"),
+    rules: z.array(exceptionRule).nullable().describe('The rules it wants; null for every rule'),
+    minSeverity: z.enum(['info', 'warning', 'critical']).nullable().describe('The least severity it wants; null for every severity'),
+    createdBy: z.string(),
+    createdAt: epochMs,
+    removedAt: epochMs.nullable(),
+  }) satisfies z.ZodType<AdminWebhookTarget>,
+);
+
+export const webhookTestResult = named(
+  'WebhookTestResult',
+  z.object({
+    delivery: z.string(),
+    status: nullableNumber.describe("The receiver's HTTP status; null when it did not answer"),
+    ok: z.boolean(),
+    body: z.string().describe("The receiver's answer, at most 200 characters"),
+    error: nullableString,
+  }) satisfies z.ZodType<WebhookTestResult>,
 );
 
 const predictionBasis = z.enum(['gps', 'planned-departure', 'schedule']);
