@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeEachStore } from '@/lib/testing/store';
-import { parseAdminWebhookTarget, storedTargetName, targetOfStored } from './config';
+import type { ExceptionFeed } from './service';
+import { DEFAULT_THRESHOLDS, parseAdminWebhookTarget, storedTargetName, targetOfStored, type WebhookTarget } from './config';
+import { ExceptionEngine } from './engine';
+import { SEVERITY, type Condition } from './rules';
+import { ExceptionService } from './service';
 import { ExceptionStore } from './store';
 import { sendTestDelivery, verifySignature } from './webhooks';
 
@@ -80,6 +84,57 @@ describeEachStore('webhook targets in the store', (target_) => {
       { event: 'webhook.removed', actor: 'root', subject: 'https://ops.example.org/hook', address: '10.0.0.1' },
     ]);
     expect(JSON.stringify(rows)).not.toContain(SECRET);
+  });
+});
+
+const stopped: Condition = { rule: 'stopped', key: 'stopped|bus:7', severity: SEVERITY.stopped, subject: { busId: 7, tripId: 44, routeId: 3, routeCode: 'M15', busName: '#7' }, figures: { stoppedMin: 6 }, message: '#7 has not moved for 6 min.' };
+
+/** A feed that never leads: the service only serves the store (as a follower instance of a cluster does). */
+const follower: ExceptionFeed = {
+  events: { on: () => () => {} } as unknown as ExceptionFeed['events'],
+  leading: false,
+  liveSnapshot: () => {
+    throw new Error('not read by a follower');
+  },
+  networkGeoJson: () => {
+    throw new Error('not read by a follower');
+  },
+};
+
+describeEachStore('the exception service with stored targets', (target_) => {
+  const FROM_ENV: WebhookTarget = { name: 'env', url: 'https://env.example.org/h', secret: SECRET, rules: [], minSeverity: 'info' };
+
+  it("delivers to ALERT_WEBHOOKS' targets and the store's; another instance sees a change when it reads them again", async () => {
+    const db = (await target_.open()).db;
+    const service = (now: number) => new ExceptionService({ feed: follower, db: async () => db, config: { thresholds: DEFAULT_THRESHOLDS, webhooks: [FROM_ENV] }, ghostAfterS: 300, recorder: () => null, now: () => now, log: () => {} });
+    const a = service(10_000);
+    const b = service(20_000);
+    try {
+      await b.rereadTargets();
+      const added = await a.addWebhookTarget({ url: 'https://ops.example.org/hook', secret: SECRET, rules: ['stopped'], minSeverity: 'critical' }, 'root', null);
+      expect(a.targets().map((t) => t.name)).toEqual(['env', storedTargetName(added.id)]);
+      // b read before the change: it learns it at its next read (every minute, or at once for a change of its own).
+      expect(b.targets().map((t) => t.name)).toEqual(['env']);
+      await b.rereadTargets();
+      expect(b.targets().map((t) => t.name)).toEqual(['env', storedTargetName(added.id)]);
+
+      // An acknowledgement on b queues one delivery for each target that wants the exception.
+      const engine = new ExceptionEngine(DEFAULT_THRESHOLDS);
+      engine.step(0, [stopped], false);
+      const opened = engine.step(60_000, [stopped], false)[0]!;
+      const store = await b.exceptionStore();
+      await store.record([opened]);
+      await b.acknowledge(opened.exception.id, 'ada', null, null);
+      expect((await store.due(30_000, 50)).map((d) => d.target).sort()).toEqual([storedTargetName(added.id), 'env'].sort());
+
+      await b.removeWebhookTarget(added.id, 'root', null);
+      expect(b.targets().map((t) => t.name)).toEqual(['env']);
+      await a.rereadTargets();
+      expect(a.targets().map((t) => t.name)).toEqual(['env']);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
 
