@@ -39,7 +39,7 @@ export interface BuiltFeed {
 /** Faster than a city bus goes (the validator's W004 bound, about 60 mph): a GPS or unit error. */
 export const MAX_SPEED_MPS = 26;
 
-const header = (at: EpochMs): transit_realtime.IFeedHeader => ({ gtfsRealtimeVersion: '2.0', incrementality: 0, timestamp: Math.floor(at / 1000) });
+export const feedHeader = (at: EpochMs): transit_realtime.IFeedHeader => ({ gtfsRealtimeVersion: '2.0', incrementality: 0, timestamp: Math.floor(at / 1000) });
 
 /** GTFS direction_id from the API's direction (the rule of lib/estimate/direction.ts); null when it cannot be told. */
 export function directionId(direction: string | null): number | null {
@@ -125,77 +125,87 @@ export function brokenFix(v: Vehicle, at: EpochMs): string | null {
   return null;
 }
 
+/** A bus's VehiclePosition entity, its fix already checked (brokenFix is null). */
+export function vehicleEntity(v: Vehicle, s: FeedSource): WireEntity {
+  const position: WirePosition = { latitude: v.lat!, longitude: v.lon! };
+  if (v.heading !== null) position.bearing = v.heading === 360 ? 0 : v.heading;
+  if (v.speedKmh !== null) position.speed = v.speedKmh / 3.6;
+  const vp: WireVehiclePosition = {
+    vehicle: vehicleDescriptor(v.busId, v.busName, v.plateNumber, s),
+    position,
+    timestamp: Math.floor(v.gpsAt! / 1000),
+  };
+  if (v.trip) {
+    vp.trip = tripDescriptor(v.trip, s);
+    const next = s.predictions.get(v.trip.tripId)?.stops[0];
+    if (next) {
+      vp.currentStopSequence = next.stopOrder;
+      vp.stopId = s.ids.stop(next.stopId);
+      vp.currentStatus = 2; // IN_TRANSIT_TO
+    }
+  }
+  return { id: `vehicle-${v.busId}`, vehicle: vp };
+}
+
+/** Whether a bus is in VehiclePositions: 'skip' (it never reported), 'broken' (left out), or 'ok'. */
+export function vehicleFate(v: Vehicle, at: EpochMs): 'skip' | 'broken' | 'ok' {
+  if (v.lat === null && v.lon === null && v.gpsAt === null) return 'skip';
+  return brokenFix(v, at) === null ? 'ok' : 'broken';
+}
+
 /** VehiclePositions: every bus with a fix, at its fix, with its trip and the next stop it is headed for. */
 export function vehiclePositions(s: FeedSource): BuiltFeed {
   const entity: WireEntity[] = [];
   let leftOut = 0;
   for (const v of s.vehicles) {
-    if (v.lat === null && v.lon === null && v.gpsAt === null) continue;
-    if (brokenFix(v, s.at) !== null) {
-      leftOut++;
-      continue;
-    }
-    const position: WirePosition = { latitude: v.lat!, longitude: v.lon! };
-    if (v.heading !== null) position.bearing = v.heading === 360 ? 0 : v.heading;
-    if (v.speedKmh !== null) position.speed = v.speedKmh / 3.6;
-    const vp: WireVehiclePosition = {
-      vehicle: vehicleDescriptor(v.busId, v.busName, v.plateNumber, s),
-      position,
-      timestamp: Math.floor(v.gpsAt! / 1000),
-    };
-    if (v.trip) {
-      vp.trip = tripDescriptor(v.trip, s);
-      const next = s.predictions.get(v.trip.tripId)?.stops[0];
-      if (next) {
-        vp.currentStopSequence = next.stopOrder;
-        vp.stopId = s.ids.stop(next.stopId);
-        vp.currentStatus = 2; // IN_TRANSIT_TO
-      }
-    }
-    entity.push({ id: `vehicle-${v.busId}`, vehicle: vp });
+    const fate = vehicleFate(v, s.at);
+    if (fate === 'broken') leftOut++;
+    if (fate === 'ok') entity.push(vehicleEntity(v, s));
   }
-  return { message: { header: header(s.at), entity }, leftOut };
+  return { message: { header: feedHeader(s.at), entity }, leftOut };
+}
+
+/** The trips of TripUpdates in their order (by trip id), each with the bus on it (the snapshot's). */
+export function tripsInOrder(s: FeedSource): Array<{ p: TripPredictions; v: Vehicle | undefined }> {
+  const byTrip = new Map<number, Vehicle>();
+  for (const v of s.vehicles) if (v.trip) byTrip.set(v.trip.tripId, v);
+  return [...s.predictions.values()].sort((a, b) => a.tripId - b.tripId).map((p) => ({ p, v: byTrip.get(p.tripId) }));
+}
+
+/** A trip's TripUpdate entity; 'broken' when its stop times do not strictly increase, null when it has none left. */
+export function tripEntity(p: TripPredictions, v: Vehicle | undefined, s: FeedSource): WireEntity | 'broken' | null {
+  const updates: WireStopTimeUpdate[] = [];
+  let last = -Infinity;
+  for (const stop of p.stops) {
+    const time = Math.round(stop.arrivalAt / 1000);
+    if (!Number.isFinite(time) || time <= last) return 'broken';
+    last = time;
+    updates.push({
+      stopSequence: stop.stopOrder,
+      stopId: s.ids.stop(stop.stopId),
+      // The stated p10–p90 as one figure: half its width, in seconds.
+      arrival: { time, uncertainty: Math.round((stop.latestAt - stop.earliestAt) / 2000) },
+    });
+  }
+  if (updates.length === 0) return null;
+  const tu: WireTripUpdate = {
+    trip: tripDescriptor({ tripId: p.tripId, routeId: p.routeId, direction: p.direction, plannedDepartureAt: p.plannedDepartureAt }, s),
+    stopTimeUpdate: updates,
+    timestamp: Math.floor(p.at / 1000),
+  };
+  if (p.busId !== null) tu.vehicle = vehicleDescriptor(p.busId, p.busName, v?.plateNumber ?? null, s);
+  if (p.delayMinutes !== null && Number.isFinite(p.delayMinutes)) tu.delay = Math.round(p.delayMinutes * 60);
+  return { id: `trip-${p.tripId}`, tripUpdate: tu };
 }
 
 /** TripUpdates: every active trip with predictions, a stop_time_update per remaining stop, times strictly increasing. */
 export function tripUpdates(s: FeedSource): BuiltFeed {
   const entity: WireEntity[] = [];
   let leftOut = 0;
-  const byTrip = new Map<number, Vehicle>();
-  for (const v of s.vehicles) if (v.trip) byTrip.set(v.trip.tripId, v);
-  for (const p of [...s.predictions.values()].sort((a, b) => a.tripId - b.tripId)) {
-    const v = byTrip.get(p.tripId);
-    const updates: WireStopTimeUpdate[] = [];
-    let last = -Infinity;
-    let broken = false;
-    for (const stop of p.stops) {
-      const time = Math.round(stop.arrivalAt / 1000);
-      if (!Number.isFinite(time) || time <= last) {
-        broken = true;
-        break;
-      }
-      last = time;
-      updates.push({
-        stopSequence: stop.stopOrder,
-        stopId: s.ids.stop(stop.stopId),
-        // The stated p10–p90 as one figure: half its width, in seconds.
-        arrival: { time, uncertainty: Math.round((stop.latestAt - stop.earliestAt) / 2000) },
-      });
-    }
-    if (broken) {
-      leftOut++;
-      continue;
-    }
-    if (updates.length === 0) continue;
-    const tu: WireTripUpdate = {
-      trip: tripDescriptor({ tripId: p.tripId, routeId: p.routeId, direction: p.direction, plannedDepartureAt: p.plannedDepartureAt }, s),
-      stopTimeUpdate: updates,
-      timestamp: Math.floor(p.at / 1000),
-    };
-    if (p.busId !== null) tu.vehicle = vehicleDescriptor(p.busId, p.busName, v?.plateNumber ?? null, s);
-    if (p.delayMinutes !== null && Number.isFinite(p.delayMinutes)) tu.delay = Math.round(p.delayMinutes * 60);
-    entity.push({ id: `trip-${p.tripId}`, tripUpdate: tu });
+  for (const { p, v } of tripsInOrder(s)) {
+    const e = tripEntity(p, v, s);
+    if (e === 'broken') leftOut++;
+    else if (e !== null) entity.push(e);
   }
-  return { message: { header: header(s.at), entity }, leftOut };
+  return { message: { header: feedHeader(s.at), entity }, leftOut };
 }
-

@@ -3,14 +3,17 @@ import type { transit_realtime } from 'gtfs-realtime-bindings';
 import type { Feed } from '@/lib/fleet';
 import type { PredictionService } from '@/lib/predictions';
 import { etagMatches } from '@/lib/model/etag';
-import { tripUpdates, vehiclePositions, type FeedSource } from './build';
-import { encodeEntities, encodeWithHeader, toJson } from './encode';
-import { gtfsIds, type GtfsIdConfig } from './ids';
+import { feedHeader, type FeedSource } from './build';
+import { EntityCache } from './cache';
+import { encodeWithHeader, toJson } from './encode';
+import { gtfsIds, type GtfsIdConfig, type GtfsIds } from './ids';
 
 // The GTFS-Realtime feeds as served: built from the newest snapshot version and its predictions, encoded once per
 // version and format, answered with an ETag (304 when the consumer has it). The header's timestamp is the snapshot's
 // time and never goes backwards; should a version's time equal (or precede) the previous one's while its content
 // differs (a restart or a new leader with another clock), it moves one second past it (validator rules E017, E018).
+// Each feed keeps its entities' bytes between versions (cache.ts): only the buses and trips whose inputs changed are
+// built and encoded again.
 
 export type GtfsRtKind = 'vehicle-positions' | 'trip-updates';
 export type GtfsRtFormat = 'protobuf' | 'json';
@@ -25,23 +28,24 @@ interface KindState {
   key: string;
   byFormat: Partial<Record<GtfsRtFormat, Encoded>>;
   header: transit_realtime.IFeedHeader;
-  message: transit_realtime.IFeedMessage;
   entities: Uint8Array;
   leftOut: number;
 }
 
-const BUILDERS = { 'vehicle-positions': vehiclePositions, 'trip-updates': tripUpdates } as const;
-
 export class GtfsRtService {
   private tripDates = new Map<number, string | null>();
   private readonly state = new Map<GtfsRtKind, KindState>();
+  private readonly caches: Record<GtfsRtKind, EntityCache> = { 'vehicle-positions': new EntityCache(), 'trip-updates': new EntityCache() };
+  /** Made once: the caches reuse nothing when the ids object changes. */
+  private readonly ids: GtfsIds;
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly feed: Feed,
     private readonly predictions: PredictionService,
-    private readonly idConfig: GtfsIdConfig,
+    idConfig: GtfsIdConfig,
   ) {
+    this.ids = gtfsIds(idConfig);
     // trip_date comes with /trips/active only (the snapshot's trips do not carry it).
     this.unsubscribe = feed.events.on('trips', (e) => {
       this.tripDates = new Map(e.trips.map((t) => [t.id, t.tripDate]));
@@ -65,11 +69,12 @@ export class GtfsRtService {
       predictions: set.trips,
       tripDate: (id) => this.tripDates.get(id) ?? null,
       timeRule: this.feed.timeRule(),
-      ids: gtfsIds(this.idConfig),
+      ids: this.ids,
     };
-    const built = BUILDERS[kind](source);
-    const entities = encodeEntities(built.message);
-    const header = { ...built.message.header };
+    const cache = this.caches[kind];
+    const built = kind === 'vehicle-positions' ? cache.vehiclePositions(source) : cache.tripUpdates(source);
+    const entities = built.entities;
+    const header = feedHeader(snap.generatedAt);
     let ts = Number(header.timestamp);
     if (prev) {
       const last = Number(prev.header.timestamp);
@@ -77,7 +82,7 @@ export class GtfsRtService {
       if (ts < last || (ts === last && !same)) ts = same ? last : last + 1;
     }
     header.timestamp = ts;
-    const next: KindState = { key, byFormat: {}, header, message: built.message, entities, leftOut: built.leftOut };
+    const next: KindState = { key, byFormat: {}, header, entities, leftOut: built.leftOut };
     this.state.set(kind, next);
     return next;
   }
