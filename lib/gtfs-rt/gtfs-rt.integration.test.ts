@@ -11,6 +11,7 @@ import { createSimulator, DEMO_BUSINESS_KEY, zoneAtLocalHour, type Simulator } f
 import { boundsOf, validateFeed, validateSequence, type DecodedFeed, type RuleContext } from '@/lib/testing/gtfs-rt-rules';
 import { publishTestContext } from '@/lib/testing/app-context';
 import { until as untilShared } from '@/lib/testing/harness';
+import type { GtfsRtHandler } from '@/lib/server/gtfs-rt-guard';
 import { startGtfsRt } from './index';
 
 // The feeds as a consumer takes them from the app on the simulator over HTTP (the route handlers over the application
@@ -29,6 +30,8 @@ let sim: Simulator;
 /** The application context's feed, which the routes answer from. */
 let appFeed: Feed;
 let withdraw: () => Promise<void>;
+/** What server.mjs answers the feeds with, before Next.js (lib/server/gtfs-rt-guard.ts). */
+let served: GtfsRtHandler;
 
 async function take(kind: Kind, query = '', headers: Record<string, string> = {}) {
   const res = await HANDLERS[kind](new Request(`http://app/gtfs-rt/${kind}${query}`, { headers }));
@@ -89,7 +92,7 @@ beforeAll(async () => {
   appFeed = await startFeed();
   const predictions = startPredictions(appFeed);
   const gtfsRt = startGtfsRt(appFeed, predictions);
-  ({ withdraw } = publishTestContext(appFeed, { services: { predictions, gtfsRt } }));
+  ({ withdraw, gtfsRt: served } = publishTestContext(appFeed, { services: { predictions, gtfsRt } }));
   const stop = withdraw;
   withdraw = async () => {
     gtfsRt.close();
@@ -161,6 +164,36 @@ describe('GTFS-Realtime from the app on the simulator', () => {
     expect(pair.json.headers.get('content-type')).toContain('application/json');
     expect(await pair.json.json()).toEqual(pair.pb.bindings);
     expect((await take('vehicle-positions', '?format=xml')).status).toBe(400);
+  });
+
+  it('answers the same before Next.js (server.mjs): the same bytes and ETag, 304, ?format=json, HEAD and the 400', async () => {
+    const ask = (kind: Kind, query = '', headers: Record<string, string> = {}, method = 'GET') => served({ method, url: `/gtfs-rt/${kind}${query}`, headers: { host: 'localhost', ...headers } });
+    for (const kind of ['vehicle-positions', 'trip-updates'] as const) {
+      const same = await until(
+        `${kind}: the route's and the server's answers of one version`,
+        async () => {
+          const route = await take(kind);
+          return { route, routeBytes: Buffer.from(await route.arrayBuffer()), raw: await ask(kind) };
+        },
+        (x) => x.raw.headers['ETag'] === x.route.headers.get('etag'),
+      );
+      expect(same.raw.status).toBe(200);
+      expect(same.raw.headers['Content-Type']).toBe('application/x-protobuf');
+      expect(same.raw.body!.equals(same.routeBytes)).toBe(true);
+      expect(same.raw.headers['Content-Length']).toBe(String(same.routeBytes.length));
+    }
+    const first = await ask('trip-updates', '?format=json');
+    expect(first.headers['Content-Type']).toContain('application/json');
+    expect((JSON.parse(first.body!.toString()) as { header: { gtfsRealtimeVersion: string } }).header.gtfsRealtimeVersion).toBe('2.0');
+    const again = await until('two reads of one version', async () => ask('trip-updates', '?format=json', { 'if-none-match': (await ask('trip-updates', '?format=json')).headers['ETag']! }), (x) => x.status === 304);
+    expect(again.body).toBeNull();
+    const head = await ask('vehicle-positions', '', {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body).toBeNull();
+    expect(Number(head.headers['Content-Length'])).toBeGreaterThan(0);
+    const bad = await ask('vehicle-positions', '?format=xml');
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body!.toString())).toEqual({ error: { status: 400, message: expect.stringContaining('format') } });
   });
 
   it('passes the rules under the drift and contract-break faults (broken records never published)', async () => {

@@ -2,9 +2,9 @@ import 'server-only';
 import type { Feed } from '@/lib/fleet';
 import type { PredictionService } from '@/lib/predictions';
 import { gtfsRtConfig } from './config';
-import { GtfsRtService, type GtfsRtFormat, type GtfsRtKind } from './service';
+import { GtfsRtService, type GtfsRtAnswer, type GtfsRtFormat, type GtfsRtKind } from './service';
 
-export { GtfsRtService, type GtfsRtKind, type GtfsRtFormat } from './service';
+export { GtfsRtService, type GtfsRtAnswer, type GtfsRtKind, type GtfsRtFormat } from './service';
 export { readGtfsRtConfig } from './config';
 
 /**
@@ -15,12 +15,25 @@ export function startGtfsRt(feed: Feed, predictions: PredictionService): GtfsRtS
   return new GtfsRtService(feed, predictions, gtfsRtConfig());
 }
 
-/** A GET of /gtfs-rt/{kind}: ?format=json for the readable copy, protobuf otherwise. */
+const FORMAT_MESSAGE = 'format must be json or protobuf (the default).';
+
+/** ?format= read: json, protobuf, or null for a value this feed does not know. */
+export function gtfsRtFormat(query: URLSearchParams): GtfsRtFormat | null {
+  const format = query.get('format');
+  if (format !== null && format !== 'json' && format !== 'protobuf' && format !== 'pb') return null;
+  return format === 'json' ? 'json' : 'protobuf';
+}
+
+/** A GET of /gtfs-rt/{kind} (server.mjs, before Next.js): ?format=json for the readable copy, protobuf otherwise. */
+export function gtfsRtAnswer(service: GtfsRtService, kind: GtfsRtKind, query: URLSearchParams, ifNoneMatch: string | null): GtfsRtAnswer | { status: 400; headers: Record<string, string>; body: Buffer } {
+  const f = gtfsRtFormat(query);
+  if (f === null) return { status: 400, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' }, body: Buffer.from(JSON.stringify({ error: { status: 400, message: FORMAT_MESSAGE } })) };
+  return service.answer(kind, f, ifNoneMatch);
+}
+
+/** The route handlers' answer (app/gtfs-rt/*): the same, as a Response. */
 export function gtfsRtResponse(service: GtfsRtService, kind: GtfsRtKind, request: Request): Response {
-  const format = new URL(request.url).searchParams.get('format');
-  if (format !== null && format !== 'json' && format !== 'protobuf' && format !== 'pb') {
-    return Response.json({ error: { status: 400, message: 'format must be json or protobuf (the default).' } }, { status: 400, headers: { 'Cache-Control': 'no-cache' } });
-  }
-  const f: GtfsRtFormat = format === 'json' ? 'json' : 'protobuf';
+  const f = gtfsRtFormat(new URL(request.url).searchParams);
+  if (f === null) return Response.json({ error: { status: 400, message: FORMAT_MESSAGE } }, { status: 400, headers: { 'Cache-Control': 'no-cache' } });
   return service.respond(kind, f, request.headers.get('if-none-match'));
 }

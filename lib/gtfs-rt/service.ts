@@ -19,8 +19,18 @@ export type GtfsRtKind = 'vehicle-positions' | 'trip-updates';
 export type GtfsRtFormat = 'protobuf' | 'json';
 
 interface Encoded {
-  body: Buffer | string;
+  body: Buffer;
   etag: string;
+  /** The answer's headers (frozen: every caller of this version and format gets the same). */
+  headers: Readonly<Record<string, string>>;
+}
+
+/** A feed's answer before it is a Response: server.mjs sends it as it is (lib/server/gtfs-rt-guard.ts). */
+export interface GtfsRtAnswer {
+  status: 200 | 304;
+  headers: Readonly<Record<string, string>>;
+  /** null for 304. */
+  body: Buffer | null;
 }
 
 interface KindState {
@@ -88,20 +98,26 @@ export class GtfsRtService {
   }
 
   /** The feed's answer to a GET: protobuf or its JSON copy, 304 when If-None-Match names this version. */
-  respond(kind: GtfsRtKind, format: GtfsRtFormat, ifNoneMatch: string | null): Response {
+  answer(kind: GtfsRtKind, format: GtfsRtFormat, ifNoneMatch: string | null): GtfsRtAnswer {
     const s = this.current(kind);
     let enc = s.byFormat[format];
     if (!enc) {
       const etag = `"gtfs-rt-${kind}-${format}-${s.key}-${String(s.header.timestamp)}"`;
-      const bytes = (s.byFormat.protobuf?.body as Buffer | undefined) ?? encodeWithHeader(s.header, s.entities);
-      enc = s.byFormat[format] = { etag, body: format === 'json' ? toJson(bytes) : bytes };
+      const bytes = s.byFormat.protobuf?.body ?? encodeWithHeader(s.header, s.entities);
+      const headers = Object.freeze({
+        ETag: etag,
+        'Cache-Control': 'no-cache',
+        'Content-Type': format === 'json' ? 'application/json; charset=utf-8' : 'application/x-protobuf',
+      });
+      enc = s.byFormat[format] = { etag, headers, body: format === 'json' ? Buffer.from(toJson(bytes)) : bytes };
     }
-    const headers = {
-      ETag: enc.etag,
-      'Cache-Control': 'no-cache',
-      'Content-Type': format === 'json' ? 'application/json; charset=utf-8' : 'application/x-protobuf',
-    };
-    if (etagMatches(ifNoneMatch, enc.etag)) return new Response(null, { status: 304, headers });
-    return new Response(typeof enc.body === 'string' ? enc.body : new Uint8Array(enc.body), { status: 200, headers });
+    if (etagMatches(ifNoneMatch, enc.etag)) return { status: 304, headers: enc.headers, body: null };
+    return { status: 200, headers: enc.headers, body: enc.body };
+  }
+
+  /** The same answer as a Response (the route handlers). */
+  respond(kind: GtfsRtKind, format: GtfsRtFormat, ifNoneMatch: string | null): Response {
+    const a = this.answer(kind, format, ifNoneMatch);
+    return new Response(a.body === null ? null : new Uint8Array(a.body), { status: a.status, headers: a.headers });
   }
 }

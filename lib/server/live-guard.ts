@@ -11,7 +11,7 @@ import { errorAnswer, FRAGMENT_MESSAGE, liveQuery, type LiveHandler, type LiveRe
 // signed-in caller's per-client limits count by session (the principal header), as on every other route. A wall
 // token limited to some routes is answered with those routes' buses and trips only.
 
-function webHeaders(h: LiveRequest['headers']): Headers {
+export function webHeaders(h: LiveRequest['headers']): Headers {
   const out = new Headers();
   for (const [name, value] of Object.entries(h)) {
     if (value === undefined) continue;
@@ -20,7 +20,7 @@ function webHeaders(h: LiveRequest['headers']): Headers {
   return out;
 }
 
-async function rawOf(res: Response): Promise<RawAnswer> {
+export async function rawOf(res: Response): Promise<RawAnswer> {
   const body = res.status === 204 || res.status === 304 ? null : Buffer.from(await res.arrayBuffer());
   const headers = Object.fromEntries(res.headers.entries());
   if (body) headers['content-length'] = String(body.length);

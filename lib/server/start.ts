@@ -17,6 +17,7 @@ import { startEmbeddedSimulator, type EmbeddedSimulator } from '@/lib/sim/embedd
 import { claimAppStart, publishAppContext, type AppContext } from './context';
 import { validateConfigAtStartup } from './config-check';
 import { recorderStatusOf } from './history-status';
+import { guardedGtfsRt } from './gtfs-rt-guard';
 import { guardedLive } from './live-guard';
 import { startServices, type Services } from './services';
 import type { StatusSources } from './status-sources';
@@ -108,6 +109,7 @@ async function buildContext(): Promise<AppContext> {
     cluster: node,
     services,
     live: guardedLive(auth, (req) => liveAnswer(feed, req)),
+    gtfsRt: guardedGtfsRt(auth, services.gtfsRt),
     metrics: services.metrics.handler,
     observer: services.metrics.requests,
     // scripts/server/server.mjs awaits this on SIGTERM/SIGINT before the process exits, so the last batch is written.

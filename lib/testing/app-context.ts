@@ -6,6 +6,7 @@ import { timedReads } from '@/lib/history/queries';
 import { StoreQueryTiming } from '@/lib/history/query-timing';
 import { liveAnswer } from '@/lib/http/live-answer';
 import { publishAppContext, withdrawAppContext, type AppContext } from '@/lib/server/context';
+import { guardedGtfsRt } from '@/lib/server/gtfs-rt-guard';
 import { guardedLive } from '@/lib/server/live-guard';
 import type { Services } from '@/lib/server/services';
 
@@ -29,6 +30,7 @@ export function publishTestContext(feed: Feed, over: Omit<Partial<AppContext>, '
     recorder: () => null,
     cluster: null,
     live: guardedLive(auth, (req) => liveAnswer(feed, req)),
+    gtfsRt: over.services?.gtfsRt ? guardedGtfsRt(auth, over.services.gtfsRt) : () => Promise.reject(new Error('This test runs without the GTFS-Realtime service.')),
     metrics: async () => ({ status: 404, headers: {}, body: null }),
     observer: { request: () => {}, liveAnswer: () => {} },
     shutdown: () => feed.stop(),

@@ -6,6 +6,8 @@
 // - GET /api/live, with the application context's handler (lib/http/live-answer.ts, built in lib/server/start.ts):
 //   its answers are bytes compressed once per snapshot version, which an App Router route cannot send, and
 //   Next's routing would cost more CPU per request than the answer (docs/serving.md);
+// - GET /gtfs-rt/vehicle-positions and /gtfs-rt/trip-updates, the same way (lib/server/gtfs-rt-guard.ts): bytes
+//   encoded once per snapshot version, behind the same sign-in check; Next's routing cost 25 to 100 times the send;
 // - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/server/compress-static.mjs made
 //   them; Next.js serves gzip only);
 // - GET /metrics, with the application context's handler (lib/metrics; never behind the user sign-in: a scraper has none).
@@ -165,6 +167,33 @@ function sendLive(req, res) {
 }
 
 /**
+ * Answers GET and HEAD of /gtfs-rt/vehicle-positions and /gtfs-rt/trip-updates (with any query); false otherwise.
+ * @param {Req} req @param {Res} res
+ */
+function sendGtfsRt(req, res) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const url = req.url ?? '';
+  const path = url.split('?', 1)[0];
+  if (path !== '/gtfs-rt/vehicle-positions' && path !== '/gtfs-rt/trip-updates') return false;
+  const context = slot.context;
+  if (!context) {
+    sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
+    return true;
+  }
+  context.gtfsRt({ method: req.method, url, headers: req.headers }).then(
+    (answer) => {
+      res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
+      res.end(answer.body ?? undefined);
+    },
+    (err) => {
+      log.error({ error: err instanceof Error ? err.message : String(err) }, `${path} failed`);
+      sendJsonError(res, 500, 'The GTFS-Realtime feed could not be served.');
+    },
+  );
+  return true;
+}
+
+/**
  * Answers /metrics (with any query); false for every other path.
  * @param {Req} req @param {Res} res
  */
@@ -241,7 +270,7 @@ function serve(req, res) {
   }
   // Written from the socket over anything the client sent, so the per-client limits cannot be dodged by a header.
   req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
-  if (sendLive(req, res) || sendMetrics(req, res) || sendBrotli(req, res)) return;
+  if (sendLive(req, res) || sendGtfsRt(req, res) || sendMetrics(req, res) || sendBrotli(req, res)) return;
   handle(req, res);
 }
 // Idle keep-alive connections stay open longer than the pages' 5 s poll and than a reverse proxy's usual idle
