@@ -50,8 +50,8 @@ const createTokenBody = z.object({ name: z.string().min(1).max(80), routes: z.st
 const webhookTargetBody = z.object({
   url: z.string().describe('https (http only on a loopback host)'),
   secret: z.string().min(16).describe('Signs every delivery (HMAC-SHA256); at least 16 characters'),
-  rules: z.array(ss.exceptionRuleSchema).nullable().optional().describe('The rules it wants; all when absent, null or empty'),
-  minSeverity: z.enum(['info', 'warning', 'critical']).nullable().optional(),
+  rules: z.array(ss.exceptionRule).nullable().optional().describe('The rules it wants; all when absent, null or empty'),
+  minSeverity: ss.exceptionSeverity.nullable().optional(),
 });
 const ackBody = z.object({ note: z.string().max(500).optional() });
 const snoozeBody = z.object({ minutes: z.number().int().min(1).max(1440) });

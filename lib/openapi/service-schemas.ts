@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AdminWebhookTarget, FleetException, LiveExceptionsResponse, ExceptionHistoryResponse, WebhookDeliveriesResponse, WebhookTestResult } from '@/lib/model/exceptions';
+import { EXCEPTION_RULES, EXCEPTION_SEVERITIES, type AdminWebhookTarget, type ExceptionHistoryResponse, type ExceptionRule, type ExceptionSeverity, type FleetException, type LiveExceptionsResponse, type WebhookDeliveriesResponse, type WebhookTestResult } from '@/lib/model/exceptions';
 import type { HeadwaysResponse } from '@/lib/model/regularity';
 import type { StopArrivalsResponse, TripPredictionsResponse } from '@/lib/model/predictions';
 import { delayClass, epochMs, named, nullableNumber, nullableString, unpositionedTrip } from './schemas';
@@ -9,15 +9,16 @@ import { delayClass, epochMs, named, nullableNumber, nullableString, unpositione
 
 const int = z.number().int();
 
-export const exceptionRuleSchema = z.enum(['late', 'early', 'gps-lost', 'ghost', 'stopped', 'off-route', 'bunched', 'gapped', 'upstream', 'budget', 'recorder', 'coordination']);
-const exceptionRule = exceptionRuleSchema;
+/** The rule and severity names, from the model's own lists. */
+export const exceptionRule = z.enum(EXCEPTION_RULES as [ExceptionRule, ...ExceptionRule[]]);
+export const exceptionSeverity = z.enum(EXCEPTION_SEVERITIES as [ExceptionSeverity, ...ExceptionSeverity[]]);
 
 export const fleetException = named(
   'FleetException',
   z.object({
     id: z.string(),
     rule: exceptionRule,
-    severity: z.enum(['info', 'warning', 'critical']),
+    severity: exceptionSeverity,
     state: z.enum(['open', 'acknowledged', 'resolved']),
     subject: z.object({ busId: nullableNumber, tripId: nullableNumber, routeId: nullableNumber, routeCode: nullableString, busName: nullableString }),
     figures: z.object({ delayMinutes: z.number().optional(), offRouteM: z.number().optional(), stoppedMin: z.number().optional(), gpsAgeS: z.number().optional(), headwayRatio: z.number().optional() }),
@@ -77,7 +78,7 @@ export const adminWebhookTarget = named(
     url: z.string(),
     secretMasked: z.string().describe("The secret's last 4 characters behind dots (the whole secret is never returned)"),
     rules: z.array(exceptionRule).nullable().describe('The rules it wants; null for every rule'),
-    minSeverity: z.enum(['info', 'warning', 'critical']).nullable().describe('The least severity it wants; null for every severity'),
+    minSeverity: exceptionSeverity.nullable().describe('The least severity it wants; null for every severity'),
     createdBy: z.string(),
     createdAt: epochMs,
     removedAt: epochMs.nullable(),
