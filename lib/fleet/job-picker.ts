@@ -25,8 +25,15 @@ export type Job =
   | { kind: 'busLocation'; track: BusTrack }
   | { kind: 'finalTrip'; tripId: number };
 
-/** Share of the poller's slots each list may take at most; a big fleet stretches the interval instead. */
-const LIST_SLOT_SHARE: Record<ListKind, number> = { activeTrips: 0.3, listBuses: 0.1, listRoutes: 0.05 };
+/**
+ * Share of the poller's slots each list may take at most: a list of more pages than its share allows at its
+ * configured interval is walked less often (listIntervalMs). This is how the split adapts to the fleet's size. The
+ * default fleet (855 buses, 240/min) walks /trips/active in 6 pages every 15 s, well inside its share; 10,000 buses
+ * on a 1,200/min key walk 67 pages every 25–30 s instead of every 15 s, so that bus locations keep at least 70 % of
+ * the requests with the final-trip lookups counted (lib/fleet/budget-split.test.ts; the scale benchmark measures what
+ * the longer walk costs in the age of delay_minutes).
+ */
+const LIST_SLOT_SHARE: Record<ListKind, number> = { activeTrips: 0.15, listBuses: 0.05, listRoutes: 0.02 };
 /** Background stops loading takes every Nth slot while routes lack stops. */
 const STOPS_EVERY_N_SLOTS = 6;
 /** A route whose stops failed to load is not tried again for this long. */

@@ -20,6 +20,8 @@ export interface FakeCall {
   op: PartnerOperation;
   id: number | null;
   status: number;
+  /** The page a list operation asked for. */
+  page?: number;
 }
 
 export interface FakeUpstreamOptions {
@@ -100,8 +102,8 @@ export class FakeUpstream {
         scopes: this.o.scopes,
         rateLimitPerMinute: this.o.limit,
       })),
-      listBuses: (p) => this.answer('listBuses', null, () => page(ids(this.o.buses).map((id) => this.bus(id, timeRule())), p)),
-      listRoutes: (p) => this.answer('listRoutes', null, () => page(ids(this.o.routes).map((id) => this.route(id)), p)),
+      listBuses: (p) => this.answer('listBuses', null, () => page(ids(this.o.buses).map((id) => this.bus(id, timeRule())), p), p?.page ?? 1),
+      listRoutes: (p) => this.answer('listRoutes', null, () => page(ids(this.o.routes).map((id) => this.route(id)), p), p?.page ?? 1),
       routeStops: (id) => this.answer('routeStops', id, () => this.stops(id)),
       activeTrips: (p) =>
         this.answer('activeTrips', null, () =>
@@ -112,18 +114,19 @@ export class FakeUpstream {
             p,
             this.cutShortTrips,
           ),
+          p?.page ?? 1,
         ),
       trip: (id) => this.answer('trip', id, () => this.trip(id, timeRule())),
       busLocation: (id) => this.answer('busLocation', id, () => this.location(id, timeRule())),
     };
   }
 
-  private async answer<T>(op: PartnerOperation, id: number | null, make: () => T): Promise<PartnerResponse<T>> {
+  private async answer<T>(op: PartnerOperation, id: number | null, make: () => T, page?: number): Promise<PartnerResponse<T>> {
     const at = this.clock.now();
     const window = this.limiter.take(KEY, this.o.limit);
     const path = id === null ? `/${op}` : `/${op}/${id}`;
     const fail = (status: number, retryAfterS: number | null = null) => {
-      this.calls.push({ at, op, id, status });
+      this.calls.push({ at, op, id, status, page });
       return new PartnerError({ kind: 'http', status, message: `HTTP ${status}`, operation: op, path, retryAfterS, correlationId: `corr-${this.calls.length}` });
     };
     if (this.o.latencyMs > 0) await this.clock.sleep(this.o.latencyMs);
@@ -135,10 +138,10 @@ export class FakeUpstream {
     if ((op === 'trip' || op === 'busLocation') && id! > this.o.buses * 2) throw fail(404);
     if (op === 'busLocation' && this.unknownBuses.has(id!)) throw fail(404);
     if (op === 'busLocation' && this.unreadableBuses.has(id!)) {
-      this.calls.push({ at, op, id, status: 200 });
+      this.calls.push({ at, op, id, status: 200, page });
       throw new PartnerError({ kind: 'contract', status: 200, message: `The response of ${path} breaks the contract: data.last_latitude: expected number (got "abc").`, operation: op, path, field: 'data.last_latitude' });
     }
-    this.calls.push({ at, op, id, status: 200 });
+    this.calls.push({ at, op, id, status: 200, page });
     const resetAt = window.resetAtMs;
     return { data: make(), rateLimit: { limit: this.o.limit, remaining: window.remaining, resetAt, resetAtRaw: resetAt }, requestId: null, scope: null, status: 200 };
   }
