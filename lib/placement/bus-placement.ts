@@ -79,31 +79,51 @@ export class RecentFixes {
  * time, so the old one still places the bus now, up to its validUntil.
  */
 export class PlacementCache {
-  private byBus = new Map<number, { key: string; placement: BusPlacement }>();
+  private byBus = new Map<number, { vehicle: Vehicle; mode: PositionMode; stale: boolean; placement: BusPlacement }>();
   private stops: ReadonlyMap<number, readonly RouteStop[]> | null = null;
 
-  /** The cached placement of `v` for `key`, or undefined; a new set of route stops empties the cache. */
-  get(v: Vehicle, key: string, stopsByRoute: PlaceOptions['stopsByRoute'], now: EpochMs): BusPlacement | undefined {
+  /** The cached placement of `v`, or undefined; a new set of route stops empties the cache. */
+  get(v: Vehicle, mode: PositionMode, stale: boolean, stopsByRoute: PlaceOptions['stopsByRoute'], now: EpochMs): BusPlacement | undefined {
     if (stopsByRoute !== this.stops) {
       this.byBus = new Map();
       this.stops = stopsByRoute;
     }
     const hit = this.byBus.get(v.busId);
-    if (!hit || hit.key !== key) return undefined;
+    if (!hit || hit.mode !== mode || hit.stale !== stale || !sameInputs(v, hit.vehicle)) return undefined;
     const until = hit.placement.estimate.validUntil;
     return until === null || now < until ? hit.placement : undefined;
   }
 
-  set(key: string, placement: BusPlacement) {
-    this.byBus.set(placement.busId, { key, placement });
+  set(vehicle: Vehicle, mode: PositionMode, stale: boolean, placement: BusPlacement) {
+    this.byBus.set(placement.busId, { vehicle, mode, stale, placement });
   }
 }
 
-function placementKey(v: Vehicle, mode: PositionMode, stale: boolean): string {
-  const t = v.trip;
-  return `${mode}|${v.lat}|${v.lon}|${v.gpsAt}|${v.heading}|${v.speedKmh}|${v.accuracy}|${stale ? 1 : 0}|${busLabel(v)}|${
-    t ? `${t.tripId}|${t.routeId}|${t.direction}|${t.delayMinutes}|${t.delayClass}|${t.plannedDepartureAt}|${t.plannedArrivalAt}|${t.actualDepartureAt}|${t.actualArrivalAt}` : ''
-  }`;
+/**
+ * Whether a placement made from `b` still holds for `a`: the same fix, the same trip as the estimator reads it and
+ * the same label. Compared field by field: building a key string of floats for every bus on every snapshot cost
+ * more than the estimates it saved at 10,000 buses.
+ */
+function sameInputs(a: Vehicle, b: Vehicle): boolean {
+  if (a === b) return true;
+  if (a.lat !== b.lat || a.lon !== b.lon || a.gpsAt !== b.gpsAt || a.heading !== b.heading || a.speedKmh !== b.speedKmh || a.accuracy !== b.accuracy) return false;
+  if (a.busName !== b.busName || a.plateNumber !== b.plateNumber) return false;
+  const s = a.trip;
+  const t = b.trip;
+  if (s === t) return true;
+  if (!s || !t) return false;
+  return (
+    s.tripId === t.tripId &&
+    s.routeId === t.routeId &&
+    s.routeCode === t.routeCode &&
+    s.direction === t.direction &&
+    s.delayMinutes === t.delayMinutes &&
+    s.delayClass === t.delayClass &&
+    s.plannedDepartureAt === t.plannedDepartureAt &&
+    s.plannedArrivalAt === t.plannedArrivalAt &&
+    s.actualDepartureAt === t.actualDepartureAt &&
+    s.actualArrivalAt === t.actualArrivalAt
+  );
 }
 
 export interface PlaceOptions {
@@ -126,8 +146,7 @@ export function placeBuses(vehicles: readonly Vehicle[], o: PlaceOptions): BusPl
   for (const v of vehicles) {
     // The fix's own age decides staleness; a bus with no fix has nothing to go stale (its basis says so).
     const stale = hasPosition(v) && isStaleAge(locationAgeS(v.gpsAt, o.now), o.staleAfterS);
-    const key = o.cache ? placementKey(v, o.mode, stale) : '';
-    const cached = o.cache?.get(v, key, o.stopsByRoute, o.now);
+    const cached = o.cache?.get(v, o.mode, stale, o.stopsByRoute, o.now);
     if (cached) {
       out.push(cached);
       continue;
@@ -145,7 +164,7 @@ export function placeBuses(vehicles: readonly Vehicle[], o: PlaceOptions): BusPl
     if (!estimate && hasPosition(v)) estimate = undatedFix(v, o.now);
     if (!estimate) continue;
     const placement: BusPlacement = { busId: v.busId, estimate, cls: v.trip ? v.trip.delayClass : 'none', stale, label: busLabel(v) };
-    o.cache?.set(key, placement);
+    o.cache?.set(v, o.mode, stale, placement);
     out.push(placement);
   }
   return out;

@@ -9,7 +9,7 @@
 //    is `never-located`, one whose last fix is too old `not-located`.
 // With a key that cannot read locations (API Standard) no bus is ever located: only `no-bus` applies, and the
 // other buses are placed by their schedule, marked as such.
-import type { EpochMs, GhostReason, GhostTrip, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from '@/lib/model';
+import type { EpochMs, GhostReason, GhostTrip, LiveSnapshot, Vehicle, VehicleTrip } from '@/lib/model';
 
 export interface GhostCandidate {
   busId: number | null;
@@ -49,20 +49,24 @@ export function ghostTrips(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unposition
   const rule: GhostRule = { ghostAfterS, locations: snapshot.health.locations === true };
   const out: GhostTrip[] = [];
   const seen = new Set<number>();
-  const consider = (trip: UnpositionedTrip, lastLocatedAt: EpochMs | null) => {
-    if (seen.has(trip.tripId)) return;
-    seen.add(trip.tripId);
-    const reason = ghostReason({ busId: trip.busId, lastLocatedAt, departedAt: tripDepartedAt(trip) }, now, rule);
-    if (reason) out.push({ ...trip, reason, lastLocatedAt });
-  };
   const byBus = new Map<number, Vehicle>();
+  // Thousands of trips are asked about on every snapshot and few are ghosts: a trip's record is copied only then.
   for (const v of snapshot.vehicles) {
     byBus.set(v.busId, v);
-    if (v.trip) consider({ ...v.trip, busId: v.busId, plateNumber: v.plateNumber, busName: v.busName }, located(v));
+    const trip = v.trip;
+    if (!trip || seen.has(trip.tripId)) continue;
+    seen.add(trip.tripId);
+    const lastLocatedAt = located(v);
+    const reason = ghostReason({ busId: v.busId, lastLocatedAt, departedAt: tripDepartedAt(trip) }, now, rule);
+    if (reason) out.push({ ...trip, busId: v.busId, plateNumber: v.plateNumber, busName: v.busName, reason, lastLocatedAt });
   }
   for (const t of snapshot.unpositionedTrips) {
+    if (seen.has(t.tripId)) continue;
+    seen.add(t.tripId);
     const bus = t.busId === null ? undefined : byBus.get(t.busId);
-    consider(t, bus ? located(bus) : null);
+    const lastLocatedAt = bus ? located(bus) : null;
+    const reason = ghostReason({ busId: t.busId, lastLocatedAt, departedAt: tripDepartedAt(t) }, now, rule);
+    if (reason) out.push({ ...t, reason, lastLocatedAt });
   }
   return out.sort((a, b) => a.tripId - b.tripId);
 }

@@ -114,6 +114,8 @@ export interface HeadwayInputs {
 }
 
 const DIRECTIONS = ['outbound', 'inbound'] as const;
+/** Route codes in the order people read them (M2 before M15); one collator, not one per comparison. */
+const ROUTE_CODE_ORDER = new Intl.Collator('en', { numeric: true });
 
 /** Where the timetable puts a trip now (departure to arrival at the planned pace, no delay), metres along `path`. */
 function timetableM(path: RoutePath, trip: VehicleTrip, now: EpochMs): number | null {
@@ -167,20 +169,34 @@ interface DirectionWork {
   trips: Map<number, VehicleTrip>;
 }
 
+interface DirectionShape {
+  direction: (typeof DIRECTIONS)[number];
+  path: RoutePath;
+  stops: LadderStop[];
+  toward: string | null;
+}
+
+/** Each route's directions by its stops array: cut once, not on every snapshot. */
+const shapes = new WeakMap<readonly RouteStop[], DirectionShape[]>();
+
 /** The route's directions as lib/estimate cuts them, each with its path and its stops' places along it. */
 function directionsOf(stops: readonly RouteStop[]): DirectionWork[] {
-  const runs = directionRuns(stops);
-  const out: DirectionWork[] = [];
-  for (let i = 0; i < Math.min(runs.length, DIRECTIONS.length); i++) {
-    const direction = DIRECTIONS[i]!;
-    const tp = pathForTrip(stops, direction);
-    if (!tp.ok) continue;
-    // The path's vertex k is its k-th placed stop (path.ts).
-    const placed = tp.path.stops;
-    const ladderStops = placed.map((s, k) => ({ stopId: s.id, name: s.stopName, stopOrder: s.stopOrder, m: tp.path.line.cum[k]! }));
-    out.push({ direction, path: tp.path, stops: ladderStops, toward: placed[placed.length - 1]?.stopName ?? null, onLine: [], layover: [], offLine: [], ghosts: [], trips: new Map() });
+  let cut = shapes.get(stops);
+  if (!cut) {
+    cut = [];
+    const runs = directionRuns(stops);
+    for (let i = 0; i < Math.min(runs.length, DIRECTIONS.length); i++) {
+      const direction = DIRECTIONS[i]!;
+      const tp = pathForTrip(stops, direction);
+      if (!tp.ok) continue;
+      // The path's vertex k is its k-th placed stop (path.ts).
+      const placed = tp.path.stops;
+      const ladderStops = placed.map((s, k) => ({ stopId: s.id, name: s.stopName, stopOrder: s.stopOrder, m: tp.path.line.cum[k]! }));
+      cut.push({ direction, path: tp.path, stops: ladderStops, toward: placed[placed.length - 1]?.stopName ?? null });
+    }
+    shapes.set(stops, cut);
   }
-  return out;
+  return cut.map((shape) => ({ ...shape, onLine: [], layover: [], offLine: [], ghosts: [], trips: new Map() }));
 }
 
 function directionFor(dirs: readonly DirectionWork[], trip: Pick<VehicleTrip, 'direction'>): DirectionWork | undefined {
@@ -281,5 +297,5 @@ export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
     const name = names.get(routeId);
     out.push({ routeId, routeCode: name?.code ?? null, routeName: name?.name ?? null, directions });
   }
-  return out.sort((a, b) => (a.routeCode ?? '').localeCompare(b.routeCode ?? '', 'en', { numeric: true }) || a.routeId - b.routeId);
+  return out.sort((a, b) => ROUTE_CODE_ORDER.compare(a.routeCode ?? '', b.routeCode ?? '') || a.routeId - b.routeId);
 }
