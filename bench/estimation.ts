@@ -149,7 +149,7 @@ export function replayServiceDay(fromH: number, toH: number, onSample: (s: Repla
   let nextTrips = now;
   let nextSample = measureFrom;
   const tickMs = hooks.tick ? (hooks.tickMs ?? SAMPLE_MS) : Number.POSITIVE_INFINITY;
-  let nextTick = measureFrom;
+  let nextTick = hooks.tick ? measureFrom : Number.POSITIVE_INFINITY;
   let walkSlotsLeft = 0;
   let samples = 0;
   while (now < end) {

@@ -63,6 +63,25 @@ describe('live headways', () => {
     expect(gap.headwayS).toBeCloseTo((1900 - 860) / 2, -1);
   });
 
+  it('places each bus where its estimate has it now, also when the placement is reused from an earlier snapshot', () => {
+    const live = headways();
+    const snapshot = makeSnapshot({ vehicles: [bus(1, 1500, 6), bus(2, 600, 3)] });
+    // One network object: a new one would empty the placement cache.
+    const net = network(STOPS);
+    const at = (now: number) => live.update(snapshot, net, now)[0]!.directions[0]!;
+    const before = at(T0);
+    // Nothing changed in the snapshot: both placements come from the cache, made at T0.
+    const later = at(T0 + 30_000);
+    for (const id of [1, 2]) {
+      const b0 = before.buses.find((b) => b.busId === id)!;
+      const b1 = later.buses.find((b) => b.busId === id)!;
+      expect(b1.motion).not.toBeNull();
+      // 30 s further along its motion, as the map moves it.
+      expect(b1.progressM!).toBeCloseTo(Math.min(b1.motion!.toM, b0.progressM! + 30 * b1.motion!.speedMps), 0);
+      expect(b1.progressM!).toBeGreaterThan(b0.progressM!);
+    }
+  });
+
   it('keeps ghosts out of the order, at their scheduled place, and buses at a terminal in its layover', () => {
     const ghost = bus(4, 1000, 5, {}, T0 - 6 * MIN);
     const waiting = bus(5, 0, 0, {});

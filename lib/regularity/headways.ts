@@ -4,13 +4,13 @@
 // For each route and direction, the buses on trips are ordered by their route-snapped progress, the place
 // lib/estimate gives the map (placeBuses), never a projection of our own. For each bus behind another:
 //   headway h = the distance along the route from the follower to its leader's place now
-//               ÷ the follower's recent pace (its own progress over the last PACE_WINDOW_MS), or its trip's
+//               ÷ the follower's recent pace (its own progress over the last PACE_WINDOW_MS up to now), or its trip's
 //                 planned pace (the direction's length over the planned trip time) when it has no recent pace;
 //   scheduled headway h_sched = the follower's planned departure − the leader's planned departure;
 //   r = h / h_sched: bunched when r ≤ HEADWAY_BUNCHED_RATIO (0.5), gapped when r ≥ HEADWAY_GAPPED_RATIO (1.5).
 // Ghost trips (ghosts.ts) are not in the order: no bus is seen running them, so the gap they leave shows. Buses
 // at a terminal between trips (not departed, or arrived) are laying over, not on the line.
-import { directionRuns, estimatePosition, pathForTrip, runIndexOf, type Estimate, type RoutePath } from '@/lib/estimate';
+import { directionRuns, estimatePosition, pathForTrip, progressAt, runIndexOf, type Estimate, type RoutePath } from '@/lib/estimate';
 import type {
   DirectionHeadways,
   EpochMs,
@@ -78,12 +78,21 @@ export class RecentPace {
     for (const id of this.byBus.keys()) if (!seen.has(id)) this.byBus.delete(id);
   }
 
-  /** m/s over the window before the bus's last fix on this trip; null when too short a span or standing still. */
-  of(busId: number, tripId: number): number | null {
+  /**
+   * m/s over the last PACE_WINDOW_MS on this trip; null when too short a span or standing still. With `at` (where
+   * the estimate has the bus now) the window ends now, as a rider's wait does; without it, at the last fix.
+   */
+  of(busId: number, tripId: number, at?: PaceSample): number | null {
     const held = this.byBus.get(busId);
-    if (!held || held.tripId !== tripId || held.samples.length < 2) return null;
-    const last = held.samples[held.samples.length - 1]!;
-    const first = held.samples.find((s) => last.at - s.at <= PACE_WINDOW_MS)!;
+    if (!held || held.tripId !== tripId || held.samples.length < (at ? 1 : 2)) return null;
+    const samples = held.samples;
+    const last = at && at.at > samples[samples.length - 1]!.at ? at : samples[samples.length - 1]!;
+    const from = last.at - PACE_WINDOW_MS;
+    // The progress at the window's start, between the fixes either side of it (the first fix when none is older).
+    const after = samples.findIndex((x) => x.at >= from);
+    const b = samples[after === -1 ? samples.length - 1 : after]!;
+    const a = after > 0 ? samples[after - 1]! : null;
+    const first = a && b.at > a.at ? { at: from, m: a.m + ((b.m - a.m) * (from - a.at)) / (b.at - a.at) } : b;
     const span = last.at - first.at;
     if (span < PACE_MIN_SPAN_MS) return null;
     const pace = (last.m - first.m) / (span / 1000);
@@ -149,7 +158,9 @@ function busOf(v: Vehicle & { trip: VehicleTrip }, p: BusPlacement, path: RouteP
     basis: e.basis,
     stale: p.stale,
     gpsAt: v.lat !== null && v.lon !== null ? v.gpsAt : null,
-    progressM: layover ? (layover === 'start' ? 0 : path.line.lengthM) : e.progressM,
+    // Where the estimate has the bus now: a placement may come from the cache, made at an earlier snapshot, and its
+    // progressM is where the bus was then (the map moves it along its motion the same way).
+    progressM: layover ? (layover === 'start' ? 0 : path.line.lengthM) : progressAt(e, now),
     motion: !layover && e.motion ? { fromM: e.motion.fromM, fromAt: e.motion.fromAt, speedMps: e.motion.speedMps, toM: e.motion.toM } : null,
     scheduledM: timetableM(path, v.trip, now),
     layover,
@@ -206,14 +217,14 @@ function directionFor(dirs: readonly DirectionWork[], trip: Pick<VehicleTrip, 'd
   return dirs.find((d) => d.direction === DIRECTIONS[index]);
 }
 
-function gapsOf(d: DirectionWork, pace: HeadwayInputs['pace'], config: RegularityConfig): HeadwayGap[] {
+function gapsOf(d: DirectionWork, pace: HeadwayInputs['pace'], config: RegularityConfig, now: EpochMs): HeadwayGap[] {
   const gaps: HeadwayGap[] = [];
   for (let i = 1; i < d.onLine.length; i++) {
     const leader = d.onLine[i - 1]!;
     const follower = d.onLine[i]!;
     const trip = d.trips.get(follower.tripId)!;
     const distanceM = Math.max(0, leader.progressM! - follower.progressM!);
-    const recent = pace.of(follower.busId, follower.tripId);
+    const recent = pace.of(follower.busId, follower.tripId, { at: now, m: follower.progressM! });
     const plannedS = trip.plannedDepartureAt !== null && trip.plannedArrivalAt !== null ? (trip.plannedArrivalAt - trip.plannedDepartureAt) / 1000 : null;
     const planned = plannedS !== null && plannedS > 0 ? d.path.line.lengthM / plannedS : null;
     const paceMps = recent ?? planned;
@@ -288,7 +299,7 @@ export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
         lengthM: d.path.line.lengthM,
         stops: d.stops,
         buses: d.onLine,
-        gaps: gapsOf(d, input.pace, config),
+        gaps: gapsOf(d, input.pace, config, now),
         layover: d.layover.sort((a, b) => (a.plannedDepartureAt ?? 0) - (b.plannedDepartureAt ?? 0) || a.busId - b.busId),
         offLine: d.offLine.sort((a, b) => a.busId - b.busId),
         ghosts: d.ghosts,
