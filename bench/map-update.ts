@@ -35,12 +35,16 @@ const GLIDE_FRAMES = 30;
 /** A typical poll: about this many buses have a new fix (4 fixes a second, 5 s between polls). */
 const PARTIAL = 20;
 
-/** esbuild's CLI (installed with tsx): its JS API cannot find its binary when loaded through tsx's require. */
-export function bundle(): Buffer {
+/**
+ * A bench page's entry bundled for the browser, by esbuild's CLI (installed with tsx): its JS API cannot find its
+ * binary when loaded through tsx's require.
+ */
+export function bundle(entry = join(__dirname, 'map-page', 'entry.ts')): Buffer {
   const res = spawnSync(
     join(ROOT, 'node_modules', '.bin', 'esbuild'),
     [
-      join(__dirname, 'map-page', 'entry.ts'),
+      entry,
+      '--jsx=automatic',
       '--bundle',
       '--format=iife',
       '--platform=browser',
