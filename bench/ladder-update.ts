@@ -5,10 +5,10 @@
 // until two frames have been produced, as benchmark 5 measures the map.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
+import { listenOnLoopback } from './support/loopback';
 import { bundle, taskSeconds } from './map-update';
 import { distribution } from './support/stats';
 
@@ -31,16 +31,7 @@ async function serve(js: Buffer): Promise<{ url: string; close(): Promise<void> 
     if (path === '/bundle.js') return res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(js);
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 export async function measureLadderUpdate(updates: number): Promise<LadderUpdate> {

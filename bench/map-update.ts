@@ -7,10 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
+import { listenOnLoopback } from './support/loopback';
 import type { Benchmark, Figure } from './support/report';
 import { median } from './support/stats';
 
@@ -86,16 +86,7 @@ export async function servePage(js: Buffer): Promise<{ url: string; close(): Pro
       () => send(404, 'not found'),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 export async function taskSeconds(cdp: CDPSession): Promise<number> {
