@@ -1,12 +1,15 @@
 // Benchmark 6: first paint of the live pages in Chromium against the real app and simulator. Time from
 // navigation start to the first animation frame in which the map has drawn a bus (read through the
 // window.__fleetmap test handle), with a cold browser cache each time, on the dispatcher (/) and the wall
-// (/wall); and the JavaScript each of /, /wall and /delays pulls: encoded (compressed) body bytes of every script
+// (/wall), each beside its peer measured in the same run, visit for visit: a bare MapLibre page with no app code
+// that draws the same buses from a static GeoJSON file in one layer over the same style (bench/support/bare-map.ts);
+// and the JavaScript each of /, /wall and /delays pulls: encoded (compressed) body bytes of every script
 // response, MapLibre's worker included, and how many of those scripts carry recharts (only /delays draws charts).
 import { chromium, type Browser, type Request } from '@playwright/test';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '../components/map/layers/bus-layer';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
 import { startBenchStack, waitForLive } from './support/app-stack';
+import { bareFirstBusMs, startBareMapPeer } from './support/bare-map';
 import type { Benchmark, Figure } from './support/report';
 import { getOnTheWire } from './support/wire';
 import { max, median } from './support/stats';
@@ -96,19 +99,39 @@ export const firstBus: Benchmark = {
       browser = await chromium.launch({ executablePath: findChromium({ install: false }), args: CHROMIUM_ARGS });
       const figures: Figure[] = [];
       const details: Record<string, unknown> = { runs };
-      for (const path of MAP_PAGES) {
-        // The first visit warms the server (route modules, the network GeoJSON); it is not counted.
-        await visit(browser, bench.appUrl, path, true);
-        const times: number[] = [];
-        for (let i = 0; i < runs; i++) {
-          ctx.log(`  ${path}: visit ${i + 1}/${runs}`);
-          times.push((await visit(browser, bench.appUrl, path, true)).firstBusMs!);
+      const peer = await startBareMapPeer(bench.appUrl);
+      const peerVisit = async () => {
+        const context = await browser!.newContext({ viewport: VIEWPORT });
+        try {
+          return await bareFirstBusMs(await context.newPage(), peer.url);
+        } finally {
+          await context.close();
         }
-        figures.push(
-          { metric: `${path}: navigation → first bus drawn, median`, unit: 'ms', fleetmap: median(times), peer: null, better: 'lower' },
-          { metric: `${path}: navigation → first bus drawn, worst`, unit: 'ms', fleetmap: max(times), peer: null, better: 'lower' },
-        );
-        details[`firstBusMs ${path}`] = times;
+      };
+      try {
+        // The peer's first visit warms what it reads from disk; it is not counted.
+        await peerVisit();
+        for (const path of MAP_PAGES) {
+          // The first visit warms the server (route modules, the network GeoJSON); it is not counted.
+          await visit(browser, bench.appUrl, path, true);
+          const times: number[] = [];
+          const peerTimes: number[] = [];
+          for (let i = 0; i < runs; i++) {
+            ctx.log(`  ${path}: visit ${i + 1}/${runs}, and the bare MapLibre peer`);
+            times.push((await visit(browser, bench.appUrl, path, true)).firstBusMs!);
+            peerTimes.push(await peerVisit());
+          }
+          figures.push(
+            { metric: `${path}: navigation → first bus drawn, median`, unit: 'ms', fleetmap: median(times), peer: median(peerTimes), peerName: 'bare MapLibre', better: 'lower' },
+            { metric: `${path}: navigation → first bus drawn, worst`, unit: 'ms', fleetmap: max(times), peer: max(peerTimes), peerName: 'bare MapLibre', better: 'lower' },
+            { metric: `${path}: first bus, median ÷ the bare MapLibre peer's`, unit: '×', fleetmap: median(times)! / median(peerTimes)!, peer: null, better: 'lower' },
+          );
+          details[`firstBusMs ${path}`] = times;
+          details[`peerFirstBusMs ${path}`] = peerTimes;
+        }
+        details.peerBuses = peer.buses;
+      } finally {
+        await peer.close();
       }
       for (const path of SCRIPT_PAGES) {
         ctx.log(`  ${path}: scripts of a cold visit`);
@@ -121,7 +144,7 @@ export const firstBus: Benchmark = {
       }
       return {
         peer: null,
-        conditions: `default fleet, real app (next start) + simulator, Chromium ${VIEWPORT.width}×${VIEWPORT.height} headless with SwiftShader WebGL, cold browser cache per visit, ${runs} visits per map page after one warm-up, no CPU or network throttling (loopback)`,
+        conditions: `default fleet, real app (next start) + simulator, peer: a bare MapLibre page drawing the app's located buses from a static GeoJSON file in one circle layer over the same offline style, visited after each Fleetmap visit; Chromium ${VIEWPORT.width}×${VIEWPORT.height} headless with SwiftShader WebGL, cold browser cache per visit, ${runs} visits per map page after one warm-up, no CPU or network throttling (loopback)`,
         figures,
         details,
       };
