@@ -19,8 +19,10 @@ export interface LadderUpdate {
   mainMs: Distribution;
   /** React's render and commit of the update alone (wall time inside the page), ms. */
   renderMs: Distribution;
-  /** Buses and ghosts drawn. */
+  /** Buses drawn (a long column draws those near the screen). */
   drawn: number;
+  /** The column's height, px. */
+  columnPx: number;
 }
 
 async function serve(js: Buffer): Promise<{ url: string; close(): Promise<void> }> {
@@ -34,7 +36,7 @@ async function serve(js: Buffer): Promise<{ url: string; close(): Promise<void> 
   return listenOnLoopback(server);
 }
 
-export async function measureLadderUpdate(updates: number): Promise<LadderUpdate> {
+export async function measureLadderUpdate(updates: number, column: { stops: number; buses: number } = { stops: 60, buses: 30 }): Promise<LadderUpdate> {
   const page = await serve(bundle(join(__dirname, 'ladder-page', 'entry.tsx')));
   let browser: Browser | null = null;
   try {
@@ -43,7 +45,7 @@ export async function measureLadderUpdate(updates: number): Promise<LadderUpdate
     const tab = await context.newPage();
     const errors: string[] = [];
     tab.on('pageerror', (e) => errors.push(e.message));
-    await tab.goto(page.url);
+    await tab.goto(`${page.url}?stops=${column.stops}&buses=${column.buses}`);
     await tab.waitForFunction(() => window.__ladder !== undefined);
     const cdp = await context.newCDPSession(tab);
     await cdp.send('Performance.enable');
@@ -52,16 +54,18 @@ export async function measureLadderUpdate(updates: number): Promise<LadderUpdate
     const mainMs: number[] = [];
     const renderMs: number[] = [];
     let drawn = 0;
+    let columnPx = 0;
     for (let i = 0; i < updates; i++) {
       const t0 = await taskSeconds(cdp);
       const r = await tab.evaluate(() => window.__ladder!.update());
       mainMs.push(((await taskSeconds(cdp)) - t0) * 1000);
       renderMs.push(r.renderMs);
       drawn = r.buses;
+      columnPx = r.columnPx;
     }
     if (errors.length) throw new Error(`the ladder page failed: ${errors.join('; ')}`);
     if (drawn === 0) throw new Error('the ladder page drew no bus');
-    return { mainMs: distribution(mainMs)!, renderMs: distribution(renderMs)!, drawn };
+    return { mainMs: distribution(mainMs)!, renderMs: distribution(renderMs)!, drawn, columnPx };
   } finally {
     await browser?.close();
     await page.close();

@@ -1,6 +1,6 @@
 // The browser side of the headways benchmark's ladder figure, bundled with esbuild by bench/ladder-update.ts and
 // served only by it (it never ships in the app). Renders the app's own RouteLadder (components/ladder) for one
-// direction of 60 stops with 30 buses, then applies updates as /api/headways answers bring them: every bus a little
+// direction of 60 stops with 30 buses (or ?stops=&buses=), then applies updates as /api/headways answers bring them: every bus a little
 // further along, a new instant, the gaps measured again. Each update is rendered synchronously and waits two frames.
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
@@ -8,8 +8,10 @@ import { RouteLadder } from '@/components/ladder/route-ladder';
 import type { DirectionHeadways, HeadwayBus, HeadwayGap, RouteHeadways } from '@/lib/model';
 import { ForwardOnly } from '@/lib/view/ladder';
 
-const STOPS = 60;
-const BUSES = 30;
+// The case by default; ?stops=&buses= for a bigger column (a route of the 10,000-bus fleet).
+const query = new URLSearchParams(window.location.search);
+const STOPS = Number(query.get('stops') ?? 60);
+const BUSES = Number(query.get('buses') ?? 30);
 const SPACING_M = 300;
 const LENGTH_M = (STOPS - 1) * SPACING_M;
 const SPEED_MPS = 5;
@@ -58,13 +60,13 @@ function render(now: number): void {
 const frames = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
 
 /** One update: a new answer and a new instant, rendered and painted; the wall time of the render itself. */
-async function update(): Promise<{ renderMs: number; buses: number }> {
+async function update(): Promise<{ renderMs: number; buses: number; columnPx: number }> {
   tick++;
   const t = performance.now();
   render(T0 + tick * 5_000);
   const renderMs = performance.now() - t;
   await frames();
-  return { renderMs, buses: document.querySelectorAll('[data-ladder-item]').length };
+  return { renderMs, buses: document.querySelectorAll('[data-bus]').length, columnPx: document.querySelector('svg')?.getBoundingClientRect().height ?? 0 };
 }
 
 declare global {

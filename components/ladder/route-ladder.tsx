@@ -2,13 +2,14 @@
 // One route's ladder: its directions side by side, each a vertical line of stops with its buses, ghosts, headways
 // and layover boxes (lib/view/ladder.ts lays them out). Buses are drawn as the map draws each basis: a fix a filled
 // disc, an estimate from a fix a dot in a ring, an estimate from the schedule a dashed hollow ring, faded when stale.
-import type { KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent } from 'react';
 import type { DirectionHeadways, EpochMs, HeadwayBus, HeadwayClass, RouteHeadways } from '@/lib/model';
 import type { Theme } from '@/lib/theme/theme';
 import { DELAY_COLORS, DELAY_LABELS } from '@/lib/view/delay-palette';
 import { etaWords } from '@/lib/view/eta';
 import { formatDelay, formatDuration } from '@/lib/view/format';
-import { layoutDirection, LADDER_GEOMETRY, type ForwardOnly, type LadderGeometry } from '@/lib/view/ladder';
+import { layoutDirection, LADDER_GEOMETRY, visibleBand, type ForwardOnly, type LadderGeometry } from '@/lib/view/ladder';
+import { useScreenBand } from './use-screen-band';
 
 const LABEL_W = 150;
 const LANE_W = 84;
@@ -128,7 +129,9 @@ function LayoverBox({ buses, y, x, width, label, theme, now, selectedTripId, onS
 }
 
 function DirectionLadder({ route, d, down, now, theme, selectedTripId, onSelect, hold, geometry }: DirectionProps) {
-  const layout = layoutDirection(d, now, { down, geometry, hold });
+  const svgRef = useRef<SVGSVGElement>(null);
+  // A long column (10,000 buses: dozens a direction) draws only what is near the screen.
+  const layout = visibleBand(layoutDirection(d, now, { down, geometry, hold }), useScreenBand(svgRef));
   const lanes = Math.max(2, layout.lanes);
   const lineX = LABEL_W + 8;
   const laneX = (lane: number) => lineX + 16 + lane * LANE_W;
@@ -147,7 +150,7 @@ function DirectionLadder({ route, d, down, now, theme, selectedTripId, onSelect,
           {d.buses.length} on the line · {d.ghosts.length} ghost{d.ghosts.length === 1 ? '' : 's'}
         </span>
       </figcaption>
-      <svg width={width} height={layout.heightPx} role="group" aria-label={`Ladder of ${name}`} className="block overflow-visible">
+      <svg ref={svgRef} width={width} height={layout.heightPx} role="group" aria-label={`Ladder of ${name}`} className="block overflow-visible">
         <line x1={lineX} x2={lineX} y1={layout.startY} y2={layout.endY} stroke={LINE[theme]} strokeWidth={3} strokeLinecap="round" />
         {layout.stops.map(({ stop, y, labelled }) => (
           <g key={stop.stopId}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DirectionHeadways, HeadwayBus } from '@/lib/model';
-import { ForwardOnly, labelledStops, layoutDirection, progressAtTime, putIntoLanes, stopIndexAt } from './ladder';
+import { ForwardOnly, labelledStops, layoutDirection, progressAtTime, putIntoLanes, stopIndexAt, VIRTUALIZE_AFTER_MARKS, visibleBand } from './ladder';
 
 const T0 = Date.UTC(2026, 2, 4, 13);
 // Stops at uneven distances: the ladder spaces them evenly all the same.
@@ -96,5 +96,41 @@ describe('ladder geometry', () => {
     // The other direction runs up its column.
     const up = layoutDirection(d, T0, { down: false, geometry: g });
     expect([up.startY, up.endY, up.buses.find((b) => b.bus.busId === 3)!.y]).toEqual([120, 40, 100]);
+  });
+});
+
+describe('a long column drawn near the screen only', () => {
+  // 100 stops, a bus every 10 stops' length … and more buses than a column draws whole.
+  const stops = Array.from({ length: 100 }, (_, i) => ({ stopId: i + 1, name: `Stop ${i + 1}`, stopOrder: i + 1, m: i * 100 }));
+  const many = (n: number) =>
+    direction({
+      stops,
+      lengthM: 9_900,
+      buses: Array.from({ length: n }, (_, i) => bus({ busId: i + 1, tripId: 100 + i, progressM: (i * 9_900) / n, delayClass: i === 0 ? 'late' : 'on-time', scheduledM: i === 0 ? 5_500 : null })),
+    });
+
+  it('draws every mark of a column with few buses, whatever the band', () => {
+    const layout = layoutDirection(many(VIRTUALIZE_AFTER_MARKS), T0, { down: true });
+    expect(visibleBand(layout, { top: 0, bottom: 100 })).toBe(layout);
+  });
+
+  it('keeps the stops, buses and gaps within the band, and a late bus whose scheduled place is in it', () => {
+    const d = many(VIRTUALIZE_AFTER_MARKS + 20);
+    d.gaps = d.buses.slice(1).map((b, i) => ({ leaderTripId: d.buses[i]!.tripId, followerTripId: b.tripId, distanceM: 1, headwayS: 60, paceMps: 5, paceSource: 'recent', scheduledS: 60, ratio: 1, cls: 'regular' }));
+    const layout = layoutDirection(d, T0, { down: true });
+    const band = { top: 1_000, bottom: 1_500 };
+    const shown = visibleBand(layout, band);
+    expect(shown.heightPx).toBe(layout.heightPx);
+    expect(shown.stops.length).toBeGreaterThan(0);
+    expect(shown.stops.length).toBeLessThan(layout.stops.length);
+    expect(shown.stops.every((s) => s.y >= 1_000 && s.y <= 1_500)).toBe(true);
+    expect(shown.stops).toEqual(layout.stops.filter((s) => s.y >= 1_000 && s.y <= 1_500));
+    const late = layout.buses.find((b) => b.scheduledY !== null)!;
+    expect(late.y).toBeLessThan(1_000);
+    expect(late.scheduledY!).toBeGreaterThanOrEqual(1_000);
+    expect(late.scheduledY!).toBeLessThanOrEqual(1_500);
+    expect(shown.buses.map((b) => b.bus.busId)).toEqual(layout.buses.filter((b) => (b.y >= 1_000 && b.y <= 1_500) || b === late).map((b) => b.bus.busId));
+    expect(shown.gaps.length).toBeGreaterThan(0);
+    expect(shown.gaps.every((g) => g.y >= 1_000 && g.y <= 1_500)).toBe(true);
   });
 });

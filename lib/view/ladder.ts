@@ -178,3 +178,29 @@ export function layoutDirection(d: DirectionHeadways, t: EpochMs, o: { down: boo
     endY: yOfIndex(Math.max(0, n - 1)),
   };
 }
+
+/** A column with more marks than this draws only what is near the screen (visibleBand). */
+export const VIRTUALIZE_AFTER_MARKS = 60;
+
+/** Pixels of a column, top and bottom, in its own coordinates. */
+export interface Band {
+  top: number;
+  bottom: number;
+}
+
+/**
+ * The column's marks within `band` (the part of it on screen, widened by a screen above and below): stops, buses,
+ * ghosts and gaps outside it are not drawn. A late bus's dashed line stays when either of its ends is in the band.
+ * Columns with few marks are drawn whole (null band).
+ */
+export function visibleBand(layout: DirectionLayout, band: Band | null): DirectionLayout {
+  if (band === null || layout.buses.length + layout.ghosts.length <= VIRTUALIZE_AFTER_MARKS) return layout;
+  const inBand = (y: number) => y >= band.top && y <= band.bottom;
+  return {
+    ...layout,
+    stops: layout.stops.filter((s) => inBand(s.y)),
+    buses: layout.buses.filter((b) => inBand(b.y) || (b.scheduledY !== null && inBand(b.scheduledY))),
+    ghosts: layout.ghosts.filter((g) => inBand(g.y)),
+    gaps: layout.gaps.filter((g) => inBand(g.y)),
+  };
+}
