@@ -4,6 +4,7 @@ import type { BusTrackResponse, DelayThresholds, FleetMomentResponse, FleetMomen
 import type { TimeRule } from '@/lib/partner';
 import { addDays } from '@/lib/time/calendar';
 import type { StoreQueryTiming } from './query-timing';
+import { periodRegularity, storedRegularity } from './regularity';
 import { figuresOf, localDate, routeDaysFromTrips, storedRouteDays, type RouteDay } from './rollups';
 import { budgetMinutes, recorderGaps, trips, tripDelayChanges, tripStatusChanges } from './schema';
 import { rows, type HistoryDb } from './store';
@@ -21,7 +22,8 @@ export async function routesOverPeriod(
   q: { from: string; to: string; routeIds: readonly number[] | null; thresholds: DelayThresholds; now: number; rule: TimeRule },
 ): Promise<HistoryRoutesResponse> {
   const today = localDate(q.now, q.rule);
-  const stored = await storedRouteDays(db, q.from, q.to, q.routeIds);
+  // The delay figures' days and the regularity rows: one indexed read each, by date, side by side.
+  const [stored, regularity] = await Promise.all([storedRouteDays(db, q.from, q.to, q.routeIds), storedRegularity(db, q.from, q.to, q.routeIds)]);
   // Days not closed yet (today, yesterday until it closes, any day the recorder could not close) come from the
   // trips themselves, by the same rules.
   const closed = new Set(stored.map((d) => d.serviceDate));
@@ -43,6 +45,8 @@ export async function routesOverPeriod(
       hours.set(Number(h), acc);
     }
   }
+  const datesByRoute = new Map([...byRoute].map(([id, ds]) => [id, new Set(ds.map((d) => d.serviceDate))]));
+  const reg = periodRegularity(regularity, datesByRoute);
   const gaps = await db
     .select({ fromAt: recorderGaps.fromAt, toAt: recorderGaps.toAt, droppedRows: recorderGaps.droppedRows, reason: recorderGaps.reason })
     .from(recorderGaps)
@@ -60,10 +64,12 @@ export async function routesOverPeriod(
         routeCode: ds.find((d) => d.routeCode)?.routeCode ?? null,
         routeName: ds.find((d) => d.routeName)?.routeName ?? null,
         ...figuresOf(ds, q.thresholds),
+        ...reg.route(ds[0]!.routeId),
       }))
       .sort((a, b) => a.routeId - b.routeId),
-    days: [...byDate.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, ds]) => ({ date, figures: figuresOf(ds, q.thresholds) })),
+    days: [...byDate.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, ds]) => ({ date, figures: figuresOf(ds, q.thresholds), regularity: reg.day(date) })),
     hours: [...hours.entries()].sort(([a], [b]) => a - b).map(([hour, [sum, n]]) => ({ hour, meanMin: sum / n, trips: n })),
+    regularityHours: reg.hours(),
     gaps,
   };
 }

@@ -46,7 +46,7 @@ export function localDate(ms: number, rule: TimeRule): string {
 const QUARTER_HOUR_MS = 15 * 60_000;
 
 /** The local hour of an instant, formatted once per UTC quarter hour (formatting is the slow part of a day's figures). */
-function localHours(rule: TimeRule): (ms: number) => string {
+export function localHours(rule: TimeRule): (ms: number) => string {
   const format = (ms: number) => String(Number(formatPartnerTimestamp(ms, rule).slice(11, 13)));
   if (rule.kind === 'offset' && rule.minutes % 15 !== 0) return format;
   const cache = new Map<number, string>();

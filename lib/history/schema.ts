@@ -156,6 +156,41 @@ export const routeDays = pgTable(
   (t) => [primaryKey({ columns: [t.routeId, t.serviceDate] }), index('history_route_days_date').on(t.serviceDate)],
 );
 
+/**
+ * Headways over days (lib/history/regularity.ts): per service date, route, direction and local hour, the sums a
+ * period's regularity figures are made of (lib/regularity/passing.ts's HeadwaySums) and the ghost trip-minutes.
+ * Any period's figures are sums of rows; the primary key's leading date is the one index a period reads.
+ */
+export const regularityHours = pgTable(
+  'history_regularity_hours',
+  {
+    serviceDate: text('service_date').notNull(),
+    routeId: integer('route_id').notNull(),
+    direction: text('direction').notNull(),
+    hour: integer('hour').notNull(),
+    samples: integer('samples').notNull(),
+    sumH: doublePrecision('sum_h').notNull(),
+    sumH2: doublePrecision('sum_h2').notNull(),
+    scheduled: integer('scheduled').notNull(),
+    sumSched: doublePrecision('sum_sched').notNull(),
+    sumSched2: doublePrecision('sum_sched2').notNull(),
+    bunched: integer('bunched').notNull(),
+    gapped: integer('gapped').notNull(),
+    ghostMinutes: doublePrecision('ghost_minutes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serviceDate, t.routeId, t.direction, t.hour] })],
+);
+
+/**
+ * The service dates whose regularity was derived, and when: a date in a period without a row here was recorded
+ * before the derivation existed ("not derived", never zero). `complete` is false for a day still running.
+ */
+export const regularityDays = pgTable('history_regularity_days', {
+  serviceDate: text('service_date').primaryKey(),
+  computedAt: epochMs('computed_at').notNull(),
+  complete: boolean('complete').notNull(),
+});
+
 /** Small facts the recorder keeps between runs (the time of the last complete trip walk). */
 export const recorderState = pgTable('history_recorder_state', {
   key: text('key').primaryKey(),

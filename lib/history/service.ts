@@ -1,12 +1,14 @@
 import 'server-only';
-import type { HistoryConfig } from '@/lib/config';
+import { regularityConfig, type HistoryConfig } from '@/lib/config';
 import type { Feed } from '@/lib/fleet';
-import type { DelayThresholds } from '@/lib/model';
+import type { DelayThresholds, NetworkResponse, RegularityConfig, RouteStop } from '@/lib/model';
+import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { logLine } from '@/lib/log';
 import { DataDirInUseError } from './data-dir-lock';
 import { describeStoreError, Recorder } from './recorder';
 import type { StoreQueryTiming } from './query-timing';
 import { pruneHistory } from './retention';
+import { deriveRegularityDays, OPEN_EVERY_MS } from './regularity';
 import { closeServiceDays } from './rollups';
 import { analyzeStore, type Store } from './store';
 import { loadWarmState, recentTripStates } from './warm';
@@ -16,7 +18,10 @@ import { loadWarmState, recentTripStates } from './warm';
 // the background. Wired by lib/server/start.ts through startFeed's beforeStart; the feed never imports this.
 
 /** What the history needs of the feed (the Feed itself in the app, a stand-in in tests). */
-export type HistoryFeed = Pick<Feed, 'events' | 'restore' | 'addHealthNote' | 'timeRule'>;
+export type HistoryFeed = Pick<Feed, 'events' | 'restore' | 'addHealthNote' | 'timeRule'> & {
+  /** The network (route stops) the headways over days place passings on; without it nothing is derived. */
+  networkGeoJson?: () => NetworkResponse | null;
+};
 
 export interface HistoryOptions {
   store: () => Promise<Store>;
@@ -31,6 +36,8 @@ export interface HistoryOptions {
   log?: (line: Record<string, unknown>) => void;
   /** Handed to the recorder: times its batch writes (the application context's timing). */
   timing?: StoreQueryTiming;
+  /** The headways over days' rules (GHOST_AFTER_S, HEADWAY_*_RATIO); the environment's when absent. */
+  regularity?: RegularityConfig;
 }
 
 export interface HistoryService {
@@ -72,6 +79,9 @@ export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Pro
   const abort = new AbortController();
   let first = true;
   let analyzedAt = -Infinity;
+  let openDerivedAt = -Infinity;
+  let network: NetworkResponse | null = null;
+  let stopsByRoute: ReadonlyMap<number, readonly RouteStop[]> = new Map();
   let running: Promise<void> | null = null;
   const maintain = (): Promise<void> =>
     (running ??= (async () => {
@@ -81,6 +91,13 @@ export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Pro
         const closed = await closeServiceDays(store.db, { now: now(), rule: feed.timeRule(), thresholds: opts.thresholds, backfill: first });
         first = false;
         if (closed.length) log({ msg: 'service days closed', level: 'info', dates: closed });
+        // Headways over days: each closed day once, the days still running so far every OPEN_EVERY_MS.
+        const net = feed.networkGeoJson?.() ?? null;
+        if (net !== network) stopsByRoute = routeStopsFromNetwork((network = net) ?? undefined);
+        const open = now() - openDerivedAt >= OPEN_EVERY_MS;
+        const derived = await deriveRegularityDays(store.db, { now: now(), rule: feed.timeRule(), config: opts.regularity ?? regularityConfig(), stopsByRoute, open });
+        if (open && derived.open.length) openDerivedAt = now();
+        if (derived.closed.length) log({ msg: 'regularity derived', level: 'info', dates: derived.closed });
         await pruneHistory(store.db, { now: now(), positionsDays: opts.config.positionsDays, tripsDays: opts.config.tripsDays, signal: abort.signal });
         // PGlite runs no autovacuum: the planner's statistics are refreshed here (PostgreSQL's autovacuum does it).
         if (store.target === 'pglite' && now() - analyzedAt >= ANALYZE_EVERY_MS) {

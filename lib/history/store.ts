@@ -135,4 +135,4 @@ export async function analyzeStore(db: HistoryDb): Promise<void> {
 }
 export const sqlDatabaseSize = () => sql`SELECT pg_database_size(current_database())::text AS n`;
 export const sqlTruncateHistory = () =>
-  sql`TRUNCATE history_bus_fixes, history_trips, history_trip_status_changes, history_trip_delay_changes, history_health_transitions, history_budget_minutes, history_recorder_gaps, history_route_days, history_recorder_state`;
+  sql`TRUNCATE history_bus_fixes, history_trips, history_trip_status_changes, history_trip_delay_changes, history_health_transitions, history_budget_minutes, history_recorder_gaps, history_route_days, history_regularity_hours, history_regularity_days, history_recorder_state`;

@@ -1,5 +1,6 @@
 // Bodies of the history API (/api/history/...): what Fleetmap recorded, as the server answers and the views read.
 import type { DelayFigures, DelayThresholds } from './delay';
+import type { RegularityFigures } from './regularity';
 import type { EpochMs, Trip } from './transit';
 
 /**
@@ -29,10 +30,29 @@ export interface HistoryGap {
   reason: string;
 }
 
+/**
+ * Headway regularity over a period (lib/regularity/passing.ts, docs/regularity.md): from the passing times the
+ * recorded fixes give at every stop. Days recorded before the derivation existed are "not derived": their figures
+ * are unknown (null), never zero.
+ */
+export interface HistoryRegularity extends Omit<RegularityFigures, 'samples'> {
+  /** `derived`: every day of the period with trips was; `partial`: some were not (`daysNotDerived`); `not-derived`: none. */
+  derivation: 'derived' | 'partial' | 'not-derived';
+  /** Service days with trips and no regularity derived. */
+  daysNotDerived: number;
+  /** Headway samples; null when not derived. */
+  samples: number | null;
+  /** Minutes trips ran as ghosts (no bus, or not located for GHOST_AFTER_S); null when not derived. */
+  ghostTripMinutes: number | null;
+}
+
 export interface HistoryRouteFigures extends DelayFigures {
   routeId: number;
   routeCode: string | null;
   routeName: string | null;
+  regularity: HistoryRegularity;
+  /** The same per direction (`outbound`, `inbound`; a raw value for trips whose direction the stops cannot tell). */
+  directions: { direction: string; regularity: HistoryRegularity }[];
 }
 
 export interface HistoryRoutesResponse {
@@ -45,9 +65,11 @@ export interface HistoryRoutesResponse {
   /** Per route over the period (`activeTrips` counts the period's trips). */
   routes: HistoryRouteFigures[];
   /** Per service date, over the routes asked for (every route when none): the trend. */
-  days: { date: string; figures: DelayFigures }[];
+  days: { date: string; figures: DelayFigures; regularity: HistoryRegularity }[];
   /** Mean delay by local hour of planned departure over the period and routes; hours without trips are left out. */
   hours: { hour: number; meanMin: number; trips: number }[];
+  /** EWT by local hour of the wait over the period's derived days and the routes asked for; hours without headways are left out. */
+  regularityHours: { hour: number; ewtS: number | null; samples: number }[];
   /** Recording gaps that overlap the period. */
   gaps: HistoryGap[];
 }

@@ -16,6 +16,24 @@ export interface RegularityConfig {
 
 export const DEFAULT_REGULARITY: RegularityConfig = { ghostAfterS: 300, bunchedRatio: 0.5, gappedRatio: 1.5 };
 
+/** The regularity figures of a set of headways h at the stops (TCQSM; lib/regularity/passing.ts computes them). */
+export interface RegularityFigures {
+  /** Headway samples (consecutive passings at a stop). */
+  samples: number;
+  /** σ_h / mean(h). */
+  cvH: number | null;
+  /** Average wait Σh² / (2 Σh), seconds. */
+  awtS: number | null;
+  /** The same over the scheduled headways, seconds. */
+  swtS: number | null;
+  /** Excess wait AWT − SWT, seconds. */
+  ewtS: number | null;
+  /** Of the samples with a scheduled headway: r ≤ HEADWAY_BUNCHED_RATIO. */
+  bunchedShare: number | null;
+  /** Of the samples with a scheduled headway: r ≥ HEADWAY_GAPPED_RATIO. */
+  gappedShare: number | null;
+}
+
 /**
  * Why a trip is a ghost:
  *  - `no-bus`: the trip is active and no bus is assigned to it;

@@ -12,6 +12,7 @@ import type {
   FleetMomentResponse,
   Health,
   HistoryFix,
+  HistoryRegularity,
   HistoryRoutesResponse,
   HistoryTripResponse,
   IntegrationResponse,
@@ -321,6 +322,23 @@ export const historyFix = named(
   z.object({ busId: z.number().int(), gpsAt: epochMs.nullable(), fetchedAt: epochMs, lat: z.number(), lon: z.number(), heading: nullableNumber, speedKmh: nullableNumber, accuracy: nullableNumber, tripId: nullableNumber }) satisfies z.ZodType<HistoryFix>,
 );
 
+const historyRegularity = named(
+  'HistoryRegularity',
+  z.object({
+    derivation: z.enum(['derived', 'partial', 'not-derived']),
+    daysNotDerived: z.number().int(),
+    samples: z.number().int().nullable(),
+    cvH: nullableNumber,
+    awtS: nullableNumber,
+    swtS: nullableNumber,
+    ewtS: nullableNumber,
+    bunchedShare: nullableNumber,
+    gappedShare: nullableNumber,
+    ghostTripMinutes: nullableNumber,
+  }) satisfies z.ZodType<HistoryRegularity>,
+  'Headway regularity over a period from the recorded passing times (cv_h, AWT, SWT, EWT in seconds, bunched and gapped shares, ghost trip-minutes). Days recorded before the derivation existed are not derived: null, never zero.',
+);
+
 export const historyRoutesResponse = named(
   'HistoryRoutesResponse',
   z.object({
@@ -328,9 +346,18 @@ export const historyRoutesResponse = named(
     to: z.string(),
     today: z.string(),
     thresholds,
-    routes: z.array(delayFigures.extend({ routeId: z.number().int(), routeCode: nullableString, routeName: nullableString })),
-    days: z.array(z.object({ date: z.string(), figures: delayFigures })),
+    routes: z.array(
+      delayFigures.extend({
+        routeId: z.number().int(),
+        routeCode: nullableString,
+        routeName: nullableString,
+        regularity: historyRegularity,
+        directions: z.array(z.object({ direction: z.string(), regularity: historyRegularity })),
+      }),
+    ),
+    days: z.array(z.object({ date: z.string(), figures: delayFigures, regularity: historyRegularity })),
     hours: z.array(z.object({ hour: z.number().int(), meanMin: z.number(), trips: z.number() })),
+    regularityHours: z.array(z.object({ hour: z.number().int(), ewtS: nullableNumber, samples: z.number().int() })),
     gaps: z.array(z.object({ fromAt: epochMs, toAt: epochMs, droppedRows: z.number(), reason: z.string() })),
   }) satisfies z.ZodType<HistoryRoutesResponse>,
 );

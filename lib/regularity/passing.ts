@@ -9,7 +9,9 @@
 //
 // Figures over a set of headways h (seconds between consecutive passings at one stop, TCQSM):
 //   cv_h = σ_h / mean(h);  AWT = Σh² / (2 Σh);  SWT = the same over the scheduled headways;  EWT = AWT − SWT.
-import type { EpochMs, HeadwayClass, RegularityConfig } from '@/lib/model';
+import type { EpochMs, HeadwayClass, RegularityConfig, RegularityFigures } from '@/lib/model';
+
+export type { RegularityFigures };
 import { headwayClass } from './headways';
 
 /** Two fixes further apart than this say too little of when the bus passed the stops between them. */
@@ -133,21 +135,6 @@ export function addSums(a: HeadwaySums, b: HeadwaySums): HeadwaySums {
     bunched: a.bunched + b.bunched,
     gapped: a.gapped + b.gapped,
   };
-}
-
-export interface RegularityFigures {
-  samples: number;
-  /** σ_h / mean(h). */
-  cvH: number | null;
-  /** Σh² / (2 Σh), seconds. */
-  awtS: number | null;
-  /** The same over the scheduled headways. */
-  swtS: number | null;
-  /** AWT − SWT. */
-  ewtS: number | null;
-  /** Of the samples with a scheduled headway. */
-  bunchedShare: number | null;
-  gappedShare: number | null;
 }
 
 export function figuresOfSums(s: HeadwaySums): RegularityFigures {

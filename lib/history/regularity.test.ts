@@ -1,0 +1,103 @@
+import { afterEach, expect, it } from 'vitest';
+import { TypedEmitter, type FeedEvents } from '@/lib/fleet';
+import { DEFAULT_REGULARITY, type Trip } from '@/lib/model';
+import { trip } from '@/lib/testing/history-factories';
+import { at } from '@/lib/testing/estimate-factories';
+import { ROUTE, STOPS } from '@/lib/testing/regularity-factories';
+import { describeEachStore, type TestStore } from '@/lib/testing/store';
+import { routesOverPeriod } from './queries';
+import { Recorder } from './recorder';
+import { deriveRegularityDays } from './regularity';
+import { closeServiceDays } from './rollups';
+
+const NY = { kind: 'zone', zone: 'America/New_York' } as const;
+const T = { lateMin: 5, earlyMin: 1 };
+const MIN = 60_000;
+const STOPS_BY_ROUTE = new Map([[ROUTE, STOPS]]);
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describeEachStore('headways over days', (target) => {
+  /**
+   * Route 10's outbound trips on `date`, planned every 10 minutes from t0 (10 minutes for the 2 km), run from t0 + the
+   * given minutes at 200 m a minute, each bus sending a fix a minute; recorded through the recorder.
+   */
+  async function record(store: TestStore, date: string, t0: number, departMin: readonly number[]) {
+    const events = new TypedEmitter<FeedEvents>();
+    const recorder = new Recorder({ store: async () => store, flushIntervalMs: 3_600_000, log: () => {} });
+    recorder.attach(events);
+    const trips = departMin.map((d, i): Trip => {
+      const dep = t0 + d * MIN;
+      return trip({ id: Date.parse(`${date}T00:00:00Z`) / 1000 + i, routeId: ROUTE, routeCode: 'M10', busId: 20 + i, tripDate: date, plannedDepartureAt: t0 + i * 10 * MIN, plannedArrivalAt: t0 + (i * 10 + 10) * MIN, actualDepartureAt: dep, delayMinutes: d - i * 10 });
+    });
+    const end = t0 + (Math.max(...departMin) + 11) * MIN;
+    for (let t = t0; t <= end; t += MIN) {
+      const running = trips.filter((x) => x.actualDepartureAt! <= t && t < x.actualDepartureAt! + 10 * MIN);
+      events.emit('trips', { fetchedAt: t, trips: running });
+      for (const x of running) {
+        const [lon, lat] = at(0, ((t - x.actualDepartureAt!) / MIN) * 200);
+        events.emit('fix', { busId: x.busId!, gpsAt: t, fetchedAt: t + 1_000, lat, lon, heading: 0, speedKmh: 12, accuracy: 5, tripId: x.id });
+      }
+      for (const x of trips.filter((y) => y.actualDepartureAt! + 10 * MIN === t)) {
+        events.emit('trip-final', { fetchedAt: t, tripId: x.id, trip: { ...x, actualArrivalAt: t, status: 'completed' } });
+      }
+    }
+    await recorder.flush();
+    await recorder.close();
+  }
+
+  it('derives a closed day once, reads its figures back, and says "not derived" for a day recorded before', async () => {
+    const store: TestStore = await target.open();
+    cleanups.push(() => store.dispose());
+    // 20 February: recorded and closed before the derivation existed.
+    await record(store, '2026-02-20', Date.UTC(2026, 1, 20, 13), [0, 10, 20]);
+    await closeServiceDays(store.db, { now: Date.UTC(2026, 1, 22, 12), rule: NY, thresholds: T });
+    // 4 March, 08:00 New York: the buses run at 0, 12 and 20 minutes, 12 and 8 minutes apart at every stop.
+    await record(store, '2026-03-04', Date.UTC(2026, 2, 4, 13), [0, 12, 20]);
+    const opts = { rule: NY, config: DEFAULT_REGULARITY, stopsByRoute: STOPS_BY_ROUTE };
+
+    // While the day runs: derived so far (today), on the caller's cadence.
+    expect(await deriveRegularityDays(store.db, { ...opts, now: Date.UTC(2026, 2, 4, 20), open: true })).toEqual({ closed: [], open: ['2026-03-04'] });
+    const q = { from: '2026-03-04', to: '2026-03-04', routeIds: null, thresholds: T, rule: NY };
+    const soFar = await routesOverPeriod(store.db, { ...q, now: Date.UTC(2026, 2, 4, 20) });
+
+    // Closed: derived once after it ends, then not again.
+    expect(await closeServiceDays(store.db, { now: Date.UTC(2026, 2, 6, 12), rule: NY, thresholds: T })).toEqual(['2026-03-04']);
+    expect(await deriveRegularityDays(store.db, { ...opts, now: Date.UTC(2026, 2, 6, 12), open: false })).toEqual({ closed: ['2026-03-04'], open: [] });
+    expect(await deriveRegularityDays(store.db, { ...opts, now: Date.UTC(2026, 2, 6, 12, 5), open: false })).toEqual({ closed: [], open: [] });
+
+    const day = await routesOverPeriod(store.db, { ...q, now: Date.UTC(2026, 2, 6, 12) });
+    const [route] = day.routes;
+    // AWT = (720² + 480²) / (2 · 1,200) = 312 s, SWT = 300 s: EWT 12 s; 2 samples at each of the 9 stops.
+    expect(route!.regularity).toMatchObject({ derivation: 'derived', daysNotDerived: 0, samples: 18, bunchedShare: 0, gappedShare: 0, ghostTripMinutes: 0 });
+    expect(route!.regularity.ewtS).toBeCloseTo(12, 0);
+    expect(route!.regularity.awtS).toBeCloseTo(312, 0);
+    expect(route!.regularity.cvH).toBeCloseTo(0.2, 2);
+    expect(route!.directions.map((d) => [d.direction, d.regularity.samples])).toEqual([['outbound', 18]]);
+    expect(day.days.map((d) => [d.date, d.regularity.derivation, Math.round(d.regularity.ewtS!)])).toEqual([['2026-03-04', 'derived', 12]]);
+    // The waits end 08:12–08:30 local: hour 8.
+    expect(day.regularityHours.map((h) => [h.hour, h.samples, Math.round(h.ewtS!)])).toEqual([[8, 18, 12]]);
+    // The day so far gave the same (every trip had ended).
+    expect(soFar.routes[0]!.regularity).toEqual(route!.regularity);
+
+    // The old day: not derived, never zero; a period over both says so.
+    const old = await routesOverPeriod(store.db, { ...q, from: '2026-02-20', to: '2026-02-20', now: Date.UTC(2026, 2, 6, 12) });
+    expect(old.routes[0]!.activeTrips).toBe(3);
+    expect(old.routes[0]!.regularity).toEqual({ derivation: 'not-derived', daysNotDerived: 1, samples: null, cvH: null, awtS: null, swtS: null, ewtS: null, bunchedShare: null, gappedShare: null, ghostTripMinutes: null });
+    expect(old.days[0]!.regularity.derivation).toBe('not-derived');
+    expect(old.regularityHours).toEqual([]);
+    const both = await routesOverPeriod(store.db, { ...q, from: '2026-02-20', now: Date.UTC(2026, 2, 6, 12) });
+    expect(both.routes[0]!.regularity).toMatchObject({ derivation: 'partial', daysNotDerived: 1, samples: 18 });
+    expect(both.days.map((d) => d.regularity.derivation)).toEqual(['not-derived', 'derived']);
+  });
+
+  it('derives nothing before the network is known', async () => {
+    const store: TestStore = await target.open();
+    cleanups.push(() => store.dispose());
+    await record(store, '2026-03-04', Date.UTC(2026, 2, 4, 13), [0, 12, 20]);
+    await closeServiceDays(store.db, { now: Date.UTC(2026, 2, 6, 12), rule: NY, thresholds: T });
+    expect(await deriveRegularityDays(store.db, { now: Date.UTC(2026, 2, 6, 12), rule: NY, config: DEFAULT_REGULARITY, stopsByRoute: new Map(), open: true })).toEqual({ closed: [], open: [] });
+  });
+});

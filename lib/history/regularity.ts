@@ -1,0 +1,239 @@
+import 'server-only';
+import { eq, sql } from 'drizzle-orm';
+import type { EpochMs, HistoryRegularity, RegularityConfig, RouteStop } from '@/lib/model';
+import type { TimeRule } from '@/lib/partner';
+import { addDays } from '@/lib/time/calendar';
+import { deriveRouteDay, type DayFix, type DayTrip, type RegularityRow } from '@/lib/regularity/days';
+import { NO_SUMS, addSums, figuresOfSums, type HeadwaySums } from '@/lib/regularity/passing';
+import { localDate, localHours } from './rollups';
+import { regularityDays, regularityHours, routeDays, trips } from './schema';
+import { rows, type HistoryDb } from './store';
+
+// Headways over days, stored: each service day's regularity rows (lib/regularity/days.ts) per route, direction and
+// local hour, so that any period's figures are sums of rows. Incremental:
+//  - a closed day (history_route_days written by closeServiceDays) is derived once after it closes, and again when
+//    its figures were computed again (a late final answer);
+//  - the days still running (today, yesterday until it closes) are derived so far, at most every OPEN_EVERY_MS;
+//  - a day closed before this existed has no row in history_regularity_days: "not derived", never zero.
+// The route stops are the network's as the feed knows it now (the stops a direction's path runs through).
+
+/** The recorder's fixes of a trip are looked for this long around when the trip was listed (as recordedTrip). */
+const TRIP_SLACK_MS = 30 * 60_000;
+/** How far back a closed day is derived when its delay figures are newer than its regularity (closeServiceDays's). */
+const RECHECK_DAYS = 3;
+/** Days still running are derived again at most this often. */
+export const OPEN_EVERY_MS = 5 * 60_000;
+
+export interface DeriveOptions {
+  now: EpochMs;
+  rule: TimeRule;
+  config: RegularityConfig;
+  stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>;
+}
+
+type TripRow = { trip_id: string | number; first_seen_at: string | number; route_id: number; direction: string | null; bus_id: number | null; planned_departure_at: string | number | null; planned_arrival_at: string | number | null; actual_departure_at: string | number | null; actual_arrival_at: string | number | null; delay_minutes: number | null; last_seen_at: string | number };
+type FixRow = { trip_id: string | number; at: string | number; lat: number; lon: number; heading: number | null; speed_kmh: number | null; accuracy: number | null };
+
+const n = (v: string | number | null): number | null => (v === null ? null : Number(v));
+
+/** One service date's regularity rows, every route: computed from the stored trips and fixes. */
+export async function regularityRowsOf(db: HistoryDb, date: string, opts: DeriveOptions & { complete: boolean }): Promise<RegularityRow[]> {
+  const tripRows = await rows<TripRow>(
+    db,
+    sql`SELECT trip_id, route_id, direction, bus_id, planned_departure_at, planned_arrival_at, actual_departure_at, actual_arrival_at, delay_minutes, first_seen_at, last_seen_at
+          FROM history_trips WHERE service_date = ${date} AND route_id IS NOT NULL`,
+  );
+  if (tripRows.length === 0) return [];
+  const firstSeen = tripRows.reduce((m, t) => Math.min(m, Number(t.first_seen_at)), Infinity);
+  // Whether the key read locations at all that day: a bus the store heard from since the day's first trip.
+  const [heard] = await rows<{ one: number }>(db, sql`SELECT 1 AS one FROM history_buses WHERE last_fetched_at >= ${firstSeen - TRIP_SLACK_MS} LIMIT 1`);
+  const locations = heard !== undefined;
+  const hour = localHours(opts.rule);
+  const hourOf = (ms: number) => Number(hour(ms));
+  const byRoute = new Map<number, DayTrip[]>();
+  for (const t of tripRows) {
+    const trip: DayTrip = {
+      tripId: Number(t.trip_id),
+      busId: t.bus_id,
+      direction: t.direction,
+      plannedDepartureAt: n(t.planned_departure_at),
+      plannedArrivalAt: n(t.planned_arrival_at),
+      actualDepartureAt: n(t.actual_departure_at),
+      actualArrivalAt: n(t.actual_arrival_at),
+      delayMinutes: t.delay_minutes,
+      lastSeenAt: n(t.last_seen_at),
+    };
+    (byRoute.get(t.route_id) ?? byRoute.set(t.route_id, []).get(t.route_id)!).push(trip);
+  }
+  const out: RegularityRow[] = [];
+  for (const [routeId, routeTrips] of [...byRoute].sort(([a], [b]) => a - b)) {
+    // Each trip's fixes: one probe of the fixes' (bus, fetched) index per trip.
+    const fixRows = locations
+      ? await rows<FixRow>(
+          db,
+          sql`SELECT f.trip_id, COALESCE(f.gps_at, f.fetched_at) AS at, f.lat, f.lon, f.heading, f.speed_kmh, f.accuracy
+                FROM history_trips t
+                CROSS JOIN LATERAL (
+                  SELECT * FROM history_bus_fixes f
+                   WHERE f.bus_id = t.bus_id AND f.fetched_at >= t.first_seen_at - ${TRIP_SLACK_MS}
+                     AND f.fetched_at <= GREATEST(t.last_seen_at, COALESCE(t.final_at, 0)) + ${TRIP_SLACK_MS} AND f.trip_id = t.trip_id) f
+               WHERE t.service_date = ${date} AND t.route_id = ${routeId} AND t.bus_id IS NOT NULL`,
+        )
+      : [];
+    const fixesByTrip = new Map<number, DayFix[]>();
+    for (const f of fixRows) {
+      const id = Number(f.trip_id);
+      (fixesByTrip.get(id) ?? fixesByTrip.set(id, []).get(id)!).push({ at: Number(f.at), lat: f.lat, lon: f.lon, heading: f.heading, speedKmh: f.speed_kmh, accuracy: f.accuracy });
+    }
+    out.push(...deriveRouteDay({ routeId, stops: opts.stopsByRoute.get(routeId), trips: routeTrips, fixesByTrip, locations, hourOf, config: opts.config, now: opts.complete ? undefined : opts.now }));
+  }
+  return out;
+}
+
+/** Derives one date and replaces what was stored for it, in one transaction. */
+export async function storeRegularityDay(db: HistoryDb, date: string, opts: DeriveOptions & { complete: boolean }): Promise<number> {
+  const derived = await regularityRowsOf(db, date, opts);
+  await db.transaction(async (tx) => {
+    await tx.delete(regularityHours).where(eq(regularityHours.serviceDate, date));
+    // A few thousand rows at most (routes × 2 directions × 24 hours), in slices the drivers' parameter limit takes.
+    for (let i = 0; i < derived.length; i += 2_000) {
+      await tx.insert(regularityHours).values(derived.slice(i, i + 2_000).map((r) => ({ serviceDate: date, ...r })));
+    }
+    await tx
+      .insert(regularityDays)
+      .values({ serviceDate: date, computedAt: opts.now, complete: opts.complete })
+      .onConflictDoUpdate({ target: regularityDays.serviceDate, set: { computedAt: opts.now, complete: opts.complete } });
+  });
+  return derived.length;
+}
+
+/**
+ * The close-of-day step after closeServiceDays: every recent closed day whose regularity is missing, not complete
+ * or older than its delay figures is derived (once); the days still running are derived so far when `open` is
+ * set (the caller's cadence). Nothing is derived before the network is known (no stops: no passing times).
+ * Returns the dates written.
+ */
+export async function deriveRegularityDays(db: HistoryDb, opts: DeriveOptions & { open: boolean }): Promise<{ closed: string[]; open: string[] }> {
+  if (opts.stopsByRoute.size === 0) return { closed: [], open: [] };
+  const today = localDate(opts.now, opts.rule);
+  const since = addDays(today, -RECHECK_DAYS);
+  const due = await rows<{ service_date: string }>(
+    db,
+    sql`SELECT r.service_date FROM history_route_days r
+          LEFT JOIN history_regularity_days g ON g.service_date = r.service_date
+         WHERE r.service_date >= ${since} AND (g.service_date IS NULL OR NOT g.complete OR g.computed_at < r.computed_at)
+         GROUP BY r.service_date ORDER BY r.service_date`,
+  );
+  const closed = due.map((d) => d.service_date);
+  for (const date of closed) await storeRegularityDay(db, date, { ...opts, complete: true });
+  const open: string[] = [];
+  if (opts.open) {
+    const yesterday = addDays(today, -1);
+    const [y] = await db.select({ d: routeDays.serviceDate }).from(routeDays).where(eq(routeDays.serviceDate, yesterday)).limit(1);
+    for (const date of y ? [today] : [yesterday, today]) {
+      const [any] = await db.select({ id: trips.tripId }).from(trips).where(eq(trips.serviceDate, date)).limit(1);
+      if (!any) continue;
+      await storeRegularityDay(db, date, { ...opts, complete: false });
+      open.push(date);
+    }
+  }
+  return { closed, open };
+}
+
+export interface StoredRegularity {
+  rows: Array<RegularityRow & { serviceDate: string }>;
+  /** Dates of the period that were derived (whole or so far). */
+  derived: Set<string>;
+}
+
+/** The stored rows of a period (dates inclusive), and which of its dates were derived: one statement, by date. */
+export async function storedRegularity(db: HistoryDb, from: string, to: string, routeIds: readonly number[] | null): Promise<StoredRegularity> {
+  const routes = routeIds ? sql` AND route_id IN (${sql.join(routeIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  const got = await rows<Record<string, string | number | null>>(
+    db,
+    sql`SELECT 'h' AS kind, service_date, route_id, direction, hour, samples, sum_h, sum_h2, scheduled, sum_sched, sum_sched2, bunched, gapped, ghost_minutes
+          FROM history_regularity_hours WHERE service_date >= ${from} AND service_date <= ${to}${routes}
+        UNION ALL
+        SELECT 'd', service_date, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+          FROM history_regularity_days WHERE service_date >= ${from} AND service_date <= ${to}`,
+  );
+  const out: StoredRegularity = { rows: [], derived: new Set() };
+  for (const r of got) {
+    if (r.kind === 'd') {
+      out.derived.add(String(r.service_date));
+      continue;
+    }
+    out.rows.push({
+      serviceDate: String(r.service_date),
+      routeId: Number(r.route_id),
+      direction: String(r.direction),
+      hour: Number(r.hour),
+      samples: Number(r.samples),
+      sumH: Number(r.sum_h),
+      sumH2: Number(r.sum_h2),
+      scheduled: Number(r.scheduled),
+      sumSched: Number(r.sum_sched),
+      sumSched2: Number(r.sum_sched2),
+      bunched: Number(r.bunched),
+      gapped: Number(r.gapped),
+      ghostMinutes: Number(r.ghost_minutes),
+    });
+  }
+  return out;
+}
+
+type RowSums = HeadwaySums & { ghostMinutes: number };
+const NO_ROW_SUMS: RowSums = { ...NO_SUMS, ghostMinutes: 0 };
+const addRow = (a: RowSums, b: RowSums): RowSums => ({ ...addSums(a, b), ghostMinutes: a.ghostMinutes + b.ghostMinutes });
+
+/** A period's figures from its rows' sums, given how many of its days with trips were not derived. */
+export function regularityOf(sums: RowSums, daysWithTrips: number, daysNotDerived: number): HistoryRegularity {
+  const derivation = daysNotDerived === 0 ? 'derived' : daysNotDerived >= daysWithTrips ? 'not-derived' : 'partial';
+  if (derivation === 'not-derived') return { derivation, daysNotDerived, samples: null, cvH: null, awtS: null, swtS: null, ewtS: null, bunchedShare: null, gappedShare: null, ghostTripMinutes: null };
+  return { derivation, daysNotDerived, ...figuresOfSums(sums), ghostTripMinutes: sums.ghostMinutes };
+}
+
+/**
+ * What /api/history/routes carries of regularity: per route (and direction), per day and by hour, each a sum of
+ * the period's stored rows. `datesByRoute`: the service dates each route has trips on (its delay figures' days).
+ */
+export function periodRegularity(stored: StoredRegularity, datesByRoute: ReadonlyMap<number, ReadonlySet<string>>) {
+  const byRoute = new Map<number, RowSums>();
+  const byDirection = new Map<number, Map<string, RowSums>>();
+  const byDate = new Map<string, RowSums>();
+  const byHour = new Map<number, RowSums>();
+  for (const r of stored.rows) {
+    if (!datesByRoute.has(r.routeId)) continue;
+    byRoute.set(r.routeId, addRow(byRoute.get(r.routeId) ?? NO_ROW_SUMS, r));
+    const dirs = byDirection.get(r.routeId) ?? byDirection.set(r.routeId, new Map()).get(r.routeId)!;
+    dirs.set(r.direction, addRow(dirs.get(r.direction) ?? NO_ROW_SUMS, r));
+    byDate.set(r.serviceDate, addRow(byDate.get(r.serviceDate) ?? NO_ROW_SUMS, r));
+    byHour.set(r.hour, addRow(byHour.get(r.hour) ?? NO_ROW_SUMS, r));
+  }
+  const notDerived = (dates: Iterable<string>) => {
+    let all = 0;
+    let missing = 0;
+    for (const d of dates) {
+      all++;
+      if (!stored.derived.has(d)) missing++;
+    }
+    return [all, missing] as const;
+  };
+  return {
+    route(routeId: number): { regularity: HistoryRegularity; directions: { direction: string; regularity: HistoryRegularity }[] } {
+      const [all, missing] = notDerived(datesByRoute.get(routeId) ?? []);
+      return {
+        regularity: regularityOf(byRoute.get(routeId) ?? NO_ROW_SUMS, all, missing),
+        directions: [...(byDirection.get(routeId) ?? new Map<string, RowSums>())]
+          .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
+          .map(([direction, s]) => ({ direction, regularity: regularityOf(s, all, missing) })),
+      };
+    },
+    day(date: string): HistoryRegularity {
+      return regularityOf(byDate.get(date) ?? NO_ROW_SUMS, 1, stored.derived.has(date) ? 0 : 1);
+    },
+    hours(): { hour: number; ewtS: number | null; samples: number }[] {
+      return [...byHour].sort(([a], [b]) => a - b).filter(([, s]) => s.samples > 0).map(([hour, s]) => ({ hour, ewtS: figuresOfSums(s).ewtS, samples: s.samples }));
+    },
+  };
+}

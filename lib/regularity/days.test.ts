@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { at } from '@/lib/testing/estimate-factories';
+import { MIN, ROUTE, STOPS } from '@/lib/testing/regularity-factories';
+import { DEFAULT_REGULARITY } from '@/lib/model';
+import { deriveRouteDay, tripGhostMinutes, type DayFix, type DayTrip } from './days';
+import { NO_SUMS, addSums, figuresOfSums } from './passing';
+
+const T0 = Date.UTC(2026, 2, 4, 13);
+const hourOf = (ms: number) => new Date(ms).getUTCHours();
+
+/** An outbound trip planned at T0 + plannedMin (10 minutes for the 2 km), run at 200 m a minute from T0 + departMin. */
+function trip(tripId: number, plannedMin: number, departMin: number, busId: number | null = tripId): DayTrip {
+  const dep = T0 + departMin * MIN;
+  return {
+    tripId,
+    busId,
+    direction: 'outbound',
+    plannedDepartureAt: T0 + plannedMin * MIN,
+    plannedArrivalAt: T0 + (plannedMin + 10) * MIN,
+    actualDepartureAt: dep,
+    actualArrivalAt: dep + 10 * MIN,
+    delayMinutes: departMin - plannedMin,
+    lastSeenAt: dep + 10 * MIN,
+  };
+}
+
+/** A fix every minute between departure and arrival, on the street. */
+function fixes(t: DayTrip): DayFix[] {
+  return Array.from({ length: 9 }, (_, i) => {
+    const [lon, lat] = at(0, (i + 1) * 200);
+    return { at: t.actualDepartureAt! + (i + 1) * MIN, lat, lon, heading: 0, speedKmh: 12, accuracy: 10 };
+  });
+}
+
+describe('a route’s service day from its recorded fixes', () => {
+  it('gives the headways at every stop, and EWT as computed by hand', () => {
+    // Planned every 10 minutes; run at 0, 12 and 20: headways of 12 and 8 minutes at each of the 9 stops.
+    const trips = [trip(1, 0, 0), trip(2, 10, 12), trip(3, 20, 20)];
+    const rows = deriveRouteDay({
+      routeId: ROUTE,
+      stops: STOPS,
+      trips,
+      fixesByTrip: new Map(trips.map((t) => [t.tripId, fixes(t)])),
+      locations: true,
+      hourOf,
+      config: DEFAULT_REGULARITY,
+    });
+    expect(rows.every((r) => r.routeId === ROUTE && r.direction === 'outbound' && r.ghostMinutes === 0)).toBe(true);
+    const sums = rows.reduce(addSums, NO_SUMS);
+    expect([sums.samples, sums.scheduled, sums.bunched, sums.gapped]).toEqual([18, 18, 0, 0]);
+    // AWT = 9 (720² + 480²) / (2 · 9 · 1,200) = 312 s; SWT = 600² · 2 / (2 · 1,200) = 300 s; EWT = 12 s.
+    // mean 600, σ 120: cv_h 0.2.
+    const f = figuresOfSums(sums);
+    expect(f.awtS).toBeCloseTo(312, 0);
+    expect(f.swtS).toBeCloseTo(300, 6);
+    expect(f.ewtS).toBeCloseTo(12, 0);
+    expect(f.cvH).toBeCloseTo(0.2, 2);
+    // Each sample counts in the hour of its later passing: 13:12–13:22 and 13:20–13:30 are all in hour 13.
+    expect(rows.map((r) => r.hour)).toEqual([13]);
+  });
+
+  it('leaves stops unknown where fixes are too far apart, and counts a trip with no bus as a ghost throughout', () => {
+    const trips = [trip(1, 0, 0), trip(2, 10, 10), { ...trip(3, 50, 50, null), actualDepartureAt: null, actualArrivalAt: null }];
+    // Trip 2's fixes stop after 2 minutes and it is not seen arriving: only the stops it passed before are known.
+    const t2 = { ...trips[1]!, actualArrivalAt: null };
+    const rows = deriveRouteDay({
+      routeId: ROUTE,
+      stops: STOPS,
+      trips: [trips[0]!, t2, trips[2]!],
+      fixesByTrip: new Map([
+        [1, fixes(trips[0]!)],
+        [2, fixes(t2).slice(0, 2)],
+      ]),
+      locations: true,
+      hourOf,
+      config: DEFAULT_REGULARITY,
+    });
+    const sums = rows.reduce(addSums, NO_SUMS);
+    // Stops at 0 and 250 m: the departure and the fixes at 200 and 400 m bracket them; the rest are not told.
+    expect(sums.samples).toBe(2);
+    expect(figuresOfSums(sums).ewtS).toBeCloseTo(0, 0);
+    // Trip 2 goes silent at 10:12 until its end at 10:20 (planned arrival, no delay): 8 − 5 = 3 ghost minutes.
+    // Trip 3 has no bus: its 10 minutes are a ghost's, in the hour of its departure (13:50).
+    expect(rows.filter((r) => r.ghostMinutes > 0).map((r) => [r.hour, Math.round(r.ghostMinutes * 10) / 10])).toEqual([[13, 13]]);
+  });
+
+  it('counts only trips with no bus as ghosts when no fix was recorded all day (a key without locations)', () => {
+    expect(tripGhostMinutes(trip(1, 0, 0), [], false, 300)).toBe(0);
+    expect(tripGhostMinutes(trip(1, 0, 0, null), [], false, 300)).toBe(10);
+    // A day not over counts a running trip until now only.
+    expect(tripGhostMinutes(trip(1, 0, 0, null), [], true, 300, T0 + 4 * MIN)).toBe(4);
+  });
+});
