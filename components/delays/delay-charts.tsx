@@ -93,22 +93,64 @@ export function DelayTrendChart({ days }: { days: HistoryRoutesResponse['days'] 
 
 /** Mean delay by hour of planned departure (agency time) over the period. */
 export function HourProfileChart({ hours }: { hours: HistoryRoutesResponse['hours'] }) {
-  const data = hours.map((h) => ({ hour: `${String(h.hour).padStart(2, '0')}:00`, mean: Math.round(h.meanMin * 10) / 10, trips: h.trips }));
+  const data = hours.map((h) => ({ hour: `${String(h.hour).padStart(2, '0')}:00`, value: Math.round(h.meanMin * 10) / 10, trips: h.trips }));
   const worst = hours.reduce<(typeof hours)[number] | null>((w, h) => (w === null || h.meanMin > w.meanMin ? h : w), null);
   const summary = worst ? `Mean delay by hour of departure; worst at ${worst.hour}:00 with ${formatMinutes(worst.meanMin)} minutes.` : 'No departures with a known delay.';
+  return <HourBars title="Mean delay by hour of planned departure" summary={summary} data={data} name="Mean delay (min)" empty="No departures with a known delay." />;
+}
+
+/** Minutes per local hour of the day as bars (the board's hour charts). */
+function HourBars({ title, summary, data, name, empty }: { title: string; summary: string; data: { hour: string; value: number | null }[]; name: string; empty: string }) {
   return (
-    <ChartFrame title="Mean delay by hour of planned departure" summary={summary}>
-      {data.length ? (
+    <ChartFrame title={title} summary={summary}>
+      {data.some((d) => d.value !== null) ? (
         <BarChart responsive style={{ width: '100%', height: 260 }} data={data} margin={{ top: 4, right: 8, bottom: 16, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#94a3b833" vertical={false} />
           <XAxis dataKey="hour" tick={axisTick} interval="preserveStartEnd" />
           <YAxis tick={axisTick} width={40} unit=" min" />
           <Tooltip contentStyle={tooltipStyle} cursor={{ fill: '#94a3b822' }} />
-          <Bar dataKey="mean" name="Mean delay (min)" fill={COLORS.late} isAnimationActive={false} />
+          <Bar dataKey="value" name={name} fill={COLORS.late} isAnimationActive={false} />
         </BarChart>
       ) : (
-        <p className="py-10 text-center text-sm">No departures with a known delay.</p>
+        <p className="py-10 text-center text-sm">{empty}</p>
       )}
     </ChartFrame>
   );
+}
+
+/** Excess wait (EWT, minutes) per service day over the period; days not derived have no point. */
+export function ExcessWaitByDayChart({ days }: { days: HistoryRoutesResponse['days'] }) {
+  const data = days.map((d) => ({ date: d.date.slice(5), ewt: d.regularity.ewtS === null ? null : Math.round((d.regularity.ewtS / 60) * 10) / 10 }));
+  const known = days.filter((d) => d.regularity.ewtS !== null);
+  const notDerived = days.filter((d) => d.regularity.derivation === 'not-derived').length;
+  const worst = known.reduce<(typeof known)[number] | null>((w, d) => (w === null || d.regularity.ewtS! > w.regularity.ewtS! ? d : w), null);
+  const summary = worst
+    ? `Excess wait over ${known.length} service days; highest on ${worst.date} at ${formatMinutes(worst.regularity.ewtS! / 60)} minutes${notDerived ? `; ${notDerived} days not derived` : ''}.`
+    : notDerived
+      ? 'Headways not derived for these service days.'
+      : 'No headways recorded in this period.';
+  return (
+    <ChartFrame title={`Excess wait (EWT) per service day${notDerived ? ` (${notDerived} not derived)` : ''}`} summary={summary}>
+      {known.length ? (
+        <LineChart responsive style={{ width: '100%', height: 260 }} data={data} margin={{ top: 4, right: 8, bottom: 16, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#94a3b833" vertical={false} />
+          <XAxis dataKey="date" tick={axisTick} />
+          <YAxis tick={axisTick} width={40} unit=" min" />
+          <Tooltip contentStyle={tooltipStyle} />
+          <Line dataKey="ewt" name="EWT (min)" stroke={COLORS.late} dot isAnimationActive={false} connectNulls={false} />
+        </LineChart>
+      ) : (
+        <p className="py-10 text-center text-sm">{notDerived ? 'Headways not derived for these service days.' : 'No headways recorded in this period.'}</p>
+      )}
+    </ChartFrame>
+  );
+}
+
+/** Excess wait (EWT, minutes) by local hour of the wait over the period's derived days. */
+export function ExcessWaitByHourChart({ hours }: { hours: HistoryRoutesResponse['regularityHours'] }) {
+  const data = hours.map((h) => ({ hour: `${String(h.hour).padStart(2, '0')}:00`, value: h.ewtS === null ? null : Math.round((h.ewtS / 60) * 10) / 10, samples: h.samples }));
+  const known = hours.filter((h) => h.ewtS !== null);
+  const worst = known.reduce<(typeof known)[number] | null>((w, h) => (w === null || h.ewtS! > w.ewtS! ? h : w), null);
+  const summary = worst ? `Excess wait by hour of the day; highest at ${worst.hour}:00 with ${formatMinutes(worst.ewtS! / 60)} minutes.` : 'No headways with a scheduled headway in this period.';
+  return <HourBars title="Excess wait (EWT) by hour of the day" summary={summary} data={data} name="EWT (min)" empty="No headways with a scheduled headway in this period." />;
 }

@@ -9,7 +9,8 @@ import { DELAY_COLORS } from '@/lib/view/delay-palette';
 import { delayTableCsv, formatShare, type CsvContext } from '@/lib/view/delay-table';
 import { historyRouteRows, sortRouteRows, type RouteDelayRow, type RouteSortKey, type SortDirection } from '@/lib/view/delays';
 import { formatClock } from '@/lib/view/format';
-import { DelayTrendChart, HourProfileChart, OnTimeShareChart } from './delay-charts';
+import { describeDerivation, REGULARITY_COLUMNS } from '@/lib/view/regularity-table';
+import { DelayTrendChart, ExcessWaitByDayChart, ExcessWaitByHourChart, HourProfileChart, OnTimeShareChart } from './delay-charts';
 import { downloadText } from './download';
 import { RouteDelayTable } from './route-delay-table';
 import { ThresholdControls } from './threshold-controls';
@@ -31,7 +32,7 @@ interface Props {
 }
 
 function downloadPeriodCsv(rows: readonly RouteDelayRow[], range: { from: string; to: string }, ctx: Omit<CsvContext, 'exportedAt'>) {
-  downloadText(`fleetmap-delays-${range.from}_${range.to}.csv`, delayTableCsv(rows, { ...ctx, exportedAt: Date.now() }));
+  downloadText(`fleetmap-delays-${range.from}_${range.to}.csv`, delayTableCsv(rows, { ...ctx, exportedAt: Date.now(), extraColumns: REGULARITY_COLUMNS }));
 }
 
 /** The delay board over a past period: the same table, thresholds and CSV as live, read from the history. */
@@ -54,6 +55,7 @@ export function PeriodDelayBoard({ period, periodControl, today, configured, age
     return { trips: sum('activeTrips'), early: sum('early'), onTime: sum('onTime'), late: sum('late'), unknown: sum('unknownDelay'), share: known ? sum('onTime') / known : null };
   }, [rows]);
   const error = (routeId === null ? all.error : inView.error) as Error | null;
+  const derivation = useMemo(() => describeDerivation(data?.days ?? []), [data]);
   const routeLabel = routeId === null ? 'all' : (routeOptions.find((r) => r.routeId === routeId)?.label ?? String(routeId));
 
   const onSort = (key: RouteSortKey) => {
@@ -127,15 +129,26 @@ export function PeriodDelayBoard({ period, periodControl, today, configured, age
           <Total label="Unknown delay" value={data ? String(totals.unknown) : '…'} color={DELAY_COLORS.light.unknown} />
           <Total label="On-time share" value={data ? formatShare(totals.share) : '…'} />
         </section>
-        <RouteDelayTable rows={rows} sortKey={sortKey} sortDir={sortDir} onSort={onSort} />
+        {data && derivation && (
+          <p role="status" className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900">
+            {derivation}
+          </p>
+        )}
+        <RouteDelayTable rows={rows} sortKey={sortKey} sortDir={sortDir} onSort={onSort} extraColumns={REGULARITY_COLUMNS} />
         <div className="grid gap-4 lg:grid-cols-2">
           <DelayTrendChart days={data?.days ?? []} />
           <HourProfileChart hours={data?.hours ?? []} />
         </div>
+        <section aria-label="Excess wait" className="grid gap-4 lg:grid-cols-2">
+          <ExcessWaitByDayChart days={data?.days ?? []} />
+          <ExcessWaitByHourChart hours={data?.regularityHours ?? []} />
+        </section>
         <OnTimeShareChart rows={rows} />
         <p className="text-xs text-slate-500 dark:text-slate-400">
           Each trip counts once, with its last recorded delay (the final one when the trip&apos;s end was looked up). Days are service dates as the
-          upstream gives them; a day&apos;s figures are fixed when it closes and kept after the trips themselves are pruned.
+          upstream gives them; a day&apos;s figures are fixed when it closes and kept after the trips themselves are pruned. Headways are the
+          times between consecutive buses passing each stop, from the recorded fixes; AWT, SWT and EWT are the average, scheduled and
+          excess waits in minutes (docs/regularity.md).
         </p>
       </main>
     </div>

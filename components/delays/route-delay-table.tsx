@@ -7,10 +7,12 @@ interface Props {
   sortKey: RouteSortKey;
   sortDir: SortDirection;
   onSort: (key: RouteSortKey) => void;
+  /** Columns after the delay columns, not sortable (the period board's regularity columns). */
+  extraColumns?: readonly { key: string; label: string; description: string; cell: (row: RouteDelayRow) => string }[];
 }
 
-/** Renders exactly DELAY_COLUMNS' cells, the same text the CSV export writes. */
-export function RouteDelayTable({ rows, sortKey, sortDir, onSort }: Props) {
+/** Renders exactly DELAY_COLUMNS' cells (and the extra columns'), the same text the CSV export writes. */
+export function RouteDelayTable({ rows, sortKey, sortDir, onSort, extraColumns = [] }: Props) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
       <table aria-label="Delays per route" className="w-full border-collapse text-sm">
@@ -39,6 +41,11 @@ export function RouteDelayTable({ rows, sortKey, sortDir, onSort }: Props) {
                 </th>
               );
             })}
+            {extraColumns.map((c) => (
+              <th key={c.key} scope="col" title={c.description} className="px-3 py-2 text-right font-medium">
+                {c.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -60,11 +67,16 @@ export function RouteDelayTable({ rows, sortKey, sortDir, onSort }: Props) {
                   </td>
                 ),
               )}
+              {extraColumns.map((c) => (
+                <td key={c.key} className="px-3 py-1.5 text-right tabular-nums">
+                  {c.cell(r)}
+                </td>
+              ))}
             </tr>
           ))}
           {rows.length === 0 && (
             <tr>
-              <td colSpan={DELAY_COLUMNS.length} className="px-3 py-6 text-center text-slate-600 dark:text-slate-400">
+              <td colSpan={DELAY_COLUMNS.length + extraColumns.length} className="px-3 py-6 text-center text-slate-600 dark:text-slate-400">
                 No active trips match the filters.
               </td>
             </tr>

@@ -64,6 +64,8 @@ export interface CsvContext {
   filters: string;
   sortKey: RouteSortKey;
   sortDir: SortDirection;
+  /** Columns after the delay columns (the period board's regularity columns), same cells as on screen. */
+  extraColumns?: readonly { label: string; cell: (row: RouteDelayRow) => string }[];
 }
 
 /**
@@ -71,6 +73,7 @@ export interface CsvContext {
  * in the given (already sorted and filtered) order. The route name follows the route code as its own column.
  */
 export function delayTableCsv(rows: readonly RouteDelayRow[], ctx: CsvContext): string {
+  const extra = ctx.extraColumns ?? [];
   const lines = [
     ['# Fleetmap delay board'],
     ['# Data at', new Date(ctx.dataAt).toISOString()],
@@ -79,8 +82,8 @@ export function delayTableCsv(rows: readonly RouteDelayRow[], ctx: CsvContext): 
     ['# Early threshold (min)', `<= ${formatMinutes(-ctx.thresholds.earlyMin)}`],
     ['# Filters', ctx.filters],
     ['# Sort', describeSort(ctx.sortKey, ctx.sortDir)],
-    [DELAY_COLUMNS[0]!.label, 'Route name', ...DELAY_COLUMNS.slice(1).map((c) => c.label)],
-    ...rows.map((r) => [DELAY_COLUMNS[0]!.cell(r), r.routeName ?? '', ...DELAY_COLUMNS.slice(1).map((c) => c.cell(r))]),
+    [DELAY_COLUMNS[0]!.label, 'Route name', ...DELAY_COLUMNS.slice(1).map((c) => c.label), ...extra.map((c) => c.label)],
+    ...rows.map((r) => [DELAY_COLUMNS[0]!.cell(r), r.routeName ?? '', ...DELAY_COLUMNS.slice(1).map((c) => c.cell(r)), ...extra.map((c) => c.cell(r))]),
   ];
   return toCsv(lines);
 }

@@ -1,6 +1,6 @@
 // Delay figures per route and for a whole set of trips. Pure functions: the board, its charts, its CSV and the
 // wall all read the same numbers from here.
-import { tripDelayClass, type DelayFigures, type DelayThresholds, type HistoryRouteFigures } from '@/lib/model';
+import { tripDelayClass, type DelayFigures, type DelayThresholds, type HistoryRegularity, type HistoryRouteFigures } from '@/lib/model';
 import { delayFigures } from '@/lib/stats/delay-figures';
 import { routeKey, routeLabel, type ActiveTrip } from './trips';
 
@@ -13,6 +13,8 @@ export interface RouteDelayRow extends DelayFigures {
   routeName: string | null;
   /** Code, else name, else id: what the table shows in its first column. */
   label: string;
+  /** Headway regularity over the period (history rows only). */
+  regularity?: HistoryRegularity;
 }
 
 export function routeDelayRows(trips: readonly ActiveTrip[], thresholds: DelayThresholds): RouteDelayRow[] {
