@@ -6,20 +6,31 @@
 // over the follower's true recent pace (its true progress over the last 10 minutes, at least 2; the trip's planned
 // pace when it has none, as on Fleetmap's side). Then the speed: every route's headways from one snapshot at the
 // default fleet and at 10,000 buses, and the layout of one ladder update (a 60-stop direction with 30 buses).
-import { estimatePosition } from '../lib/estimate';
+// Headways over days: over the same replay, what the recorder would keep (every fix the app fetched, on the trip the
+// last walk gave its bus; every trip as last listed, with its final lookup after it leaves the list) goes through
+// the recorder's derivation (lib/regularity/days.ts), and each route's EWT is compared with the EWT of the
+// simulator's true passing times (its trip progress reaching each stop, bench/predictions.ts) over the same trips.
+// BENCH_HEADWAYS_EWT_ONLY=1 runs that part alone (no live comparison, no speed), BENCH_HEADWAYS_HOURS=7-12 another
+// window: for a run that cannot afford the whole day.
+import { estimatePosition, pathForTrip } from '../lib/estimate';
 import { projectOnto } from '../lib/geo/polyline';
 import { DEFAULT_REGULARITY, type DirectionHeadways, type LiveHealth, type LiveSnapshot, type RouteStop, type Trip, type Vehicle } from '../lib/model';
 import { headwayClass, PACE_MIN_MPS, PACE_MIN_SPAN_MS, PACE_WINDOW_MS } from '../lib/regularity/headways';
 import { LiveHeadways, type RouteNames } from '../lib/regularity/live';
+import { deriveRouteDay, type DayFix, type DayTrip } from '../lib/regularity/days';
+import { NO_SUMS, addSums, figuresOfSums, headwaySamples, plannedPassings, sumsOf, type TripPassings } from '../lib/regularity/passing';
 import { createSimulator } from '../lib/sim';
 import { locationRecord, tripRecord } from '../lib/sim/wire';
 import { LADDER_GEOMETRY, layoutDirection, ForwardOnly } from '../lib/view/ladder';
-import { loadPartnerModules, replayServiceDay, type ReplaySample } from './estimation';
+import { loadPartnerModules, replayServiceDay, type ReplayHooks, type ReplaySample } from './estimation';
+import { trueArrivals } from './predictions';
 import { DAY_START, HOUR_MS, allowServerModules } from './scheduler-replay';
-import type { Benchmark } from './support/report';
+import type { Benchmark, Figure } from './support/report';
 import { distribution, median, percentile } from './support/stats';
 
 const THRESHOLDS = { lateMin: 5, earlyMin: 1 };
+/** Routes with at least this many trips over the replayed window have their EWT compared (the issue's goal). */
+const EWT_MIN_TRIPS = 20;
 const COMPARE_EVERY_MS = 60_000;
 const HEALTH = { locations: true } as LiveHealth;
 
@@ -72,6 +83,134 @@ function fleetSnapshot(buses: number | undefined, at: number) {
   return { snapshot: snapshotOf(samples, vehicleTrip), fleet: world.fleet.buses.length, onTrips: samples.length };
 }
 
+type World = ReturnType<typeof createSimulator>['world'];
+
+/** What the recorder keeps of the replay: each trip as last listed (its final lookup once it left), each fix on its trip. */
+function ewtRecorder() {
+  const { schemas, map } = loadPartnerModules();
+  let world: World | null = null;
+  let stopsByRoute: ReadonlyMap<number, readonly RouteStop[]> = new Map();
+  const trips = new Map<number, DayTrip & { routeId: number | null }>();
+  const listed = new Set<number>();
+  const tripOfBus = new Map<number, number>();
+  const fixes = new Map<number, DayFix[]>();
+  const lastGps = new Map<number, number>();
+  const keep = (t: Trip, now: number) => trips.set(t.id, { tripId: t.id, routeId: t.routeId, busId: t.busId, direction: t.direction, plannedDepartureAt: t.plannedDepartureAt, plannedArrivalAt: t.plannedArrivalAt, actualDepartureAt: t.actualDepartureAt, actualArrivalAt: t.actualArrivalAt, delayMinutes: t.delayMinutes, lastSeenAt: now });
+  const hooks: ReplayHooks = {
+    start(sim, stops) {
+      world = sim.world;
+      stopsByRoute = stops;
+    },
+    tick(now, active) {
+      const rule = { kind: 'zone' as const, zone: world!.zone.timeZone };
+      const ids = new Set(active.map((t) => t.id));
+      // The recorder's final lookup of a trip that left the list: how it ended.
+      for (const id of listed) {
+        if (ids.has(id)) continue;
+        const ref = world!.tripById(id, now);
+        if (ref) keep(map.tripFromWire(schemas.tripSchema.parse(tripRecord(world!, ref, now, { drift: false })), rule), trips.get(id)!.lastSeenAt!);
+      }
+      listed.clear();
+      tripOfBus.clear();
+      for (const t of active) {
+        keep(t, now);
+        listed.add(t.id);
+        if (t.busId !== null) tripOfBus.set(t.busId, t.id);
+      }
+    },
+    location(busId, fix) {
+      const tripId = tripOfBus.get(busId);
+      if (tripId === undefined || fix.lat === null || fix.lon === null || fix.gpsAt === null || fix.gpsAt === lastGps.get(busId)) return;
+      lastGps.set(busId, fix.gpsAt);
+      (fixes.get(tripId) ?? fixes.set(tripId, []).get(tripId)!).push({ at: fix.gpsAt, lat: fix.lat, lon: fix.lon, heading: fix.heading, speedKmh: fix.speedKmh, accuracy: fix.accuracy });
+    },
+  };
+  return { hooks, trips, fixes, world: () => world!, stops: () => stopsByRoute };
+}
+
+interface RouteEwt {
+  routeId: number;
+  trips: number;
+  fleetmapEwtS: number | null;
+  trueEwtS: number | null;
+  samples: number;
+  trueSamples: number;
+}
+
+/**
+ * Per route, EWT from the recorded data (the recorder's derivation) against EWT from the true passing times, over
+ * the trips that truly ran wholly within the window (the same trips on both sides).
+ */
+function compareEwt(rec: ReturnType<typeof ewtRecorder>, fromMs: number, toMs: number) {
+  const world = rec.world();
+  const byRoute = new Map<number, { trips: DayTrip[]; truth: Map<string, { stopsM: number[]; passings: TripPassings[] }> }>();
+  let unmatchedDirections = 0;
+  for (const t of rec.trips.values()) {
+    if (t.routeId === null) continue;
+    const ref = world.tripById(t.tripId, fromMs);
+    const stops = rec.stops().get(t.routeId);
+    const tp = stops ? pathForTrip(stops, t.direction) : null;
+    if (!ref || !tp?.ok) continue;
+    const arrivals = trueArrivals(world, ref.s, ref.k);
+    const known = arrivals.filter((a): a is number => a !== null);
+    if (known.length === 0 || known[0]! < fromMs || known[known.length - 1]! > toMs) continue;
+    // The simulator's stops of the direction are the feed's, in order: the path's placed stop i is its stop i.
+    const simStops = world.net.routes[ref.s.route[ref.k]!]!.directions[ref.s.dir[ref.k]!]!.stops;
+    const placed = tp.path.stops;
+    if (placed.length !== simStops.length || placed.some((p, i) => Math.abs(p.longitude - simStops[i]!.lon) > 1e-5 || Math.abs(p.latitude - simStops[i]!.lat) > 1e-5)) {
+      unmatchedDirections++;
+      continue;
+    }
+    let r = byRoute.get(t.routeId);
+    if (!r) byRoute.set(t.routeId, (r = { trips: [], truth: new Map() }));
+    r.trips.push(t);
+    const stopsM = Array.from(tp.path.line.cum);
+    const key = t.direction ?? '';
+    let d = r.truth.get(key);
+    if (!d) r.truth.set(key, (d = { stopsM, passings: [] }));
+    d.passings.push({ tripId: t.tripId, actual: arrivals, planned: plannedPassings(stopsM, t.plannedDepartureAt, t.plannedArrivalAt) });
+  }
+  const routes: RouteEwt[] = [];
+  let deriveMs = 0;
+  for (const [routeId, r] of byRoute) {
+    const t0 = performance.now();
+    const rows = deriveRouteDay({ routeId, stops: rec.stops().get(routeId), trips: r.trips, fixesByTrip: rec.fixes, locations: true, hourOf: () => 0, config: DEFAULT_REGULARITY });
+    deriveMs += performance.now() - t0;
+    const fm = figuresOfSums(rows.reduce(addSums, NO_SUMS));
+    const truth = figuresOfSums([...r.truth.values()].map((d) => sumsOf(headwaySamples(d.passings, d.stopsM.length, DEFAULT_REGULARITY))).reduce(addSums, NO_SUMS));
+    routes.push({ routeId, trips: r.trips.length, fleetmapEwtS: fm.ewtS, trueEwtS: truth.ewtS, samples: fm.samples, trueSamples: truth.samples });
+  }
+  routes.sort((a, b) => a.routeId - b.routeId);
+  const compared = routes.filter((r) => r.trips >= EWT_MIN_TRIPS && r.fleetmapEwtS !== null && r.trueEwtS !== null);
+  const rel = compared.map((r) => Math.abs(r.fleetmapEwtS! - r.trueEwtS!) / Math.abs(r.trueEwtS!));
+  const abs = compared.map((r) => Math.abs(r.fleetmapEwtS! - r.trueEwtS!));
+  return {
+    routes,
+    compared: compared.length,
+    within10: compared.length ? (100 * rel.filter((x) => x <= 0.1).length) / compared.length : null,
+    relErrorMedian: median(rel),
+    relErrorP90: percentile(rel, 0.9),
+    absErrorMedianS: median(abs),
+    unmatchedDirections,
+    deriveMs,
+    fixes: [...rec.fixes.values()].reduce((n, f) => n + f.length, 0),
+  };
+}
+
+/**
+ * BENCH_HEADWAYS_EWT_ONLY=1 (the EWT part alone) and BENCH_HEADWAYS_HOURS=<from>-<to> (another window) are for
+ * --quick runs, whose figures go to bench/results/partial.json.tmp: a partial run must not replace the entry in
+ * latest.json.
+ */
+function ewtOptions(quick: boolean): { ewtOnly: boolean; hours: [number, number] | null } {
+  const ewtOnly = process.env.BENCH_HEADWAYS_EWT_ONLY === '1';
+  const raw = process.env.BENCH_HEADWAYS_HOURS;
+  const m = raw ? /^(\d{1,2})-(\d{1,2})$/.exec(raw) : null;
+  if (raw && (!m || Number(m[1]) >= Number(m[2]) || Number(m[2]) > 24)) throw new Error(`BENCH_HEADWAYS_HOURS must be <from>-<to> in hours, got ${raw}`);
+  if ((ewtOnly || raw) && !quick) throw new Error('BENCH_HEADWAYS_EWT_ONLY and BENCH_HEADWAYS_HOURS make a partial run: add --quick');
+  return { ewtOnly, hours: m ? [Number(m[1]), Number(m[2])] : null };
+}
+
 function timeMs(runs: number, f: () => void): number[] {
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -87,8 +226,10 @@ export const headways: Benchmark = {
   title: 'Live headways against the truth (replay)',
   needsApp: false,
   async run(ctx) {
-    const fromH = ctx.quick ? 7 : 6;
-    const toH = ctx.quick ? 8 : 22;
+    const { ewtOnly, hours } = ewtOptions(ctx.quick);
+    const fromH = hours?.[0] ?? (ctx.quick ? 7 : 6);
+    const toH = hours?.[1] ?? (ctx.quick ? 8 : 22);
+    const rec = ewtRecorder();
     const vehicleTrip = vehicleTripOf();
     const live = new LiveHeadways({ staleAfterS: 120, config: DEFAULT_REGULARITY });
     const names = routeNamesOf();
@@ -152,15 +293,43 @@ export const headways: Benchmark = {
       }
     };
     ctx.log(`  ${fromH}:00–${toH}:00 simulated after a 30 min warm-up`);
-    const run = replayServiceDay(fromH, toH, (s) => {
-      if (batch.length > 0 && batch[0]!.now !== s.now) {
-        flush();
-        batch = [];
-      }
-      routeStops = s.allRouteStops;
-      batch.push(s);
-    });
+    const run = replayServiceDay(
+      fromH,
+      toH,
+      (s) => {
+        if (ewtOnly) return;
+        if (batch.length > 0 && batch[0]!.now !== s.now) {
+          flush();
+          batch = [];
+        }
+        routeStops = s.allRouteStops;
+        batch.push(s);
+      },
+      DAY_START,
+      rec.hooks,
+    );
     flush();
+    const ewt = compareEwt(rec, DAY_START + fromH * HOUR_MS, DAY_START + toH * HOUR_MS);
+    const ewtConditions =
+      `EWT: every fix the replay fetched on the trip the last walk gave its bus, and every trip as last listed with its final lookup, through the recorder's derivation (lib/regularity/days.ts); ` +
+      `against EWT of the simulator's true passing times (trip progress reaching each stop) over the same trips, those that truly ran wholly within the window; routes with ≥ ${EWT_MIN_TRIPS} such trips`;
+    const ewtFigures: Figure[] = [
+      { metric: `EWT within 10 % of the truth, routes with ≥ ${EWT_MIN_TRIPS} trips`, unit: '%', fleetmap: ewt.within10, peer: null, better: 'higher' },
+      { metric: 'EWT relative error |EWT − EWT_true| / EWT_true, median over routes', unit: '%', fleetmap: ewt.relErrorMedian === null ? null : 100 * ewt.relErrorMedian, peer: null, better: 'lower' },
+      { metric: 'EWT relative error, p90 over routes', unit: '%', fleetmap: ewt.relErrorP90 === null ? null : 100 * ewt.relErrorP90, peer: null, better: 'lower' },
+    ];
+    ctx.log(`  EWT: ${ewt.compared} routes with ≥ ${EWT_MIN_TRIPS} trips, ${ewt.within10?.toFixed(1)} % within 10 % of the truth; relative error median ${((ewt.relErrorMedian ?? NaN) * 100).toFixed(1)} %, p90 ${((ewt.relErrorP90 ?? NaN) * 100).toFixed(1)} %; |EWT − EWT_true| median ${ewt.absErrorMedianS?.toFixed(1)} s; derivation of ${ewt.fixes} fixes ${ewt.deriveMs.toFixed(0)} ms`);
+    for (const r of ewt.routes.filter((x) => x.trips >= EWT_MIN_TRIPS)) {
+      ctx.log(`    route ${r.routeId}: ${r.trips} trips, EWT ${r.fleetmapEwtS?.toFixed(1)} s (${r.samples} headways) against ${r.trueEwtS?.toFixed(1)} s (${r.trueSamples})`);
+    }
+    if (ewtOnly) {
+      return {
+        peer: null,
+        conditions: `replay of the simulator's world as in 7 (${run.buses} buses, seed 42, Wednesday ${fromH}:00–${toH}:00 after a ${run.warmupMs / 60_000} min warm-up, ${run.slotsPerMinute} location slots/min), the EWT part alone; ${ewtConditions}`,
+        figures: ewtFigures,
+        details: { ...run, ewt },
+      };
+    }
 
     // Speed: every route's headways from one snapshot, a fresh service (every bus placed) and the next one (the
     // map's placement cache holds the buses whose fix did not change).
@@ -208,7 +377,8 @@ export const headways: Benchmark = {
       conditions:
         `replay of the simulator's world as in 7 (${run.buses} buses, seed 42, Wednesday ${fromH}:00–${toH}:00 after a ${run.warmupMs / 60_000} min warm-up, ${run.slotsPerMinute} location slots/min); ` +
         `the app's snapshot every 10 s through lib/regularity; every ${COMPARE_EVERY_MS / 1000} s each gap against the same pair's headway from true positions (true distance on the same path ÷ the follower's true progress over the last ${PACE_WINDOW_MS / 60_000} min, or its planned pace); ` +
-        `speed: median of ${ctx.quick ? 5 : 20} runs at 08:00 on this machine, in Node (the server's side); ladder: the layout of one update (lib/view/ladder.ts), not the browser's rendering`,
+        `speed: median of ${ctx.quick ? 5 : 20} runs at 08:00 on this machine, in Node (the server's side); ladder: the layout of one update (lib/view/ladder.ts), not the browser's rendering; ` +
+        ewtConditions,
       figures: [
         { metric: 'headway error |h − h_true|, median', unit: 's', fleetmap: median(errorsS), peer: null, better: 'lower', distribution: { fleetmap: distribution(errorsS), peer: null } },
         { metric: 'headway error, p90', unit: 's', fleetmap: percentile(errorsS, 0.9), peer: null, better: 'lower' },
@@ -218,6 +388,7 @@ export const headways: Benchmark = {
         { metric: `every route's headways, one snapshot, ${at10k.fleet} buses`, unit: 'ms', fleetmap: at10k.cold?.median ?? null, peer: null, better: 'lower' },
         { metric: `every route's headways, next snapshot, ${at10k.fleet} buses`, unit: 'ms', fleetmap: at10k.warm?.median ?? null, peer: null, better: 'lower' },
         { metric: 'one ladder update (60 stops, 30 buses), layout', unit: 'ms', fleetmap: median(ladder), peer: null, better: 'lower' },
+        ...ewtFigures,
       ],
       details: {
         ...run,
@@ -226,7 +397,7 @@ export const headways: Benchmark = {
         confusion: Object.fromEntries(confusion),
         speed: { at855, at10k },
         ladderLayoutMs: distribution(ladder),
-        notDone: 'EWT from recorded data against EWT from true passing times: the headways over days are not built yet',
+        ewt,
       },
     };
   },

@@ -51,7 +51,7 @@ interface Bin {
 const newBin = (): Bin => ({ abs: { fleetmap: [], fleetmapHistory: [], fleetmapStandard: [], baselineA: [], baselineB: [] }, signed: [], signedHistory: [], covered: 0, coveredHistory: 0, coveredStandard: 0 });
 
 /** The instants a trip truly reaches each stop of its direction (null past its last stop: a short turn). */
-function trueArrivals(world: ReturnType<typeof createSimulator>['world'], s: DaySchedule, k: number): (number | null)[] {
+export function trueArrivals(world: ReturnType<typeof createSimulator>['world'], s: DaySchedule, k: number): (number | null)[] {
   const d = world.net.routes[s.route[k]!]!.directions[s.dir[k]!]!;
   const off = d.offsetS;
   const T = s.arrS[k]! - s.depS[k]!;
