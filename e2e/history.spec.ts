@@ -9,6 +9,7 @@ import type { FleetMomentResponse, HistoryRouteFigures, LiveSnapshot } from '@/l
 import { addDays } from '@/lib/time/calendar';
 import { DELAY_COLUMNS } from '@/lib/view/delay-table';
 import { historyRouteRows, sortRouteRows } from '@/lib/view/delays';
+import { NOT_DERIVED, REGULARITY_COLUMNS } from '@/lib/view/regularity-table';
 import { expect, test } from './support/fixtures';
 import { placedBuses } from './support/map';
 import { ROOT } from './support/stack';
@@ -122,17 +123,26 @@ test('"yesterday" on the delay board equals a recomputation from the store', asy
   await page.goto('/delays?period=yesterday');
   await expect(page.getByLabel('Period shown')).toContainText(`Service days ${yesterday}`, { timeout: 60_000 });
   const expected = sortRouteRows(historyRouteRows(recomputed), 'worstMin', 'desc').map((r) => [r.label, ...DELAY_COLUMNS.slice(1).map((c) => c.cell(r))]);
-  await expect
-    .poll(
-      () =>
-        page.getByRole('table', { name: 'Delays per route' }).evaluate((table) =>
-          Array.from(table.querySelectorAll('tbody tr'))
-            .filter((tr) => tr.querySelector('th'))
-            .map((tr) => [tr.querySelector('th [data-cell]')!.textContent!.trim(), ...Array.from(tr.querySelectorAll('td'), (td) => td.textContent!.trim())]),
-        ),
-      { timeout: 60_000 },
-    )
-    .toEqual(expected);
+  const table = page.getByRole('table', { name: 'Delays per route' });
+  const cells = () =>
+    table.evaluate((t) =>
+      Array.from(t.querySelectorAll('tbody tr'))
+        .filter((tr) => tr.querySelector('th'))
+        .map((tr) => [tr.querySelector('th [data-cell]')!.textContent!.trim(), ...Array.from(tr.querySelectorAll('td'), (td) => td.textContent!.trim())]),
+    );
+  await expect.poll(async () => (await cells()).map((row) => row.slice(0, DELAY_COLUMNS.length)), { timeout: 60_000 }).toEqual(expected);
+  // The headway columns follow the delay columns: figures for a derived day, "not derived" for one the app has
+  // not derived yet (the fill wrote the day while the app was stopped; the app derives it once it knows the network).
+  await expect(table.getByRole('columnheader')).toHaveText([...DELAY_COLUMNS.map((c) => new RegExp(`^${c.label}`)), ...REGULARITY_COLUMNS.map((c) => c.label)]);
+  for (const row of await cells()) {
+    const headways = row.slice(DELAY_COLUMNS.length);
+    expect(headways).toHaveLength(REGULARITY_COLUMNS.length);
+    if (headways[0] === NOT_DERIVED) expect(headways).toEqual(REGULARITY_COLUMNS.map(() => NOT_DERIVED));
+    else for (const cell of headways) expect(cell).toMatch(/^(n\/a|-?\d+(\.\d+)?%?)$/);
+  }
+  // The excess wait charts, per service day and by hour.
+  await expect(page.getByRole('figure').filter({ hasText: 'Excess wait (EWT) per service day' })).toBeVisible();
+  await expect(page.getByRole('figure').filter({ hasText: 'Excess wait (EWT) by hour of the day' })).toBeVisible();
 });
 
 test('a past period with nothing recorded says so instead of showing bare zeros', async ({ page }) => {
@@ -140,4 +150,5 @@ test('a past period with nothing recorded says so instead of showing bare zeros'
   await expect(page.getByLabel('Period shown')).toContainText('2020-01-06');
   await expect(page.getByText('No trip was recorded on these service days.')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByLabel('Trips', { exact: true })).toHaveText('0');
+  await expect(page.getByRole('figure').filter({ hasText: 'Excess wait (EWT) per service day' })).toContainText('No headways recorded in this period.');
 });
