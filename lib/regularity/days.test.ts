@@ -2,11 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { at } from '@/lib/testing/estimate-factories';
 import { MIN, ROUTE, STOPS } from '@/lib/testing/regularity-factories';
 import { DEFAULT_REGULARITY } from '@/lib/model';
-import { deriveRouteDay, tripGhostMinutes, type DayFix, type DayTrip } from './days';
+import { pathForTrip } from '@/lib/estimate';
+import { deriveRouteDay, progressFixes, tripGhostMinutes, type DayFix, type DayTrip } from './days';
 import { NO_SUMS, addSums, figuresOfSums } from './passing';
 
 const T0 = Date.UTC(2026, 2, 4, 13);
 const hourOf = (ms: number) => new Date(ms).getUTCHours();
+
+function pathOf() {
+  const tp = pathForTrip(STOPS, 'outbound');
+  if (!tp.ok) throw new Error('no path');
+  return tp.path;
+}
 
 /** An outbound trip planned at T0 + plannedMin (10 minutes for the 2 km), run at 200 m a minute from T0 + departMin. */
 function trip(tripId: number, plannedMin: number, departMin: number, busId: number | null = tripId): DayTrip {
@@ -82,6 +89,15 @@ describe('a route’s service day from its recorded fixes', () => {
     // Trip 2 goes silent at 10:12 until its end at 10:20 (planned arrival, no delay): 8 − 5 = 3 ghost minutes.
     // Trip 3 has no bus: its 10 minutes are a ghost's, in the hour of its departure (13:50).
     expect(rows.filter((r) => r.ghostMinutes > 0).map((r) => [r.hour, Math.round(r.ghostMinutes * 10) / 10])).toEqual([[13, 13]]);
+  });
+
+  it('drops a fix the bus could not have made (snapped to another leg), instead of inventing passings across it', () => {
+    const t = trip(1, 0, 0);
+    const [lon, lat] = at(0, 1_900);
+    // 150 s after departure, 1,900 m along: 12.7 m/s from the departure, but 30 m/s from the fix at 60 s (200 m).
+    const bogus: DayFix = { at: T0 + 150_000, lat, lon, heading: 0, speedKmh: 12, accuracy: 10 };
+    const path = (fx: DayFix[]) => progressFixes(pathOf(), t, fx).map((p) => [p.at - T0, Math.round(p.m)]);
+    expect(path([...fixes(t), bogus])).toEqual(path(fixes(t)));
   });
 
   it('counts only trips with no bus as ghosts when no fix was recorded all day (a key without locations)', () => {

@@ -83,7 +83,39 @@ export function progressFixes(path: Parameters<typeof estimatePosition>[0]['path
     else if (e.basis === 'fix' && e.progressM !== null) out.push({ at: f.at, m: e.progressM });
   }
   if (trip.actualArrivalAt !== null) out.push({ at: trip.actualArrivalAt, m: path.line.lengthM });
-  return out;
+  return plausible(out.sort((a, b) => a.at - b.at));
+}
+
+/** Faster than any bus in town (lib/estimate's bound): a fix that says so was snapped to another leg of the route. */
+const MAX_SPEED_MPS = 25;
+/** A bus does not go back along its route further than a fix's noise. */
+const MAX_BACK_M = 300;
+
+/**
+ * The placed fixes a bus could have made in order: the longest chain in which each fix is reachable from the one
+ * before (no faster than MAX_SPEED_MPS, no more than MAX_BACK_M behind). A loop or a street run both ways can snap a
+ * fix to the wrong leg; interpolating across it would invent the passings of every stop in between, and dropping
+ * only what disagrees with the first fix would lose the whole trip when that first one is the wrong one.
+ */
+function plausible(fixes: readonly ProgressFix[]): ProgressFix[] {
+  const n = fixes.length;
+  if (n < 2) return [...fixes];
+  const reachable = (a: ProgressFix, b: ProgressFix) => b.m >= a.m - MAX_BACK_M && (b.m <= a.m || (b.m - a.m) / Math.max(1, (b.at - a.at) / 1000) <= MAX_SPEED_MPS);
+  const length = new Array<number>(n).fill(1);
+  const prev = new Array<number>(n).fill(-1);
+  let best = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < i; j++) {
+      if (length[j]! + 1 > length[i]! && reachable(fixes[j]!, fixes[i]!)) {
+        length[i] = length[j]! + 1;
+        prev[i] = j;
+      }
+    }
+    if (length[i]! > length[best]!) best = i;
+  }
+  const out: ProgressFix[] = [];
+  for (let i = best; i >= 0; i = prev[i]!) out.push(fixes[i]!);
+  return out.reverse();
 }
 
 /** When the trip ended as far as the record tells: its arrival, else its planned arrival shifted by its delay. */
