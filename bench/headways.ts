@@ -17,7 +17,7 @@ import { projectOnto } from '../lib/geo/polyline';
 import { DEFAULT_REGULARITY, type DirectionHeadways, type LiveHealth, type LiveSnapshot, type RouteStop, type Trip, type Vehicle } from '../lib/model';
 import { headwayClass, PACE_MIN_MPS, PACE_MIN_SPAN_MS, PACE_WINDOW_MS } from '../lib/regularity/headways';
 import { LiveHeadways, type RouteNames } from '../lib/regularity/live';
-import { deriveRouteDay, type DayFix, type DayTrip } from '../lib/regularity/days';
+import { deriveRouteDay, type DayFix, type DayTrip, type RegularityRow } from '../lib/regularity/days';
 import { NO_SUMS, addSums, figuresOfSums, headwaySamples, plannedPassings, sumsOf, type TripPassings } from '../lib/regularity/passing';
 import { createSimulator } from '../lib/sim';
 import { locationRecord, tripRecord } from '../lib/sim/wire';
@@ -171,11 +171,13 @@ function compareEwt(rec: ReturnType<typeof ewtRecorder>, fromMs: number, toMs: n
     d.passings.push({ tripId: t.tripId, actual: arrivals, planned: plannedPassings(stopsM, t.plannedDepartureAt, t.plannedArrivalAt) });
   }
   const routes: RouteEwt[] = [];
+  const dayRows: RegularityRow[] = [];
   let deriveMs = 0;
   for (const [routeId, r] of byRoute) {
     const t0 = performance.now();
-    const rows = deriveRouteDay({ routeId, stops: rec.stops().get(routeId), trips: r.trips, fixesByTrip: rec.fixes, locations: true, hourOf: () => 0, config: DEFAULT_REGULARITY });
+    const rows = deriveRouteDay({ routeId, stops: rec.stops().get(routeId), trips: r.trips, fixesByTrip: rec.fixes, locations: true, hourOf: (t) => Math.floor((t - DAY_START) / HOUR_MS), config: DEFAULT_REGULARITY });
     deriveMs += performance.now() - t0;
+    dayRows.push(...rows);
     const fm = figuresOfSums(rows.reduce(addSums, NO_SUMS));
     const truth = figuresOfSums([...r.truth.values()].map((d) => sumsOf(headwaySamples(d.passings, d.stopsM.length, DEFAULT_REGULARITY))).reduce(addSums, NO_SUMS));
     routes.push({ routeId, trips: r.trips.length, fleetmapEwtS: fm.ewtS, trueEwtS: truth.ewtS, samples: fm.samples, trueSamples: truth.samples });
@@ -194,7 +196,41 @@ function compareEwt(rec: ReturnType<typeof ewtRecorder>, fromMs: number, toMs: n
     unmatchedDirections,
     deriveMs,
     fixes: [...rec.fixes.values()].reduce((n, f) => n + f.length, 0),
+    dayRows,
   };
+}
+
+/**
+ * The board's read of a 30-day period's regularity (lib/history/regularity.ts storedRegularity, the statement
+ * /api/history/routes adds) on an in-memory PGlite holding the replayed day's rows under 30 dates: median of 5.
+ */
+async function periodReadMs(dayRows: readonly RegularityRow[]): Promise<{ medianMs: number | null; storedRows: number }> {
+  allowServerModules();
+  /* eslint-disable @typescript-eslint/no-require-imports -- must load after the marker is in the cache */
+  const { openStore, analyzeStore } = require('../lib/history/store') as typeof import('../lib/history/store');
+  const { storedRegularity, withTotals } = require('../lib/history/regularity') as typeof import('../lib/history/regularity');
+  const { regularityDays, regularityHours } = require('../lib/history/schema') as typeof import('../lib/history/schema');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const store = await openStore({ databaseUrl: null, dataDir: null });
+  try {
+    const rows = withTotals(dayRows);
+    const dates = Array.from({ length: 30 }, (_, i) => new Date(Date.UTC(2026, 1, 3 + i)).toISOString().slice(0, 10));
+    for (const date of dates) {
+      for (let i = 0; i < rows.length; i += 2_000) await store.db.insert(regularityHours).values(rows.slice(i, i + 2_000).map((r) => ({ serviceDate: date, ...r })));
+      await store.db.insert(regularityDays).values({ serviceDate: date, computedAt: 0, complete: true });
+    }
+    await analyzeStore(store.db);
+    await storedRegularity(store.db, dates[0]!, dates[29]!, null);
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      await storedRegularity(store.db, dates[0]!, dates[29]!, null);
+      times.push(performance.now() - t0);
+    }
+    return { medianMs: median(times), storedRows: rows.length * 30 };
+  } finally {
+    await store.close();
+  }
 }
 
 /**
@@ -309,14 +345,18 @@ export const headways: Benchmark = {
       rec.hooks,
     );
     flush();
-    const ewt = compareEwt(rec, DAY_START + fromH * HOUR_MS, DAY_START + toH * HOUR_MS);
+    const { dayRows, ...ewt } = compareEwt(rec, DAY_START + fromH * HOUR_MS, DAY_START + toH * HOUR_MS);
+    const read = await periodReadMs(dayRows);
+    ctx.log(`  30-day period read of the stored regularity (PGlite in memory, ${read.storedRows} rows): median ${read.medianMs?.toFixed(1)} ms`);
     const ewtConditions =
       `EWT: every fix the replay fetched on the trip the last walk gave its bus, and every trip as last listed with its final lookup, through the recorder's derivation (lib/regularity/days.ts); ` +
-      `against EWT of the simulator's true passing times (trip progress reaching each stop) over the same trips, those that truly ran wholly within the window; routes with ≥ ${EWT_MIN_TRIPS} such trips`;
+      `against EWT of the simulator's true passing times (trip progress reaching each stop) over the same trips, those that truly ran wholly within the window; routes with ≥ ${EWT_MIN_TRIPS} such trips; ` +
+      `the 30-day read: storedRegularity over the replayed day's rows stored under 30 dates, PGlite in memory`;
     const ewtFigures: Figure[] = [
       { metric: `EWT within 10 % of the truth, routes with ≥ ${EWT_MIN_TRIPS} trips`, unit: '%', fleetmap: ewt.within10, peer: null, better: 'higher' },
       { metric: 'EWT relative error |EWT − EWT_true| / EWT_true, median over routes', unit: '%', fleetmap: ewt.relErrorMedian === null ? null : 100 * ewt.relErrorMedian, peer: null, better: 'lower' },
       { metric: 'EWT relative error, p90 over routes', unit: '%', fleetmap: ewt.relErrorP90 === null ? null : 100 * ewt.relErrorP90, peer: null, better: 'lower' },
+      { metric: 'regularity of a 30-day period, stored rows read (PGlite, median of 5)', unit: 'ms', fleetmap: read.medianMs, peer: null, better: 'lower' },
     ];
     ctx.log(`  EWT: ${ewt.compared} routes with ≥ ${EWT_MIN_TRIPS} trips, ${ewt.within10?.toFixed(1)} % within 10 % of the truth; relative error median ${((ewt.relErrorMedian ?? NaN) * 100).toFixed(1)} %, p90 ${((ewt.relErrorP90 ?? NaN) * 100).toFixed(1)} %; |EWT − EWT_true| median ${ewt.absErrorMedianS?.toFixed(1)} s; derivation of ${ewt.fixes} fixes ${ewt.deriveMs.toFixed(0)} ms`);
     for (const r of ewt.routes.filter((x) => x.trips >= EWT_MIN_TRIPS)) {
@@ -327,7 +367,7 @@ export const headways: Benchmark = {
         peer: null,
         conditions: `replay of the simulator's world as in 7 (${run.buses} buses, seed 42, Wednesday ${fromH}:00–${toH}:00 after a ${run.warmupMs / 60_000} min warm-up, ${run.slotsPerMinute} location slots/min), the EWT part alone; ${ewtConditions}`,
         figures: ewtFigures,
-        details: { ...run, ewt },
+        details: { ...run, ewt, periodRead: read },
       };
     }
 
@@ -398,6 +438,7 @@ export const headways: Benchmark = {
         speed: { at855, at10k },
         ladderLayoutMs: distribution(ladder),
         ewt,
+        periodRead: read,
       },
     };
   },

@@ -20,3 +20,6 @@ CREATE TABLE "history_regularity_hours" (
 	"ghost_minutes" double precision NOT NULL,
 	CONSTRAINT "history_regularity_hours_service_date_route_id_direction_hour_pk" PRIMARY KEY("service_date","route_id","direction","hour")
 );
+--> statement-breakpoint
+CREATE INDEX "history_regularity_whole_days" ON "history_regularity_hours" USING btree ("service_date","route_id") WHERE hour = -1;--> statement-breakpoint
+CREATE INDEX "history_regularity_all_routes" ON "history_regularity_hours" USING btree ("service_date","hour") WHERE route_id = -1;

@@ -91,8 +91,33 @@ export async function regularityRowsOf(db: HistoryDb, date: string, opts: Derive
 }
 
 /** Derives one date and replaces what was stored for it, in one transaction. */
+/** The stored rows' `hour` of a route and direction's whole day. */
+export const WHOLE_DAY = -1;
+/** The stored rows' `route_id` of every route together (direction ''). */
+export const ALL_ROUTES = -1;
+
+/**
+ * A day's rows with the totals a period's read sums instead of every hour's row: each route and direction's whole
+ * day (hour WHOLE_DAY), and every route together per hour and for the whole day (route ALL_ROUTES). Reading 30 days of
+ * the whole network then sums a few thousand rows, not one per route, direction and hour.
+ */
+export function withTotals(derived: readonly RegularityRow[]): RegularityRow[] {
+  const totals = new Map<string, RegularityRow>();
+  const add = (routeId: number, direction: string, hour: number, r: RegularityRow) => {
+    const key = `${routeId}\u0000${direction}\u0000${hour}`;
+    const t = totals.get(key);
+    totals.set(key, { routeId, direction, hour, ...addRow(t ?? NO_ROW_SUMS, r) });
+  };
+  for (const r of derived) {
+    add(r.routeId, r.direction, WHOLE_DAY, r);
+    add(ALL_ROUTES, '', r.hour, r);
+    add(ALL_ROUTES, '', WHOLE_DAY, r);
+  }
+  return [...derived, ...totals.values()];
+}
+
 export async function storeRegularityDay(db: HistoryDb, date: string, opts: DeriveOptions & { complete: boolean }): Promise<number> {
-  const derived = await regularityRowsOf(db, date, opts);
+  const derived = withTotals(await regularityRowsOf(db, date, opts));
   await db.transaction(async (tx) => {
     await tx.delete(regularityHours).where(eq(regularityHours.serviceDate, date));
     // A few thousand rows at most (routes × 2 directions × 24 hours), in slices the drivers' parameter limit takes.
@@ -141,43 +166,65 @@ export async function deriveRegularityDays(db: HistoryDb, opts: DeriveOptions & 
 }
 
 export interface StoredRegularity {
-  rows: Array<RegularityRow & { serviceDate: string }>;
+  /** The period's sums per route and direction, per date and per local hour. */
+  byRoute: Map<number, Map<string, RowSums>>;
+  byDate: Map<string, RowSums>;
+  byHour: Map<number, RowSums>;
   /** Dates of the period that were derived (whole or so far). */
   derived: Set<string>;
 }
 
-/** The stored rows of a period (dates inclusive), and which of its dates were derived: one statement, by date. */
+type SumsRow = Record<'samples' | 'sum_h' | 'sum_h2' | 'scheduled' | 'sum_sched' | 'sum_sched2' | 'bunched' | 'gapped' | 'ghost_minutes', string | number | null>;
+
+const sumsOfRow = (r: SumsRow): RowSums => ({
+  samples: Number(r.samples),
+  sumH: Number(r.sum_h),
+  sumH2: Number(r.sum_h2),
+  scheduled: Number(r.scheduled),
+  sumSched: Number(r.sum_sched),
+  sumSched2: Number(r.sum_sched2),
+  bunched: Number(r.bunched),
+  gapped: Number(r.gapped),
+  ghostMinutes: Number(r.ghost_minutes),
+});
+
+/**
+ * A period's regularity (dates inclusive) in one statement over the key (date first): per route and direction from
+ * the whole-day rows, per date and per hour from the every-route rows (or, for some routes, from theirs), each
+ * summed in the database; and which of its dates were derived.
+ */
 export async function storedRegularity(db: HistoryDb, from: string, to: string, routeIds: readonly number[] | null): Promise<StoredRegularity> {
-  const routes = routeIds ? sql` AND route_id IN (${sql.join(routeIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
-  const got = await rows<Record<string, string | number | null>>(
+  const some = routeIds ? sql`route_id IN (${sql.join(routeIds.map((id) => sql`${id}`), sql`, `)})` : null;
+  const period = sql`service_date >= ${from} AND service_date <= ${to}`;
+  const sums = sql`SUM(samples) AS samples, SUM(sum_h) AS sum_h, SUM(sum_h2) AS sum_h2, SUM(scheduled) AS scheduled, SUM(sum_sched) AS sum_sched,
+                   SUM(sum_sched2) AS sum_sched2, SUM(bunched) AS bunched, SUM(gapped) AS gapped, SUM(ghost_minutes) AS ghost_minutes`;
+  // Literals, not parameters: the planner matches them with the partial indexes' predicates (schema.ts).
+  const wholeDay = sql.raw(String(WHOLE_DAY));
+  const allRoutes = sql.raw(String(ALL_ROUTES));
+  const scope = some ?? sql`route_id = ${allRoutes}`;
+  const got = await rows<SumsRow & { kind: string; route_id: number | null; direction: string | null; service_date: string | null; hour: number | null }>(
     db,
-    sql`SELECT 'h' AS kind, service_date, route_id, direction, hour, samples, sum_h, sum_h2, scheduled, sum_sched, sum_sched2, bunched, gapped, ghost_minutes
-          FROM history_regularity_hours WHERE service_date >= ${from} AND service_date <= ${to}${routes}
+    sql`SELECT 'r' AS kind, route_id, direction, NULL AS service_date, NULL::integer AS hour, ${sums}
+          FROM history_regularity_hours WHERE ${period} AND hour = ${wholeDay} AND ${some ?? sql`route_id <> ${allRoutes}`} GROUP BY route_id, direction
         UNION ALL
-        SELECT 'd', service_date, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-          FROM history_regularity_days WHERE service_date >= ${from} AND service_date <= ${to}`,
+        SELECT 'd', NULL, NULL, service_date, NULL, ${sums}
+          FROM history_regularity_hours WHERE ${period} AND hour = ${wholeDay} AND ${scope} GROUP BY service_date
+        UNION ALL
+        SELECT 'h', NULL, NULL, NULL, hour, ${sums}
+          FROM history_regularity_hours WHERE ${period} AND hour <> ${wholeDay} AND ${scope} GROUP BY hour
+        UNION ALL
+        SELECT 'x', NULL, NULL, service_date, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+          FROM history_regularity_days WHERE ${period}`,
   );
-  const out: StoredRegularity = { rows: [], derived: new Set() };
+  const out: StoredRegularity = { byRoute: new Map(), byDate: new Map(), byHour: new Map(), derived: new Set() };
   for (const r of got) {
-    if (r.kind === 'd') {
-      out.derived.add(String(r.service_date));
-      continue;
+    if (r.kind === 'x') out.derived.add(String(r.service_date));
+    else if (r.kind === 'd') out.byDate.set(String(r.service_date), sumsOfRow(r));
+    else if (r.kind === 'h') out.byHour.set(Number(r.hour), sumsOfRow(r));
+    else {
+      const id = Number(r.route_id);
+      (out.byRoute.get(id) ?? out.byRoute.set(id, new Map()).get(id)!).set(String(r.direction), sumsOfRow(r));
     }
-    out.rows.push({
-      serviceDate: String(r.service_date),
-      routeId: Number(r.route_id),
-      direction: String(r.direction),
-      hour: Number(r.hour),
-      samples: Number(r.samples),
-      sumH: Number(r.sum_h),
-      sumH2: Number(r.sum_h2),
-      scheduled: Number(r.scheduled),
-      sumSched: Number(r.sum_sched),
-      sumSched2: Number(r.sum_sched2),
-      bunched: Number(r.bunched),
-      gapped: Number(r.gapped),
-      ghostMinutes: Number(r.ghost_minutes),
-    });
   }
   return out;
 }
@@ -198,18 +245,6 @@ export function regularityOf(sums: RowSums, daysWithTrips: number, daysNotDerive
  * the period's stored rows. `datesByRoute`: the service dates each route has trips on (its delay figures' days).
  */
 export function periodRegularity(stored: StoredRegularity, datesByRoute: ReadonlyMap<number, ReadonlySet<string>>) {
-  const byRoute = new Map<number, RowSums>();
-  const byDirection = new Map<number, Map<string, RowSums>>();
-  const byDate = new Map<string, RowSums>();
-  const byHour = new Map<number, RowSums>();
-  for (const r of stored.rows) {
-    if (!datesByRoute.has(r.routeId)) continue;
-    byRoute.set(r.routeId, addRow(byRoute.get(r.routeId) ?? NO_ROW_SUMS, r));
-    const dirs = byDirection.get(r.routeId) ?? byDirection.set(r.routeId, new Map()).get(r.routeId)!;
-    dirs.set(r.direction, addRow(dirs.get(r.direction) ?? NO_ROW_SUMS, r));
-    byDate.set(r.serviceDate, addRow(byDate.get(r.serviceDate) ?? NO_ROW_SUMS, r));
-    byHour.set(r.hour, addRow(byHour.get(r.hour) ?? NO_ROW_SUMS, r));
-  }
   const notDerived = (dates: Iterable<string>) => {
     let all = 0;
     let missing = 0;
@@ -222,18 +257,17 @@ export function periodRegularity(stored: StoredRegularity, datesByRoute: Readonl
   return {
     route(routeId: number): { regularity: HistoryRegularity; directions: { direction: string; regularity: HistoryRegularity }[] } {
       const [all, missing] = notDerived(datesByRoute.get(routeId) ?? []);
+      const dirs = [...(stored.byRoute.get(routeId) ?? new Map<string, RowSums>())].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0));
       return {
-        regularity: regularityOf(byRoute.get(routeId) ?? NO_ROW_SUMS, all, missing),
-        directions: [...(byDirection.get(routeId) ?? new Map<string, RowSums>())]
-          .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
-          .map(([direction, s]) => ({ direction, regularity: regularityOf(s, all, missing) })),
+        regularity: regularityOf(dirs.map(([, s]) => s).reduce(addRow, NO_ROW_SUMS), all, missing),
+        directions: dirs.map(([direction, s]) => ({ direction, regularity: regularityOf(s, all, missing) })),
       };
     },
     day(date: string): HistoryRegularity {
-      return regularityOf(byDate.get(date) ?? NO_ROW_SUMS, 1, stored.derived.has(date) ? 0 : 1);
+      return regularityOf(stored.byDate.get(date) ?? NO_ROW_SUMS, 1, stored.derived.has(date) ? 0 : 1);
     },
     hours(): { hour: number; ewtS: number | null; samples: number }[] {
-      return [...byHour].sort(([a], [b]) => a - b).filter(([, s]) => s.samples > 0).map(([hour, s]) => ({ hour, ewtS: figuresOfSums(s).ewtS, samples: s.samples }));
+      return [...stored.byHour].sort(([a], [b]) => a - b).filter(([, s]) => s.samples > 0).map(([hour, s]) => ({ hour, ewtS: figuresOfSums(s).ewtS, samples: s.samples }));
     },
   };
 }

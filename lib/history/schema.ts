@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, serial, text } from 'drizzle-orm/pg-core';
 
 // What Fleetmap remembers (lib/history), one schema for PGlite and PostgreSQL. Every table is prefixed
@@ -158,8 +159,9 @@ export const routeDays = pgTable(
 
 /**
  * Headways over days (lib/history/regularity.ts): per service date, route, direction and local hour, the sums a
- * period's regularity figures are made of (lib/regularity/passing.ts's HeadwaySums) and the ghost trip-minutes.
- * Any period's figures are sums of rows; the primary key's leading date is the one index a period reads.
+ * period's regularity figures are made of (lib/regularity/passing.ts's HeadwaySums) and the ghost trip-minutes, with
+ * the day's totals beside them (hour -1: a route and direction's whole day; route -1: every route together). Any
+ * period's figures are sums of rows.
  */
 export const regularityHours = pgTable(
   'history_regularity_hours',
@@ -178,7 +180,13 @@ export const regularityHours = pgTable(
     gapped: integer('gapped').notNull(),
     ghostMinutes: doublePrecision('ghost_minutes').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.serviceDate, t.routeId, t.direction, t.hour] })],
+  (t) => [
+    primaryKey({ columns: [t.serviceDate, t.routeId, t.direction, t.hour] }),
+    // A period's read sums the totals rows only (lib/history/regularity.ts withTotals): each route and direction's
+    // whole day (hour -1), and every route together (route -1). Each has its own small index by date.
+    index('history_regularity_whole_days').on(t.serviceDate, t.routeId).where(sql`hour = -1`),
+    index('history_regularity_all_routes').on(t.serviceDate, t.hour).where(sql`route_id = -1`),
+  ],
 );
 
 /**
