@@ -79,6 +79,10 @@ describeEachStore('headways over days', (target) => {
     expect(day.days.map((d) => [d.date, d.regularity.derivation, Math.round(d.regularity.ewtS!)])).toEqual([['2026-03-04', 'derived', 12]]);
     // The waits end 08:12–08:30 local: hour 8.
     expect(day.regularityHours.map((h) => [h.hour, h.samples, Math.round(h.ewtS!)])).toEqual([[8, 18, 12]]);
+    // For one route, from its own rows: the same.
+    const one = await routesOverPeriod(store.db, { ...q, routeIds: [ROUTE], now: Date.UTC(2026, 2, 6, 12) });
+    expect([one.routes[0]!.regularity, one.days[0]!.regularity, one.regularityHours]).toEqual([route!.regularity, day.days[0]!.regularity, day.regularityHours]);
+    expect((await routesOverPeriod(store.db, { ...q, routeIds: [99], now: Date.UTC(2026, 2, 6, 12) })).regularityHours).toEqual([]);
     // The day so far gave the same (every trip had ended).
     expect(soFar.routes[0]!.regularity).toEqual(route!.regularity);
 
