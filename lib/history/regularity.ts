@@ -67,6 +67,8 @@ export async function regularityRowsOf(db: HistoryDb, date: string, opts: Derive
   }
   const out: RegularityRow[] = [];
   for (const [routeId, routeTrips] of [...byRoute].sort(([a], [b]) => a - b)) {
+    // One route at a time, the event loop served between them: PGlite runs in this thread.
+    await new Promise((resolve) => setImmediate(resolve));
     // Each trip's fixes: one probe of the fixes' (bus, fetched) index per trip.
     const fixRows = locations
       ? await rows<FixRow>(

@@ -3,6 +3,8 @@ import { Feed } from '@/lib/fleet';
 import { FakeClock } from '@/lib/testing/fake-clock';
 import { FakeUpstream } from '@/lib/testing/fake-upstream';
 import { testConfig } from '@/lib/testing/feed';
+import { DEFAULT_REGULARITY } from '@/lib/model';
+import { regularityDays } from './schema';
 import { startHistory } from './service';
 import { describeEachStore, type TestStore } from '@/lib/testing/store';
 
@@ -54,5 +56,20 @@ describeEachStore('a warm restart', (target) => {
     expect(pick(after.vehicles.filter((v) => v.lat !== null))).toEqual(pick(positioned));
     // Drawn as old as they are: ten minutes and more.
     for (const v of after.vehicles) expect(clockB.now() - v.fetchedAt!).toBeGreaterThanOrEqual(10 * MINUTE);
+  });
+
+  it('derives the headways of the day so far at its maintenance, once the feed knows the network', async () => {
+    const store: TestStore = await target.open();
+    cleanups.push(() => store.dispose());
+    const clock = new FakeClock();
+    const { feed } = feedOn(clock);
+    const history = await startHistory(feed, { store: async () => store, config: { positionsDays: 14, tripsDays: 400 }, thresholds: { lateMin: 5, earlyMin: 1 }, flushIntervalMs: 3_600_000, log: () => {}, now: () => clock.now(), regularity: DEFAULT_REGULARITY });
+    cleanups.push(() => history.close());
+    feed.start();
+    await clock.advance(5 * MINUTE);
+    await history.recorder.flush();
+    await history.maintain();
+    expect((await store.db.select().from(regularityDays)).map((d) => [d.computedAt, d.complete])).toEqual([[clock.now(), false]]);
+    await stop(clock, feed);
   });
 });

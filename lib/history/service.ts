@@ -91,13 +91,18 @@ export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Pro
         const closed = await closeServiceDays(store.db, { now: now(), rule: feed.timeRule(), thresholds: opts.thresholds, backfill: first });
         first = false;
         if (closed.length) log({ msg: 'service days closed', level: 'info', dates: closed });
-        // Headways over days: each closed day once, the days still running so far every OPEN_EVERY_MS.
-        const net = feed.networkGeoJson?.() ?? null;
-        if (net !== network) stopsByRoute = routeStopsFromNetwork((network = net) ?? undefined);
-        const open = now() - openDerivedAt >= OPEN_EVERY_MS;
-        const derived = await deriveRegularityDays(store.db, { now: now(), rule: feed.timeRule(), config: opts.regularity ?? regularityConfig(), stopsByRoute, open });
-        if (open && derived.open.length) openDerivedAt = now();
-        if (derived.closed.length) log({ msg: 'regularity derived', level: 'info', dates: derived.closed });
+        // Headways over days: each closed day once, the days still running so far every OPEN_EVERY_MS. Its failure
+        // is its own: the retention below still runs.
+        try {
+          const net = feed.networkGeoJson?.() ?? null;
+          if (net !== network) stopsByRoute = routeStopsFromNetwork((network = net) ?? undefined);
+          const open = now() - openDerivedAt >= OPEN_EVERY_MS;
+          const derived = await deriveRegularityDays(store.db, { now: now(), rule: feed.timeRule(), config: opts.regularity ?? regularityConfig(), stopsByRoute, open });
+          if (open && derived.open.length) openDerivedAt = now();
+          if (derived.closed.length) log({ msg: 'regularity derived', level: 'info', dates: derived.closed });
+        } catch (e) {
+          log({ msg: 'regularity derivation failed', reason: describeStoreError(e) });
+        }
         await pruneHistory(store.db, { now: now(), positionsDays: opts.config.positionsDays, tripsDays: opts.config.tripsDays, signal: abort.signal });
         // PGlite runs no autovacuum: the planner's statistics are refreshed here (PostgreSQL's autovacuum does it).
         if (store.target === 'pglite' && now() - analyzedAt >= ANALYZE_EVERY_MS) {
