@@ -5,7 +5,7 @@
 // compared with the same pair's headway from the simulator's true positions: the true distance along the same path
 // over the follower's true recent pace (its true progress over the last 10 minutes, at least 2; the trip's planned
 // pace when it has none, as on Fleetmap's side). Then the speed: every route's headways from one snapshot at the
-// default fleet and at 10,000 buses, and the layout of one ladder update (a 60-stop direction with 30 buses).
+// default fleet and at 10,000 buses, and one ladder update (a 60-stop direction with 30 buses) in Chromium.
 // Headways over days: over the same replay, what the recorder would keep (every fix the app fetched, on the trip the
 // last walk gave its bus; every trip as last listed, with its final lookup after it leaves the list) goes through
 // the recorder's derivation (lib/regularity/days.ts), and each route's EWT is compared with the EWT of the
@@ -20,6 +20,7 @@ import { LiveHeadways, type RouteNames } from '../lib/regularity/live';
 import { createSimulator } from '../lib/sim';
 import { locationRecord, tripRecord } from '../lib/sim/wire';
 import { LADDER_GEOMETRY, layoutDirection, ForwardOnly } from '../lib/view/ladder';
+import { measureLadderUpdate } from './ladder-update';
 import { loadPartnerModules, replayServiceDay, type ReplaySample } from './estimation';
 import { EWT_MIN_TRIPS, compareEwt, ewtOptions, ewtRecorder, periodReadMs } from './headways-ewt';
 import { DAY_START, HOUR_MS, allowServerModules } from './scheduler-replay';
@@ -111,6 +112,14 @@ export const headways: Benchmark = {
     let batch: ReplaySample[] = [];
     let routeStops: ReadonlyMap<number, readonly RouteStop[]> = new Map();
     let lastCompare = -Infinity;
+    /**
+     * Each compared gap, until its follower truly reaches the place its leader truly had: the time it then took is
+     * what a rider at that place waited. Both Fleetmap's headway and the definition on true positions are compared
+     * with it (a headway is a forecast: neither can know the traffic ahead).
+     */
+    let pending: Array<{ tripId: number; targetM: number; at: number; fleetmapS: number; definitionS: number }> = [];
+    const travelErrorsS: number[] = [];
+    const definitionTravelErrorsS: number[] = [];
     const truePace = (busId: number, tripId: number): number | null => {
       const h = trueHistory.get(busId);
       if (!h || h.tripId !== tripId || h.samples.length < 2) return null;
@@ -134,6 +143,15 @@ export const headways: Benchmark = {
         h.samples.push({ at: now, m });
         while (h.samples.length > 2 && h.samples[1]!.at <= now - PACE_WINDOW_MS) h.samples.shift();
       }
+      pending = pending.filter((p) => {
+        const m = trueM.get(p.tripId);
+        // A trip that ended (or left the replay) before reaching the place says nothing: dropped after an hour.
+        if (m === undefined || m < p.targetM) return now - p.at < HOUR_MS;
+        const tookS = (now - p.at) / 1000;
+        travelErrorsS.push(Math.abs(p.fleetmapS - tookS));
+        definitionTravelErrorsS.push(Math.abs(p.definitionS - tookS));
+        return false;
+      });
       const routes = live.place(snapshotOf(batch, vehicleTrip), routeStops, names, now);
       if (now - lastCompare < COMPARE_EVERY_MS) return;
       lastCompare = now;
@@ -150,6 +168,7 @@ export const headways: Benchmark = {
           const pace = truePace(follower.busId, t.id) ?? planned;
           if (pace === null) continue;
           const trueS = Math.max(0, a - b) / pace;
+          if (a > b) pending.push({ tripId: gap.followerTripId, targetM: a, at: now, fleetmapS: gap.headwayS, definitionS: trueS });
           errorsS.push(Math.abs(gap.headwayS - trueS));
           if (trueS > 0) relErrors.push(Math.abs(gap.headwayS - trueS) / trueS);
           const trueCls = headwayClass(trueS / gap.scheduledS, DEFAULT_REGULARITY);
@@ -212,7 +231,11 @@ export const headways: Benchmark = {
       const cold = timeMs(ctx.quick ? 5 : 20, () => new LiveHeadways({ staleAfterS: 120, config: DEFAULT_REGULARITY }).place(snapshot, stops, names, at));
       const warmService = new LiveHeadways({ staleAfterS: 120, config: DEFAULT_REGULARITY });
       warmService.place(snapshot, stops, names, at);
-      const warm = timeMs(ctx.quick ? 5 : 20, () => warmService.place(snapshot, stops, names, at + 5_000));
+      // The server builds each version's vehicles anew: the next snapshot is a copy with the same content, 5 s on.
+      const runs = ctx.quick ? 5 : 20;
+      const copies = Array.from({ length: runs }, () => structuredClone(snapshot));
+      let k = 0;
+      const warm = timeMs(runs, () => warmService.place(copies[k++]!, stops, names, at + 5_000 * k));
       return { fleet, onTrips, cold: distribution(cold), warm: distribution(warm) };
     };
     const at855 = speed(undefined);
@@ -239,26 +262,41 @@ export const headways: Benchmark = {
     const hold = new ForwardOnly();
     let tick = at;
     const ladder = timeMs(ctx.quick ? 200 : 2_000, () => void layoutDirection(d, (tick += 1_000), { down: true, geometry: LADDER_GEOMETRY, hold }));
+    ctx.log('  one ladder update in Chromium (60 stops, 30 buses)');
+    const ladderBrowser = await measureLadderUpdate(ctx.quick ? 20 : 100);
 
     const agreement = compared ? (100 * agree) / compared : null;
     ctx.log(`  ${compared} gaps compared: class agreement ${agreement?.toFixed(1)} %, |h − h_true| median ${median(errorsS)?.toFixed(0)} s, p90 ${percentile(errorsS, 0.9)?.toFixed(0)} s`);
     ctx.log(`  every route's headways from one snapshot: ${at855.onTrips} buses on trips of ${at855.fleet}: ${at855.cold?.median.toFixed(2)} ms (next snapshot ${at855.warm?.median.toFixed(2)} ms); ${at10k.onTrips} of ${at10k.fleet}: ${at10k.cold?.median.toFixed(2)} ms (next ${at10k.warm?.median.toFixed(2)} ms)`);
-    ctx.log(`  one ladder update (60 stops, 30 buses), layout only: median ${median(ladder)?.toFixed(3)} ms`);
+    ctx.log(`  one ladder update (60 stops, 30 buses): layout ${median(ladder)?.toFixed(3)} ms; in Chromium, main thread ${ladderBrowser.mainMs.median.toFixed(1)} ms median (p95 ${ladderBrowser.mainMs.p95.toFixed(1)}), React's render ${ladderBrowser.renderMs.median.toFixed(1)} ms`);
+    ctx.log(`  against the time the follower then took (${travelErrorsS.length} gaps): Fleetmap median ${median(travelErrorsS)?.toFixed(0)} s, the definition on true positions ${median(definitionTravelErrorsS)?.toFixed(0)} s`);
     return {
       peer: null,
       conditions:
         `replay of the simulator's world as in 7 (${run.buses} buses, seed 42, Wednesday ${fromH}:00–${toH}:00 after a ${run.warmupMs / 60_000} min warm-up, ${run.slotsPerMinute} location slots/min); ` +
         `the app's snapshot every 10 s through lib/regularity; every ${COMPARE_EVERY_MS / 1000} s each gap against the same pair's headway from true positions (true distance on the same path ÷ the follower's true progress over the last ${PACE_WINDOW_MS / 60_000} min, or its planned pace); ` +
-        `speed: median of ${ctx.quick ? 5 : 20} runs at 08:00 on this machine, in Node (the server's side); ladder: the layout of one update (lib/view/ladder.ts), not the browser's rendering; ` +
+        `also against the time the follower then truly took to reach the place its leader truly had (the wait a rider there had), Fleetmap's headway and the definition on true positions alike; ` +
+        `speed: median of ${ctx.quick ? 5 : 20} runs at 08:00 on this machine, in Node (the server's side), the next snapshot a copy of the same content 5 s on (the server builds each version's vehicles anew); ` +
+        `ladder: the app's RouteLadder in Chromium (bench/ladder-page), main-thread task time from a new answer until two frames, and the layout alone (lib/view/ladder.ts) in Node; ` +
         ewtConditions,
       figures: [
         { metric: 'headway error |h − h_true|, median', unit: 's', fleetmap: median(errorsS), peer: null, better: 'lower', distribution: { fleetmap: distribution(errorsS), peer: null } },
         { metric: 'headway error, p90', unit: 's', fleetmap: percentile(errorsS, 0.9), peer: null, better: 'lower' },
         { metric: 'bunched/regular/gapped class agrees with the truth', unit: '%', fleetmap: agreement, peer: null, better: 'higher' },
+        {
+          metric: 'headway error against the time the follower then took, median',
+          unit: 's',
+          fleetmap: median(travelErrorsS),
+          peer: median(definitionTravelErrorsS),
+          peerName: 'the definition on true positions',
+          better: 'lower',
+        },
         { metric: `every route's headways, one snapshot, ${at855.fleet} buses`, unit: 'ms', fleetmap: at855.cold?.median ?? null, peer: null, better: 'lower' },
         { metric: `every route's headways, next snapshot, ${at855.fleet} buses`, unit: 'ms', fleetmap: at855.warm?.median ?? null, peer: null, better: 'lower' },
         { metric: `every route's headways, one snapshot, ${at10k.fleet} buses`, unit: 'ms', fleetmap: at10k.cold?.median ?? null, peer: null, better: 'lower' },
         { metric: `every route's headways, next snapshot, ${at10k.fleet} buses`, unit: 'ms', fleetmap: at10k.warm?.median ?? null, peer: null, better: 'lower' },
+        { metric: 'one ladder update (60 stops, 30 buses), main thread in Chromium, median', unit: 'ms', fleetmap: ladderBrowser.mainMs.median, peer: null, better: 'lower' },
+        { metric: 'one ladder update (60 stops, 30 buses), main thread in Chromium, p95', unit: 'ms', fleetmap: ladderBrowser.mainMs.p95, peer: null, better: 'lower' },
         { metric: 'one ladder update (60 stops, 30 buses), layout', unit: 'ms', fleetmap: median(ladder), peer: null, better: 'lower' },
         ...ewtFigures,
       ],
@@ -269,6 +307,8 @@ export const headways: Benchmark = {
         confusion: Object.fromEntries(confusion),
         speed: { at855, at10k },
         ladderLayoutMs: distribution(ladder),
+        ladderBrowser,
+        travel: { gaps: travelErrorsS.length, fleetmap: distribution(travelErrorsS), definition: distribution(definitionTravelErrorsS) },
         ewt,
         periodRead: read,
       },
