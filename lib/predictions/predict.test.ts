@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fix, MIN, straightNorth, T0, trip } from '@/lib/testing/estimate-factories';
-import { DEFAULT_PACE, DWELL_ALLOWANCE_S, predictTrip } from './predict';
+import { DEFAULT_PACE, DWELL_ALLOWANCE_S, predictTrip, SCHEDULE_REFRESH_MS } from './predict';
 
 /** No delay gained ahead: exact plan arithmetic. */
 const pace = { priorDrift: 0, ownWeight: 0 };
@@ -94,6 +94,38 @@ describe('predictTrip', () => {
     const drifting = predictTrip(input);
     if (!flat.ok || !drifting.ok) throw new Error('no prediction');
     expect(drifting.stops[10]!.arrivalAt - flat.stops[10]!.arrivalAt).toBe(DEFAULT_PACE.priorDrift * 20 * MIN);
+  });
+
+  it('makes the same predictions at any instant between two fixes (from the last fix), until the fix turns stale', () => {
+    const fixes = [fix(0, 1_000, T0 + 5 * MIN), fix(0, 1_200, T0 + 5 * MIN + 40_000)];
+    const at = (now: number) => predictTrip({ trip: trip({ minutes: 20 }), routeStops: stops, fixes, now });
+    const soon = at(T0 + 5 * MIN + 41_000);
+    const later = at(T0 + 6 * MIN + 30_000);
+    if (!soon.ok || !later.ok) throw new Error('no prediction');
+    expect(later).toEqual(soon);
+    expect(soon.basis).toBe('gps');
+    expect(soon.at).toBe(T0 + 5 * MIN + 40_000);
+    expect(soon.validUntil).toBe(T0 + 5 * MIN + 40_000 + 15 * MIN);
+    // Past that instant the rule changes: the schedule, and made again each refresh period.
+    const stale = at(T0 + 21 * MIN);
+    if (!stale.ok) throw new Error('no prediction');
+    expect(stale.scheduleReason).toBe('stale-fix');
+    expect(stale.validUntil! - stale.at).toBeLessThanOrEqual(SCHEDULE_REFRESH_MS);
+    expect(stale.at).toBeLessThanOrEqual(T0 + 21 * MIN);
+  });
+
+  it('holds a waiting bus to its planned departure from its last fix until that departure passes', () => {
+    const fixes = [fix(0, 0, T0 - 5 * MIN)];
+    const waiting = trip({ minutes: 20, actualDepartureAt: null, delayMinutes: null });
+    const a = predictTrip({ trip: waiting, routeStops: stops, fixes, now: T0 - 4 * MIN });
+    const b = predictTrip({ trip: waiting, routeStops: stops, fixes, now: T0 - MIN });
+    if (!a.ok || !b.ok) throw new Error('no prediction');
+    expect(b).toEqual(a);
+    expect(a.validUntil).toBe(T0);
+    const late = predictTrip({ trip: waiting, routeStops: stops, fixes, now: T0 + MIN });
+    if (!late.ok) throw new Error('no prediction');
+    expect(late.basis).toBe('planned-departure');
+    expect(late.stops[0]!.arrivalAt).toBe(T0 + MIN);
   });
 
   it('says why it cannot predict', () => {

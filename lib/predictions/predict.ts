@@ -13,8 +13,8 @@ import { estimatePosition, pathForTrip, type EstimateTrip, type RecentFix, type 
 import type { EpochMs, RouteStop } from '@/lib/model';
 import type { PredictionBasis, ScheduleReason } from '@/lib/model/predictions';
 
-/** What the predictor reads of a trip (Trip and the live feed's VehicleTrip have it). */
-export type PredictTrip = EstimateTrip;
+/** What the predictor reads of a trip (Trip and the live feed's VehicleTrip have it); the id spreads schedule refreshes. */
+export type PredictTrip = EstimateTrip & { tripId?: number };
 
 /**
  * The share of a trip's planned duration spent before reaching each stop of its direction (index = placed stop,
@@ -51,7 +51,20 @@ export interface PredictedStop {
 }
 
 export type TripPrediction =
-  | { ok: true; basis: PredictionBasis; scheduleReason: ScheduleReason | null; stops: PredictedStop[]; headsign: string | null }
+  | {
+      ok: true;
+      basis: PredictionBasis;
+      scheduleReason: ScheduleReason | null;
+      stops: PredictedStop[];
+      headsign: string | null;
+      /**
+       * The instant the predictions are made from (see madeAt below): the bus's last fix for `gps`, so that they
+       * stay the same from one fix to the next, whatever the instant asked.
+       */
+      at: EpochMs;
+      /** Predict again by then even without new data (a rule changes the basis: a fix turns stale …); null: never. */
+      validUntil: EpochMs | null;
+    }
   | { ok: false; reason: 'no-path' | 'no-schedule' };
 
 // ---- tuning: the figures below come from the service-day replay of bench/predictions.ts ----
@@ -83,6 +96,11 @@ export const DEFAULT_PACE: PaceTuning = { priorDrift: 0.05, ownWeight: 0 };
 /** A trip's own drift is read after this much of its plan has run (before, one late light dominates it). */
 const MIN_RUN_FOR_DRIFT_S = 180;
 const MIN_DRIFT = -0.3;
+/**
+ * Schedule predictions (no position) move with the clock alone: they are made again this often, each trip at its own
+ * offset within the period (by trip id) so that a fleet on the schedule does not change all at once.
+ */
+export const SCHEDULE_REFRESH_MS = 60_000;
 const MAX_DRIFT = 0.6;
 
 export interface PlannedOffsets {
@@ -151,6 +169,13 @@ export function predictTrip({ trip, routeStops, fixes, now, profile, pace = DEFA
   const headsign = stops[stops.length - 1]?.stopName ?? null;
   const delayMs = trip.delayMinutes !== null && Number.isFinite(trip.delayMinutes) ? trip.delayMinutes * 60_000 : 0;
   const estimate = estimatePosition({ path, trip, fixes, now });
+  if (trip.actualArrivalAt !== null) return { ok: true, basis: 'gps', scheduleReason: null, stops: [], headsign, at: now, validUntil: null };
+
+  // Which rule applies is read at `now` (a fix 15 minutes old is stale now); the predictions are then made from
+  // `madeAt`, the instant the facts they rest on were known: the bus's last fix (its place snapped at that fix,
+  // not advanced to now), so that they stay the same, to the byte, until the bus reports again or a rule changes.
+  let madeAt = now;
+  let validUntil: number | null = estimate?.validUntil ?? null;
 
   let basis: PredictionBasis;
   let scheduleReason: ScheduleReason | null = null;
@@ -160,12 +185,14 @@ export function predictTrip({ trip, routeStops, fixes, now, profile, pace = DEFA
   /** Delay gained per planned second ahead of the bus. */
   let drift = pace.priorDrift;
   const reason = estimate?.reason;
-  if (trip.actualArrivalAt !== null) return { ok: true, basis: 'gps', scheduleReason: null, stops: [], headsign };
   if (estimate && estimate.basis !== 'schedule-estimate' && estimate.progressM !== null) {
     basis = 'gps';
-    fromM = estimate.progressM;
+    // Where the bus was at its fix: the advance from there is the plan's, not the estimate's (which moves with now).
+    const m = estimate.motion;
+    madeAt = m ? m.fromAt : (estimate.fix?.gpsAt ?? now);
+    fromM = m ? m.fromM : estimate.progressM;
     const ranS = plannedOffsetAtM(path, plan, fromM);
-    anchorAt = now - ranS * 1000;
+    anchorAt = madeAt - ranS * 1000;
     // The trip's own drift: the delay it runs with now against the delay it left with, over the plan it has run.
     if (trip.actualDepartureAt !== null && ranS >= MIN_RUN_FOR_DRIFT_S) {
       const gainedS = (anchorAt - trip.actualDepartureAt) / 1000;
@@ -174,14 +201,24 @@ export function predictTrip({ trip, routeStops, fixes, now, profile, pace = DEFA
     }
   } else if (reason === 'not-departed') {
     // At the terminal before departure: it leaves at its planned departure, or now if that has passed.
+    // Until then, from the bus's last fix there; once the departure has passed, from now (each instant anew).
     basis = 'planned-departure';
     fromM = 0;
-    anchorAt = Math.max(now, depAt);
+    const fixAt = estimate?.fix?.gpsAt;
+    if (now < depAt && fixAt !== undefined && fixAt <= now) {
+      madeAt = fixAt;
+      validUntil = Math.min(validUntil ?? depAt, depAt);
+    } else validUntil = now;
+    anchorAt = Math.max(madeAt, depAt);
   } else {
     basis = 'schedule';
     scheduleReason = reason === 'stale-fix' ? 'stale-fix' : reason === 'fix-before-trip' ? 'fix-before-trip' : fixes.length === 0 ? 'no-gps' : 'off-route';
+    // Made at the start of the trip's current refresh period (SCHEDULE_REFRESH_MS), again at the next.
+    const offset = ((((trip.tripId ?? 0) * 7919) % SCHEDULE_REFRESH_MS) + SCHEDULE_REFRESH_MS) % SCHEDULE_REFRESH_MS;
+    madeAt = Math.floor((now - offset) / SCHEDULE_REFRESH_MS) * SCHEDULE_REFRESH_MS + offset;
+    validUntil = Math.min(validUntil ?? Infinity, madeAt + SCHEDULE_REFRESH_MS);
     anchorAt = depAt + delayMs;
-    fromM = Math.max(0, Math.min(path.line.lengthM, (path.line.lengthM * (now - anchorAt)) / (durationS * 1000)));
+    fromM = Math.max(0, Math.min(path.line.lengthM, (path.line.lengthM * (madeAt - anchorAt)) / (durationS * 1000)));
   }
 
   const profiled = !!profile && profile.length === path.line.cum.length;
@@ -195,11 +232,11 @@ export function predictTrip({ trip, routeStops, fixes, now, profile, pace = DEFA
     if (basis === 'planned-departure' ? alongM < fromM : alongM <= fromM + 1) continue;
     const aheadS = Math.max(0, plan.atStopS[i]! - plannedOffsetAtM(path, plan, fromM));
     let arrivalAt = Math.round(anchorAt + (plan.atStopS[i]! + drift * aheadS) * 1000);
-    if (arrivalAt < now) arrivalAt = now;
+    if (arrivalAt < madeAt) arrivalAt = madeAt;
     // Strictly increasing times, a second apart at least (two stops at one place).
     if (arrivalAt <= previous) arrivalAt = previous + 1000;
     previous = arrivalAt;
-    out.push({ stop: stops[i]!, alongM, arrivalAt, ...band(arrivalAt, now, bandOf), plannedAt: Math.round(depAt + (alongM / path.line.lengthM) * durationS * 1000) });
+    out.push({ stop: stops[i]!, alongM, arrivalAt, ...band(arrivalAt, madeAt, bandOf), plannedAt: Math.round(depAt + (alongM / path.line.lengthM) * durationS * 1000) });
   }
-  return { ok: true, basis, scheduleReason, stops: out, headsign };
+  return { ok: true, basis, scheduleReason, stops: out, headsign, at: madeAt, validUntil: validUntil === Infinity ? null : validUntil };
 }

@@ -4,28 +4,19 @@ import { wallClockInZone } from '@/lib/time/zone';
 import type { Answer, Feed, FixEvent } from '@/lib/fleet';
 import { DEFAULT_DELAY_THRESHOLDS, type EpochMs, type LiveSnapshot, type NetworkResponse, type RouteStop, type Vehicle, type VehicleTrip } from '@/lib/model';
 import { vehicleTrip } from '@/lib/fleet/snapshot-builder';
-import type { PredictedTrip, PredictionBasis, ScheduleReason, StopArrival, StopArrivalsResponse, TripPredictions } from '@/lib/model/predictions';
+import type { PredictedTrip, StopArrival, StopArrivalsResponse, TripPredictions } from '@/lib/model/predictions';
 import { routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { groupPlaces, type Places } from './places';
 import { PaceLearner, passOf } from './pace-profile';
-import { predictTrip, type TripPrediction } from './predict';
+import { predictTrip } from './predict';
+import { TripPredictionMemo, tripPredictions, type ActiveTrip } from './trip-memo';
 
-// Predictions as the server serves them: every active trip of the newest snapshot, predicted once per snapshot
-// version at the snapshot's time, from the route stops the feed has loaded (no upstream request of its own) and
+// Predictions as the server serves them: every active trip of the newest snapshot, looked at once per snapshot
+// version and predicted again only when what they rest on changed (trip-memo.ts: a new fix, a new trip record), from the route stops the feed has loaded (no upstream request of its own) and
 // the recent fixes the feed announced. Routes read it; the feed never knows it exists.
 
 /** Arrivals listed at a place at most (the soonest). */
 const MAX_ARRIVALS = 40;
-
-const NOTES: Record<PredictionBasis, string> & Record<ScheduleReason, string> = {
-  gps: "From the bus's position and pace along its route, with its current delay carried forward.",
-  'planned-departure': 'The bus waits at its first stop: from its planned departure.',
-  schedule: 'From the schedule moved by the current delay.',
-  'no-gps': 'From the schedule moved by the current delay: no GPS position for this bus (the key’s plan or the bus has none).',
-  'stale-fix': 'From the schedule moved by the current delay: no fix from this bus for 15 minutes.',
-  'off-route': 'From the schedule moved by the current delay: the bus’s last fix is off its route.',
-  'fix-before-trip': 'From the schedule moved by the current delay: no fix since the trip left.',
-};
 
 export interface PredictionSet {
   /** The snapshot's epoch-version these were made for. */
@@ -39,17 +30,19 @@ export interface PredictionSet {
   snapshot: LiveSnapshot;
 }
 
-type ActiveTrip = { trip: VehicleTrip; busId: number | null; busName: string | null; vehicle: Vehicle | null };
+type Active = ActiveTrip & { vehicle: Vehicle | null };
 
 export class PredictionService {
   private readonly recent = new Map<number, RecentFix[]>();
   private current: PredictionSet | null = null;
-  private placesFor: { network: NetworkResponse; places: Places } | null = null;
+  private placesFor: { network: NetworkResponse; stopsByRoute: Map<number, RouteStop[]>; places: Places } | null = null;
+  /** Each active trip's predictions, kept while nothing they rest on changes (trip-memo.ts). */
+  private readonly memo = new TripPredictionMemo();
   private readonly unsubscribe: () => void;
   /** Pace profiles learnt from the trips this server watched run (pace-profile.ts). */
   readonly learner: PaceLearner;
   /** The passes of each active trip so far, handed to the learner once the trip leaves the active trips. */
-  private readonly passes = new Map<number, { trip: VehicleTrip; path: RoutePath; points: { m: number; t: number }[] }>();
+  private readonly passes = new Map<number, { trip: VehicleTrip; path: RoutePath; points: { m: number; t: number }[]; lastFixAt: number | null }>();
 
   constructor(readonly feed: Feed) {
     this.unsubscribe = feed.events.on('fix', (f) => this.noteFix(f));
@@ -86,9 +79,8 @@ export class PredictionService {
     const key = `${snap.epoch}-${snap.version}`;
     if (this.current?.key === key) return this.current;
     const network = this.feed.networkGeoJson();
-    const stopsByRoute = routeStopsFromNetwork(network);
-    const places = this.placesOf(network, stopsByRoute);
-    const active: ActiveTrip[] = [
+    const { stopsByRoute, places } = this.placesOf(network);
+    const active: Active[] = [
       ...snap.vehicles.filter((v) => v.trip).map((v) => ({ trip: v.trip!, busId: v.busId, busName: v.busName, vehicle: v })),
       ...snap.unpositionedTrips.map((t) => ({ trip: t, busId: t.busId, busName: t.busName, vehicle: null })),
     ];
@@ -102,9 +94,10 @@ export class PredictionService {
       const path = pathForTrip(stops, a.trip.direction);
       if (path.ok) this.notePass(a.trip, path.path, fixes);
       const profile = path.ok && a.trip.routeId !== null && a.trip.plannedDepartureAt !== null ? this.learner.profileFor(a.trip.routeId, a.trip.direction, a.trip.plannedDepartureAt, path.path.line.cum.length) : null;
-      const p = predictTrip({ trip: a.trip, routeStops: stops, fixes, now: snap.generatedAt, profile });
-      if (p.ok) trips.set(a.trip.tripId, tripPredictions(a, p, snap.generatedAt));
+      const p = this.memo.predict(a, stops, fixes, profile, snap.generatedAt);
+      if (p) trips.set(a.trip.tripId, p);
     }
+    this.memo.sweep();
     // Trips that left the active ones ran their course: what they showed is learnt.
     for (const [id, t] of this.passes) {
       if (seen.has(id)) continue;
@@ -122,25 +115,32 @@ export class PredictionService {
   }
 
   private notePass(trip: VehicleTrip, path: RoutePath, fixes: readonly RecentFix[]): void {
+    const held0 = this.passes.get(trip.tripId);
+    // No fix since the last pass noted: nothing new to place.
+    const newest = fixes.reduce<number | null>((a, f) => (f.gpsAt !== null && (a === null || f.gpsAt > a) ? f.gpsAt : a), null);
+    if (newest === null || (held0?.path === path && held0.lastFixAt === newest)) return;
+    if (held0?.path === path) held0.lastFixAt = newest;
     const pass = passOf(path, trip, fixes);
     if (!pass) return;
     let held = this.passes.get(trip.tripId);
-    if (!held || held.path !== path) this.passes.set(trip.tripId, (held = { trip, path, points: [] }));
+    if (!held || held.path !== path) this.passes.set(trip.tripId, (held = { trip, path, points: [], lastFixAt: newest }));
     held.trip = trip;
     const last = held.points[held.points.length - 1];
     if (!last || pass.t > last.t) held.points.push(pass);
   }
 
-  private placesOf(network: NetworkResponse, stopsByRoute: Map<number, RouteStop[]>): Places {
-    if (this.placesFor?.network === network) return this.placesFor.places;
+  /** The route stops the network lists and their places, made once per network (pathForTrip keeps paths by stops). */
+  private placesOf(network: NetworkResponse): { stopsByRoute: Map<number, RouteStop[]>; places: Places } {
+    if (this.placesFor?.network === network) return this.placesFor;
+    const stopsByRoute = routeStopsFromNetwork(network);
     const info = new Map<number, { code: string | null; name: string | null }>();
     for (const f of network.features) {
       const p = f.properties;
       if (p.kind === 'route' && typeof p.routeId === 'number') info.set(p.routeId, { code: typeof p.code === 'string' ? p.code : null, name: typeof p.name === 'string' ? p.name : null });
     }
     const places = groupPlaces(stopsByRoute, (id) => info.get(id) ?? { code: null, name: null });
-    this.placesFor = { network, places };
-    return places;
+    this.placesFor = { network, stopsByRoute, places };
+    return this.placesFor;
   }
 
   /**
@@ -162,7 +162,7 @@ export class PredictionService {
     const vt: VehicleTrip = { ...vehicleTrip(trip, DEFAULT_DELAY_THRESHOLDS), delayClass: 'unknown' };
     const p = predictTrip({ trip: vt, routeStops: stops.value.stops, fixes: [], now });
     if (!p.ok) return { ok: false, failure: { status: 404, message: p.reason === 'no-path' ? `Trip ${tripId}'s direction cannot be placed on its route's stops.` : `Trip ${tripId} has no planned departure and arrival.`, correlationId: null } };
-    return { ok: true, value: tripPredictions({ trip: vt, busId: trip.busId, busName: trip.busName, vehicle: null }, p, now), fetchedAt: answer.fetchedAt };
+    return { ok: true, value: tripPredictions({ trip: vt, busId: trip.busId, busName: trip.busName }, p), fetchedAt: answer.fetchedAt };
   }
 
   /** The next arrivals at the place of route stop `stopId`, soonest first; 404 for a stop no loaded route lists. */
@@ -194,36 +194,4 @@ export class PredictionService {
 function predictedTrip(t: PredictedTrip): PredictedTrip {
   const { tripId, routeId, routeCode, routeName, direction, headsign, busId, busName } = t;
   return { tripId, routeId, routeCode, routeName, direction, headsign, busId, busName };
-}
-
-function tripPredictions(a: ActiveTrip, p: Extract<TripPrediction, { ok: true }>, at: EpochMs): TripPredictions {
-  const t = a.trip;
-  return {
-    tripId: t.tripId,
-    routeId: t.routeId,
-    routeCode: t.routeCode,
-    routeName: t.routeName,
-    direction: t.direction,
-    headsign: p.headsign,
-    busId: a.busId,
-    busName: a.busName,
-    basis: p.basis,
-    scheduleReason: p.scheduleReason,
-    note: NOTES[p.scheduleReason ?? p.basis],
-    delayMinutes: t.delayMinutes,
-    plannedDepartureAt: t.plannedDepartureAt,
-    at,
-    stops: p.stops.map((s) => ({
-      stopId: s.stop.id,
-      stopName: s.stop.stopName,
-      stopOrder: s.stop.stopOrder,
-      lat: s.stop.latitude,
-      lon: s.stop.longitude,
-      alongM: Math.round(s.alongM),
-      arrivalAt: s.arrivalAt,
-      earliestAt: s.earliestAt,
-      latestAt: s.latestAt,
-      plannedAt: s.plannedAt,
-    })),
-  };
 }
