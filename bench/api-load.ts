@@ -5,8 +5,10 @@
 // answers ask `?since=` the newest version seen at least one poll interval (5 s) earlier, as browsers polling
 // every 5 s do (each run starts with a version 5 s old). Each row runs Fleetmap, bare, bare, Fleetmap and reports
 // the means. The GTFS-Realtime feeds (protobuf, /gtfs-rt/vehicle-positions and /gtfs-rt/trip-updates) get rows
-// of their own beside /api/live's full answers, against the bare server sending their bytes. Then one viewer
-// polling full snapshots and one polling deltas, side by side for a minute, count the bytes each receives.
+// of their own beside /api/live's full answers, against the bare server sending their bytes: the feeds grow as the
+// app locates its buses, so before each pair of runs (Fleetmap then bare, bare then Fleetmap) the bare server is
+// given the bytes the app sends at that moment. Then one viewer polling full snapshots and one polling deltas, side
+// by side for a minute, count the bytes each receives. `api-load-gtfs-rt` runs the GTFS-Realtime rows alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -16,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { startBenchStack, waitForLive } from './support/app-stack';
-import type { Benchmark, Figure } from './support/report';
+import type { BenchContext, BenchResult, Benchmark, Figure } from './support/report';
 import { sleep } from './support/stats';
 
 const BUSES = 2_000;
@@ -161,11 +163,9 @@ function errorsOf(r: AutocannonResult): number {
   return r.errors + r.timeouts + non2xx;
 }
 
-export const apiLoad: Benchmark = {
-  name: 'api-load',
-  title: '4. /api/live load',
-  needsApp: true,
-  async run(ctx) {
+/** The rows of the whole benchmark, or only the GTFS-Realtime feeds'. */
+async function runApiLoad(ctx: BenchContext, gtfsRtOnly: boolean): Promise<Omit<BenchResult, 'name' | 'title' | 'seconds'>> {
+  {
     const durationS = ctx.quick ? 5 : 10;
     const viewerWindowS = ctx.quick ? 20 : 60;
     const bench = await startBenchStack({ buses: BUSES, rateLimit: 300 });
@@ -186,10 +186,21 @@ export const apiLoad: Benchmark = {
         writeFileSync(join(dir, `${name}.headers.json`), JSON.stringify(a.headers));
       }
       bare = await startBare(Object.fromEntries(['full', 'delta', ...GTFS_RT_FEEDS].map((n) => [`/${n}`, join(dir, n)])));
+      /** A bare server sending the feed's bytes as the app sends them now (the feeds grow as buses are located). */
+      const feedBytes = new Map<RowKind, number[]>();
+      const freshBare = async (kind: RowKind) => {
+        const a = await get(`${bench.appUrl}/gtfs-rt/${kind}`);
+        const file = join(dir, `${kind}-now`);
+        writeFileSync(file, a.body);
+        writeFileSync(`${file}.headers.json`, JSON.stringify(a.headers));
+        feedBytes.set(kind, [...(feedBytes.get(kind) ?? []), a.body.length]);
+        return startBare({ [`/${kind}`]: file });
+      };
 
       const rows: Row[] = [];
+      const kinds: RowKind[] = gtfsRtOnly ? [...GTFS_RT_FEEDS] : ['full', 'delta', ...GTFS_RT_FEEDS];
       for (const connections of CONNECTIONS) {
-        for (const kind of ['full', 'delta', ...GTFS_RT_FEEDS] as const) {
+        for (const kind of kinds) {
           ctx.log(`  ${connections} conn, ${kind}: Fleetmap, bare, bare, Fleetmap, ${durationS} s each`);
           // A browser polling every 5 s asks with the version it got 5 s ago: so does each run's first request. (Seeded
           // with an older answer, a run asked with a version minutes old: a long delta, or past the versions the store
@@ -210,10 +221,28 @@ export const apiLoad: Benchmark = {
           const runBare = () => hammer(bare!.url, connections, durationS, kind === 'delta' ? () => `/delta?since=${peerClock.since()}` : `/${kind}`, (etag) => peerClock.saw(versionOf(etag)));
           // Fleetmap, bare, bare, Fleetmap: what one run leaves behind for the next (the load generator's garbage
           // after full answers, the machine's drift) falls on both alike.
-          const f1 = await runFleetmap();
-          const b1 = await runBare();
-          const b2 = await runBare();
-          const f2 = await runFleetmap();
+          let f1: AutocannonResult, b1: AutocannonResult, b2: AutocannonResult, f2: AutocannonResult;
+          if (kind === 'full' || kind === 'delta') {
+            f1 = await runFleetmap();
+            b1 = await runBare();
+            b2 = await runBare();
+            f2 = await runFleetmap();
+          } else {
+            // Each bare run beside the Fleetmap run next to it, with the bytes the app sent just before that pair.
+            const pair = async (fleetmapFirst: boolean) => {
+              const peer = await freshBare(kind);
+              try {
+                const runPeer = () => hammer(peer.url, connections, durationS, `/${kind}`);
+                if (fleetmapFirst) return [await runFleetmap(), await runPeer()] as const;
+                const b = await runPeer();
+                return [await runFleetmap(), b] as const;
+              } finally {
+                peer.child.kill('SIGTERM');
+              }
+            };
+            [f1, b1] = await pair(true);
+            [f2, b2] = await pair(false);
+          }
           // Deltas must have been deltas: a run whose answers averaged a quarter of the full snapshot's bytes or more
           // measured full answers (a stale since), not what a browser polling every 5 s gets.
           for (const f of kind === 'delta' ? [f1, f2] : []) {
@@ -224,8 +253,12 @@ export const apiLoad: Benchmark = {
         }
       }
 
-      ctx.log(`  one viewer of full snapshots and one of deltas, ${viewerWindowS} s`);
-      const [fullViewer, deltaViewer] = await Promise.all([viewerBytes(bench.appUrl, false, viewerWindowS), viewerBytes(bench.appUrl, true, viewerWindowS)]);
+      let fullViewer: Awaited<ReturnType<typeof viewerBytes>> | null = null;
+      let deltaViewer: Awaited<ReturnType<typeof viewerBytes>> | null = null;
+      if (!gtfsRtOnly) {
+        ctx.log(`  one viewer of full snapshots and one of deltas, ${viewerWindowS} s`);
+        [fullViewer, deltaViewer] = await Promise.all([viewerBytes(bench.appUrl, false, viewerWindowS), viewerBytes(bench.appUrl, true, viewerWindowS)]);
+      }
       const perMinute = (v: { bytes: number; polls: number }) => (v.bytes / v.polls) * (60_000 / POLL_MS) / 1024;
 
       const figures: Figure[] = [];
@@ -241,19 +274,26 @@ export const apiLoad: Benchmark = {
         const fleetmapErrors = r.fleetmap.reduce((a, x) => a + errorsOf(x), 0);
         const bareErrors = r.bare.reduce((a, x) => a + errorsOf(x), 0);
         if (fleetmapErrors + bareErrors > 0) figures.push({ metric: `${label}: errors, timeouts, non-2xx`, unit: '', fleetmap: fleetmapErrors, peer: bareErrors, better: 'lower' });
+        // The same bytes? The feeds grow while they run: what each sent per answer, on the wire.
+        if (r.kind !== 'full' && r.kind !== 'delta') {
+          const perAnswer = (runs: AutocannonResult[]) => meanOf(runs, (x) => x.throughput.average / x.requests.average) / 1024;
+          figures.push({ metric: `${label}: bytes per answer`, unit: 'KiB', fleetmap: perAnswer(r.fleetmap), peer: perAnswer(r.bare), better: 'lower' });
+        }
       }
-      figures.push(
-        { metric: 'one viewer, 5 s poll: received per minute, deltas', unit: 'KiB', fleetmap: perMinute(deltaViewer), peer: null, better: 'lower' },
-        { metric: 'one viewer, 5 s poll: received per minute, full snapshots', unit: 'KiB', fleetmap: perMinute(fullViewer), peer: null, better: 'lower' },
-        { metric: 'one viewer, 5 s poll: full snapshots ÷ deltas', unit: '×', fleetmap: perMinute(fullViewer) / perMinute(deltaViewer), peer: null, better: 'higher' },
-      );
+      if (fullViewer && deltaViewer) {
+        figures.push(
+          { metric: 'one viewer, 5 s poll: received per minute, deltas', unit: 'KiB', fleetmap: perMinute(deltaViewer), peer: null, better: 'lower' },
+          { metric: 'one viewer, 5 s poll: received per minute, full snapshots', unit: 'KiB', fleetmap: perMinute(fullViewer), peer: null, better: 'lower' },
+          { metric: 'one viewer, 5 s poll: full snapshots ÷ deltas', unit: '×', fleetmap: perMinute(fullViewer) / perMinute(deltaViewer), peer: null, better: 'higher' },
+        );
+      }
       return {
         peer: 'bare node:http, same bytes',
         conditions:
           `${BUSES} buses; full answer ${(full.body.length / 1024).toFixed(0)} KiB and a 5 s delta ${(delta.body.length / 1024).toFixed(1)} KiB on the wire (${ENCODING}); ` +
-          `GTFS-RT ${feeds.map(([f, a]) => `${f} ${(a.body.length / 1024).toFixed(0)} KiB${a.encoding ? ` (${a.encoding})` : ''}`).join(', ')}; ` +
-          `autocannon ${durationS} s per run, two runs per row and contender (Fleetmap, bare, bare, Fleetmap; means), keep-alive, one request at a time per connection, the same requests and headers to both; load generator, app and bare server on the same 2 cores; ` +
-          `viewers: body bytes over ${viewerWindowS} s, scaled to a minute`,
+          `GTFS-RT at the start ${feeds.map(([f, a]) => `${f} ${(a.body.length / 1024).toFixed(0)} KiB${a.encoding ? ` (${a.encoding})` : ''}`).join(', ')}, growing as buses are located (the bare server given the app's bytes of the moment before each pair of runs); ` +
+          `autocannon ${durationS} s per run, two runs per row and contender (Fleetmap, bare, bare, Fleetmap; means), keep-alive, one request at a time per connection, the same requests and headers to both; load generator, app and bare server on the same 2 cores` +
+          (gtfsRtOnly ? ' (the GTFS-Realtime rows alone)' : `; viewers: body bytes over ${viewerWindowS} s, scaled to a minute`),
         figures,
         details: {
           buses: BUSES,
@@ -262,8 +302,9 @@ export const apiLoad: Benchmark = {
           fullWireBytes: full.body.length,
           deltaWireBytes: delta.body.length,
           gtfsRtWire: Object.fromEntries(feeds.map(([f, a]) => [f, { bytes: a.body.length, encoding: a.encoding }])),
+          gtfsRtBareBytes: Object.fromEntries(feedBytes),
           viewers: { windowS: viewerWindowS, full: fullViewer, delta: deltaViewer },
-          order: 'per row: Fleetmap, bare, bare, Fleetmap; figures are the means of the two runs of each contender',
+          order: 'per row: Fleetmap, bare, bare, Fleetmap (GTFS-RT: the bare server given the app\'s bytes before each pair); figures are the means of the two runs of each contender',
           runs: rows.map((r) => {
             const one = (x: AutocannonResult) => ({ requestsPerS: x.requests.average, bytesPerAnswer: x.throughput.average / x.requests.average, latency: x.latency, statusCodeStats: x.statusCodeStats, errors: x.errors, timeouts: x.timeouts, throughputBytesPerS: x.throughput.average });
             return { connections: r.connections, kind: r.kind, fleetmap: r.fleetmap.map(one), bare: r.bare.map(one) };
@@ -275,5 +316,20 @@ export const apiLoad: Benchmark = {
       rmSync(dir, { recursive: true, force: true });
       await bench.stop();
     }
-  },
+  }
+}
+
+export const apiLoad: Benchmark = {
+  name: 'api-load',
+  title: '4. /api/live load',
+  needsApp: true,
+  run: (ctx) => runApiLoad(ctx, false),
+};
+
+/** The GTFS-Realtime rows alone (the whole benchmark takes about 7 minutes). */
+export const apiLoadGtfsRt: Benchmark = {
+  name: 'api-load-gtfs-rt',
+  title: '4b. GTFS-Realtime feeds under load',
+  needsApp: true,
+  run: (ctx) => runApiLoad(ctx, true),
 };

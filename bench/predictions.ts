@@ -11,12 +11,14 @@
 // The truth is the simulator's: the instant the trip's progress reaches each stop (lib/sim/schedule's
 // tripProgress, the function the simulator places its buses with). A pace profile is learnt from the replay of the
 // day before (Tuesday, same hours): the fixes the app received, snapped by lib/estimate, give each segment's time
-// against the flat plan, per route, direction and hour of departure.
+// against the flat plan, per route, direction and hour of departure. It is learnt by the very function the server
+// seeds its profiles with at start from the recorder's trips of the last days (lib/predictions/pace-seed.ts).
 import { createSimulator } from '../lib/sim';
 import { tripProgress, type DaySchedule } from '../lib/sim/schedule';
-import { stopsForDirection, type RoutePath } from '../lib/estimate';
+import { stopsForDirection, type RecentFix, type RoutePath } from '../lib/estimate';
 import type { Trip } from '../lib/model';
-import { PaceLearner, passOf } from '../lib/predictions/pace-profile';
+import { PaceLearner } from '../lib/predictions/pace-profile';
+import { learnRun } from '../lib/predictions/pace-seed';
 import { DEFAULT_PACE, predictTrip, type PaceTuning, type TripPrediction } from '../lib/predictions/predict';
 import { replayServiceDay } from './estimation';
 import { DAY_START, HOUR_MS } from './scheduler-replay';
@@ -85,28 +87,29 @@ export function trueArrivals(world: ReturnType<typeof createSimulator>['world'],
 /** Local hour of the day of an instant, for the replayed days (DAY_START is a local midnight). */
 const hourOf = (t: number) => Math.floor((((t - DAY_START) % DAY_MS) + DAY_MS) % DAY_MS / HOUR_MS);
 
-/** Learns pace profiles from one replayed day, as the server learns them from the fixes it receives. */
+/**
+ * Learns pace profiles from one replayed day, as the server seeds them at start from the trips the recorder kept
+ * (lib/predictions/pace-seed.ts, the same learnRun): each trip with every fix the app received of its bus while on
+ * it, placed by lib/estimate one after the other, per route, direction and hour of departure.
+ */
 function learnProfiles(fromH: number, toH: number, dayStart: number): PaceLearner {
   const learner = new PaceLearner(hourOf);
-  const trips = new Map<number, { trip: Trip; path: RoutePath; points: { m: number; t: number }[]; lastGps: number }>();
+  const trips = new Map<number, { trip: Trip; path: RoutePath; fixes: Map<number, RecentFix> }>();
   replayServiceDay(
     fromH,
     toH,
     ({ trip, path, fixes }) => {
-      const last = fixes[fixes.length - 1];
-      if (!path || !last || last.gpsAt === null || trip.plannedDepartureAt === null || trip.plannedArrivalAt === null) return;
+      if (!path || trip.routeId === null || trip.plannedDepartureAt === null || trip.plannedArrivalAt === null) return;
       let t = trips.get(trip.id);
-      if (!t) trips.set(trip.id, (t = { trip, path, points: [], lastGps: -Infinity }));
+      if (!t) trips.set(trip.id, (t = { trip, path, fixes: new Map() }));
       t.trip = trip;
-      if (last.gpsAt <= t.lastGps) return;
-      t.lastGps = last.gpsAt;
-      const pass = passOf(path, trip, fixes);
-      if (pass) t.points.push(pass);
+      // The recorder keeps a bus's fixes on its trip: those since the trip left (or was first listed).
+      for (const f of fixes) if (f.gpsAt !== null && f.gpsAt >= (trip.actualDepartureAt ?? trip.plannedDepartureAt)) t.fixes.set(f.gpsAt, f);
     },
     dayStart,
   );
-  for (const { trip, path, points } of trips.values()) {
-    learner.add({ routeId: trip.routeId!, direction: trip.direction, plannedDepartureAt: trip.plannedDepartureAt!, plannedArrivalAt: trip.plannedArrivalAt!, path, points });
+  for (const { trip, path, fixes } of trips.values()) {
+    learnRun(learner, { ...trip, routeId: trip.routeId!, plannedDepartureAt: trip.plannedDepartureAt!, plannedArrivalAt: trip.plannedArrivalAt! }, path, [...fixes.values()]);
   }
   return learner;
 }

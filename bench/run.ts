@@ -7,7 +7,7 @@
 import { loadavg } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiLoad } from './api-load';
+import { apiLoad, apiLoadGtfsRt } from './api-load';
 import { basemap } from './basemap';
 import { cluster } from './cluster';
 import { estimation } from './estimation';
@@ -33,7 +33,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, apiLoadGtfsRt, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways];
 
 export class UsageError extends Error {
   constructor(

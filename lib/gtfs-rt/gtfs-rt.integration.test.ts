@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import { gunzipSync } from 'node:zlib';
 import { transit_realtime } from 'gtfs-realtime-bindings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as getVehiclePositions } from '@/app/gtfs-rt/vehicle-positions/route';
@@ -182,6 +183,16 @@ describe('GTFS-Realtime from the app on the simulator', () => {
       expect(same.raw.body!.equals(same.routeBytes)).toBe(true);
       expect(same.raw.headers['Content-Length']).toBe(String(same.routeBytes.length));
     }
+    // Compressed once per version for a consumer that accepts gzip: the same bytes once unzipped, the same ETag.
+    const zipped = await until(
+      'one version, plain and gzipped',
+      async () => ({ plain: await ask('trip-updates'), gz: await ask('trip-updates', '', { 'accept-encoding': 'gzip' }) }),
+      (x) => x.plain.headers['ETag'] === x.gz.headers['ETag'],
+    );
+    expect(zipped.gz.headers['Content-Encoding']).toBe('gzip');
+    expect(zipped.gz.headers['Vary']).toBe('Accept-Encoding');
+    expect(zipped.gz.headers['Content-Length']).toBe(String(zipped.gz.body!.length));
+    expect(gunzipSync(zipped.gz.body!).equals(zipped.plain.body!)).toBe(true);
     const first = await ask('trip-updates', '?format=json');
     expect(first.headers['Content-Type']).toContain('application/json');
     expect((JSON.parse(first.body!.toString()) as { header: { gtfsRealtimeVersion: string } }).header.gtfsRealtimeVersion).toBe('2.0');

@@ -2,6 +2,7 @@ import 'server-only';
 import type { transit_realtime } from 'gtfs-realtime-bindings';
 import type { Feed } from '@/lib/fleet';
 import type { PredictionService } from '@/lib/predictions';
+import { chooseEncoding, encodeBody, type Encoding } from '@/lib/http/live-answer';
 import { etagMatches } from '@/lib/model/etag';
 import { feedHeader, type FeedSource } from './build';
 import { EntityCache } from './cache';
@@ -13,16 +14,22 @@ import { gtfsIds, type GtfsIdConfig, type GtfsIds } from './ids';
 // time and never goes backwards; should a version's time equal (or precede) the previous one's while its content
 // differs (a restart or a new leader with another clock), it moves one second past it (validator rules E017, E018).
 // Each feed keeps its entities' bytes between versions (cache.ts): only the buses and trips whose inputs changed are
-// built and encoded again.
+// built and encoded again. As /api/live's (lib/http/live-answer.ts), each version's answer is compressed once per
+// encoding the consumers accept (gzip, br) on first demand, and every consumer of that version, format and encoding
+// gets the same bytes and the same frozen headers (Content-Length included): a request costs no work but sending.
 
 export type GtfsRtKind = 'vehicle-positions' | 'trip-updates';
 export type GtfsRtFormat = 'protobuf' | 'json';
 
 interface Encoded {
+  /** The uncompressed body. */
   body: Buffer;
   etag: string;
-  /** The answer's headers (frozen: every caller of this version and format gets the same). */
-  headers: Readonly<Record<string, string>>;
+  contentType: string;
+  /** The 200 answer per encoding, made on first demand (frozen: every caller of this version gets the same). */
+  answers: Partial<Record<Encoding, GtfsRtAnswer>>;
+  /** The 304 answer's headers. */
+  notModified: Readonly<Record<string, string>>;
 }
 
 /** A feed's answer before it is a Response: server.mjs sends it as it is (lib/server/gtfs-rt-guard.ts). */
@@ -97,27 +104,36 @@ export class GtfsRtService {
     return next;
   }
 
-  /** The feed's answer to a GET: protobuf or its JSON copy, 304 when If-None-Match names this version. */
-  answer(kind: GtfsRtKind, format: GtfsRtFormat, ifNoneMatch: string | null): GtfsRtAnswer {
+  /**
+   * The feed's answer to a GET: protobuf or its JSON copy, compressed as `acceptEncoding` allows, 304 when
+   * If-None-Match names this version.
+   */
+  answer(kind: GtfsRtKind, format: GtfsRtFormat, ifNoneMatch: string | null, acceptEncoding?: string): GtfsRtAnswer {
     const s = this.current(kind);
     let enc = s.byFormat[format];
     if (!enc) {
       const etag = `"gtfs-rt-${kind}-${format}-${s.key}-${String(s.header.timestamp)}"`;
       const bytes = s.byFormat.protobuf?.body ?? encodeWithHeader(s.header, s.entities);
-      const headers = Object.freeze({
-        ETag: etag,
-        'Cache-Control': 'no-cache',
-        'Content-Type': format === 'json' ? 'application/json; charset=utf-8' : 'application/x-protobuf',
-      });
-      enc = s.byFormat[format] = { etag, headers, body: format === 'json' ? Buffer.from(toJson(bytes)) : bytes };
+      const contentType = format === 'json' ? 'application/json; charset=utf-8' : 'application/x-protobuf';
+      const notModified = Object.freeze({ ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', 'Content-Type': contentType });
+      enc = s.byFormat[format] = { etag, contentType, notModified, answers: {}, body: format === 'json' ? Buffer.from(toJson(bytes)) : bytes };
     }
-    if (etagMatches(ifNoneMatch, enc.etag)) return { status: 304, headers: enc.headers, body: null };
-    return { status: 200, headers: enc.headers, body: enc.body };
+    if (etagMatches(ifNoneMatch, enc.etag)) return { status: 304, headers: enc.notModified, body: null };
+    const encoding = chooseEncoding(acceptEncoding);
+    let a = enc.answers[encoding];
+    if (!a) {
+      const body = encodeBody(enc.body, encoding);
+      const headers: Record<string, string> = { ETag: enc.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', 'Content-Type': enc.contentType };
+      if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+      headers['Content-Length'] = String(body.length);
+      a = enc.answers[encoding] = Object.freeze({ status: 200, headers: Object.freeze(headers), body });
+    }
+    return a;
   }
 
   /** The same answer as a Response (the route handlers). */
-  respond(kind: GtfsRtKind, format: GtfsRtFormat, ifNoneMatch: string | null): Response {
-    const a = this.answer(kind, format, ifNoneMatch);
+  respond(kind: GtfsRtKind, format: GtfsRtFormat, ifNoneMatch: string | null, acceptEncoding?: string): Response {
+    const a = this.answer(kind, format, ifNoneMatch, acceptEncoding);
     return new Response(a.body === null ? null : new Uint8Array(a.body), { status: a.status, headers: a.headers });
   }
 }

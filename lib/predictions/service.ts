@@ -10,6 +10,10 @@ import { groupPlaces, type Places } from './places';
 import { PaceLearner, passOf } from './pace-profile';
 import { predictTrip } from './predict';
 import { TripPredictionMemo, tripPredictions, type ActiveTrip } from './trip-memo';
+import { seedPaceProfiles, type SeedReport } from './pace-seed';
+import { recordedRuns } from '@/lib/history/pace-history';
+import type { Store } from '@/lib/history/store';
+import { logger } from '@/lib/log';
 
 // Predictions as the server serves them: every active trip of the newest snapshot, looked at once per snapshot
 // version and predicted again only when what they rest on changed (trip-memo.ts: a new fix, a new trip record), from the route stops the feed has loaded (no upstream request of its own) and
@@ -52,8 +56,38 @@ export class PredictionService {
     });
   }
 
+  private closed = false;
+  /** The pace profiles' seed from the recorder (seedFromStore): null when none was asked; its report once done. */
+  seeding: Promise<SeedReport | null> | null = null;
+
   close(): void {
+    this.closed = true;
     this.unsubscribe();
+  }
+
+  /**
+   * Seeds the pace profiles from the trips the recorder kept (pace-seed.ts), in the background `delayMs` after start:
+   * the map and the feeds are served meanwhile, with the flat plan until a route's profile is known.
+   */
+  seedFromStore(open: () => Promise<Store>, delayMs: number): void {
+    const log = logger();
+    this.seeding = (async () => {
+      await new Promise<void>((resolve) => setTimeout(resolve, delayMs).unref?.());
+      if (this.closed) return null;
+      const store = await open();
+      const started = Date.now();
+      const report = await seedPaceProfiles(
+        this.learner,
+        { read: (q) => recordedRuns(store.db, q), routeStops: () => this.placesOf(this.feed.networkGeoJson()).stopsByRoute },
+        this.feed.liveSnapshot().snapshot.generatedAt,
+        () => this.closed,
+      );
+      log.info({ ...report, ms: Date.now() - started }, 'pace profiles seeded from the recorded trips');
+      return report;
+    })().catch((e: unknown) => {
+      log.warn({ error: e instanceof Error ? e.message : String(e) }, 'pace profiles could not be seeded from the recorder: flat plans until trips are watched');
+      return null;
+    });
   }
 
   private noteFix(f: FixEvent): void {

@@ -40,7 +40,7 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 /** Host verdicts by header value and configuration: viewers poll with a handful of distinct values. */
 const hostVerdicts = new WeakMap<AuthConfig, Map<string, HostVerdict>>();
 
-function hostVerdict(host: string | undefined, cfg: AuthConfig): HostVerdict {
+export function hostVerdict(host: string | undefined, cfg: AuthConfig): HostVerdict {
   if (host === undefined) return checkHost(host, cfg);
   let seen = hostVerdicts.get(cfg);
   if (!seen) hostVerdicts.set(cfg, (seen = new Map()));

@@ -45,7 +45,7 @@ export async function startServices(deps: ServiceDeps) {
   const running = new Running();
   try {
     const headways = running.add('headways', startHeadways(deps.feed));
-    const predictions = running.add('predictions', startPredictions(deps.feed));
+    const predictions = running.add('predictions', startPredictions(deps.feed, deps.store));
     const exceptions = running.add('exceptions', startExceptions({ ...deps, headways, recorder: () => recorderState(deps.recorder()) }));
     const gtfsRt = running.add('gtfsRt', startGtfsRt(deps.feed, predictions));
     const metrics = running.add('metrics', startMetrics(deps.feed, { status: deps.status, storeTiming: deps.storeTiming, exceptions }));

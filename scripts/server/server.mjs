@@ -180,16 +180,26 @@ function sendGtfsRt(req, res) {
     sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
     return true;
   }
-  context.gtfsRt({ method: req.method, url, headers: req.headers }).then(
-    (answer) => {
-      res.writeHead(answer.status, { ...EVERY_ANSWER, ...answer.headers });
-      res.end(answer.body ?? undefined);
-    },
-    (err) => {
-      log.error({ error: err instanceof Error ? err.message : String(err) }, `${path} failed`);
-      sendJsonError(res, 500, 'The GTFS-Realtime feed could not be served.');
-    },
-  );
+  /** @param {RawAnswer} answer */
+  const send = (answer) => {
+    res.writeHead(answer.status, withEveryAnswer(answer.headers));
+    res.end(answer.body ?? undefined);
+  };
+  /** @param {unknown} err */
+  const fail = (err) => {
+    log.error({ error: err instanceof Error ? err.message : String(err) }, `${path} failed`);
+    sendJsonError(res, 500, 'The GTFS-Realtime feed could not be served.');
+  };
+  // With sign-in on, the handler checks it first (lib/server/gtfs-rt-guard.ts) and answers later; with it off, at once.
+  let answer;
+  try {
+    answer = context.gtfsRt({ method: req.method, url, headers: req.headers });
+  } catch (err) {
+    fail(err);
+    return true;
+  }
+  if ('then' in answer) answer.then(send, fail);
+  else send(answer);
   return true;
 }
 
