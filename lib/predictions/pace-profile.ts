@@ -43,21 +43,8 @@ export class PaceLearner {
   private readonly sums = new Map<string, Sums>();
   private readonly cache = new Map<string, PaceProfile | null>();
 
-  /** Local hours by quarter hour (zones change their offset only on one): asked per trip and version. */
-  private readonly hours = new Map<number, number>();
-
-  /** `localHour`: the local hour of an instant (the agency's clock). */
-  constructor(private readonly localHour: (t: EpochMs) => number) {}
-
-  private hourOf(t: EpochMs): number {
-    const quarter = Math.floor(t / 900_000);
-    let h = this.hours.get(quarter);
-    if (h === undefined) {
-      if (this.hours.size > 10_000) this.hours.clear();
-      this.hours.set(quarter, (h = this.localHour(quarter * 900_000)));
-    }
-    return h;
-  }
+  /** `hourOf`: the local hour of an instant (the agency's clock). */
+  constructor(private readonly hourOf: (t: EpochMs) => number) {}
 
   private static key(routeId: number, direction: string | null, hour: number | 'all') {
     return `${routeId}|${direction ?? ''}|${hour}`;

@@ -50,9 +50,19 @@ export class PredictionService {
 
   constructor(readonly feed: Feed) {
     this.unsubscribe = feed.events.on('fix', (f) => this.noteFix(f));
+    // The zone's hour by quarter hour (zones change their offset only on one): the learner asks it per trip and version.
+    const hours = new Map<string, number>();
     this.learner = new PaceLearner((t) => {
       const rule = feed.timeRule();
-      return rule.kind === 'zone' ? wallClockInZone(t, rule.zone).hour : new Date(t + rule.minutes * 60_000).getUTCHours();
+      if (rule.kind !== 'zone') return new Date(t + rule.minutes * 60_000).getUTCHours();
+      const quarter = Math.floor(t / 900_000) * 900_000;
+      const key = `${rule.zone}|${quarter}`;
+      let h = hours.get(key);
+      if (h === undefined) {
+        if (hours.size > 10_000) hours.clear();
+        hours.set(key, (h = wallClockInZone(quarter, rule.zone).hour));
+      }
+      return h;
     });
   }
 
