@@ -55,7 +55,11 @@ export interface TripPredictions extends PredictedTrip {
   delayMinutes: number | null;
   /** The trip's planned departure from its first stop. */
   plannedDepartureAt: EpochMs | null;
-  /** The instant the predictions were made for. */
+  /**
+   * The instant the predictions are made from: the bus's last fix (`gps`, and a bus waiting before its planned
+   * departure), the start of the trip's current minute (`schedule`), or the instant asked. They stay the same until
+   * the bus reports again, the trip's record changes or a rule's instant passes (docs/predictions.md).
+   */
   at: EpochMs;
   /** The stops the bus has still to reach, in order; empty once the trip has reached its last stop. */
   stops: StopPrediction[];
