@@ -114,6 +114,14 @@ describe('predictTrip', () => {
     expect(stale.at).toBeLessThanOrEqual(T0 + 21 * MIN);
   });
 
+  it('never makes predictions from an instant after now (a fix stamped ahead of the clock)', () => {
+    const now = T0 + 6 * MIN;
+    const p = predictTrip({ trip: trip({ minutes: 20 }), routeStops: stops, fixes: [fix(0, 1_000, now - 40_000), fix(0, 1_200, now + 30_000)], now });
+    if (!p.ok) throw new Error('no prediction');
+    expect(p.at).toBe(now);
+    for (const s of p.stops) expect(s.arrivalAt).toBeGreaterThanOrEqual(now);
+  });
+
   it('holds a waiting bus to its planned departure from its last fix until that departure passes', () => {
     const fixes = [fix(0, 0, T0 - 5 * MIN)];
     const waiting = trip({ minutes: 20, actualDepartureAt: null, delayMinutes: null });

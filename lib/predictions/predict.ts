@@ -192,7 +192,9 @@ export function predictTrip({ trip, routeStops, fixes, now, profile, pace = DEFA
     basis = 'gps';
     // Where the bus was at its fix: the advance from there is the plan's, not the estimate's (which moves with now).
     const m = estimate.motion;
-    madeAt = m ? m.fromAt : (estimate.fix?.gpsAt ?? now);
+    // Never after `now`: a fix stamped ahead of the server's clock is taken as of now (the GTFS-RT header's time is
+    // the newest of the feed).
+    madeAt = Math.min(now, m ? m.fromAt : (estimate.fix?.gpsAt ?? now));
     fromM = m ? m.fromM : estimate.progressM;
     const ranS = plannedOffsetAtM(path, plan, fromM);
     anchorAt = madeAt - ranS * 1000;
