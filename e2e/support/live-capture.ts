@@ -1,7 +1,7 @@
 // The live snapshots a page holds, as the test can follow them on the wire: full answers as they come, deltas
-// applied as the page applies them (lib/model applyLiveDelta).
+// applied as the page applies them (the page reads the compact form: lib/model applyCompactDelta).
 import type { Page } from '@playwright/test';
-import { applyLiveDelta, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
+import { applyCompactDelta, decodeCompactFull, type CompactAnswer, type LiveSnapshot } from '@/lib/model';
 
 /**
  * Every snapshot the page came to hold through /api/live, by version. The page starts from the snapshot rendered
@@ -24,16 +24,13 @@ export async function captureLive(page: Page): Promise<Map<number, LiveSnapshot>
   });
   page.on('response', async (res) => {
     if (new URL(res.url()).pathname !== '/api/live' || res.status() !== 200) return;
-    const body = (await res.json().catch(() => null)) as LiveAnswer | null;
+    const body = (await res.json().catch(() => null)) as CompactAnswer | null;
     if (!body) return;
     if (body.kind === 'delta') {
-      const next = held ? applyLiveDelta(held, body) : null;
+      const next = held ? applyCompactDelta(held, body) : null;
       if (!next) return;
       held = next;
-    } else {
-      const { kind: _kind, ...snapshot } = body;
-      held = snapshot;
-    }
+    } else held = decodeCompactFull(body);
     received.set(held.version, held);
   });
   return received;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { liveChanges, type LiveAnswer, type LiveSnapshot, type NetworkResponse } from '@/lib/model';
+import { encodeCompactDelta, encodeCompactFull, liveChanges, type CompactAnswer, type LiveSnapshot, type NetworkResponse } from '@/lib/model';
 import { makeSnapshot, makeVehicle } from '@/lib/testing/view-factories';
 import { fetchLive, liveUrl, NETWORK_LOADING_POLL_MS, NETWORK_POLL_MS, networkIncomplete, networkQuery } from './queries';
 
@@ -44,7 +44,7 @@ describe('fetchLive', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   /** A server that answers each URL from this list of bodies, in order, and records what was asked. */
-  function serve(...bodies: LiveAnswer[]) {
+  function serve(...bodies: CompactAnswer[]) {
     const asked: string[] = [];
     vi.stubGlobal('fetch', async (url: string) => {
       asked.push(url);
@@ -55,36 +55,52 @@ describe('fetchLive', () => {
 
   const v1 = makeSnapshot({ epoch: 'ab', version: 1, vehicles: [makeVehicle({ busId: 1 }), makeVehicle({ busId: 2 })] });
   const v2: LiveSnapshot = { ...v1, version: 2, generatedAt: v1.generatedAt + 1_000, vehicles: [v1.vehicles[0]!, makeVehicle({ busId: 2, lat: 40.9 })] };
-  const deltaTo2: LiveAnswer = { kind: 'delta', epoch: 'ab', since: 1, version: 2, generatedAt: v2.generatedAt, ...liveChanges(v1, v2), health: v2.health, thresholds: v2.thresholds };
+  const deltaTo2 = encodeCompactDelta(v2, 1, liveChanges(v1, v2));
+  const full = (s: LiveSnapshot) => encodeCompactFull(s);
 
   it('asks for the whole snapshot first, then for what changed since the version it holds', async () => {
-    const asked = serve({ kind: 'full', ...v1 }, deltaTo2);
+    const asked = serve(full(v1), deltaTo2);
     const first = await fetchLive(undefined, 7);
     expect(first).toEqual(v1);
     const second = await fetchLive(first, 7);
-    expect(asked).toEqual(['/api/live?watch=7', '/api/live?watch=7&since=ab-1']);
+    expect(asked).toEqual(['/api/live?shape=compact&watch=7', '/api/live?shape=compact&watch=7&since=ab-1']);
     expect(second).toEqual(v2);
     expect(second.vehicles[0]).toBe(first.vehicles[0]);
   });
 
   it('takes a full answer in place of the held snapshot, and starts over when a delta does not fit it', async () => {
     const other = { ...v2, epoch: 'cd', version: 9 };
-    serve({ kind: 'full', ...other });
+    serve(full(other));
     expect(await fetchLive(v1, null)).toEqual(other);
-    const asked = serve(deltaTo2, { kind: 'full', ...v2 });
+    const asked = serve(deltaTo2, full(v2));
     expect(await fetchLive({ ...v1, version: 5 }, null)).toEqual(v2);
-    expect(asked).toEqual(['/api/live?since=ab-5', '/api/live']);
+    expect(asked).toEqual(['/api/live?shape=compact&since=ab-5', '/api/live?shape=compact']);
   });
 
   it('asks in full when the snapshot it holds is not one the server sent (a broken answer must not stick)', async () => {
-    const asked = serve({ kind: 'full', ...v2 });
+    const asked = serve(full(v2));
     const broken = { version: -1, vehicles: 'not a list' } as unknown as LiveSnapshot;
     expect(await fetchLive(broken, null)).toEqual(v2);
-    expect(asked).toEqual(['/api/live']);
+    expect(asked).toEqual(['/api/live?shape=compact']);
   });
 
   it('writes the since parameter as the ETag names the version', () => {
-    expect(liveUrl(undefined)).toBe('/api/live');
-    expect(liveUrl({ epoch: '0f3a', version: 12 }, null)).toBe('/api/live?since=0f3a-12');
+    expect(liveUrl(undefined)).toBe('/api/live?shape=compact');
+    expect(liveUrl({ epoch: '0f3a', version: 12 }, null)).toBe('/api/live?shape=compact&since=0f3a-12');
+  });
+
+  it('keeps the trip and names it holds for a bus the delta says only moved', async () => {
+    const moved = encodeCompactDelta(v2, 1, liveChanges(v1, v2), (busId) => busId === 2);
+    expect(moved.m.id).toEqual([2]);
+    expect(moved.v.id).toEqual([]);
+    serve(moved);
+    const next = await fetchLive(v1, null);
+    expect(next).toEqual(v2);
+    expect(next.vehicles[1]!.trip).toBe(v1.vehicles[1]!.trip);
+  });
+
+  it('refuses an answer in a form it does not read', async () => {
+    serve({ ...full(v1), shape: 'other' } as unknown as CompactAnswer);
+    await expect(fetchLive(undefined, null)).rejects.toThrow(/does not read/);
   });
 });

@@ -2,7 +2,7 @@
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import type { StopArrivalsResponse, TripPredictionsResponse } from '@/lib/model/predictions';
 import { queryOptions } from '@tanstack/react-query';
-import { applyLiveDelta, liveVersionTag, parseLiveVersionTag, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
+import { applyCompactDelta, decodeCompactFull, LIVE_COMPACT_SHAPE, liveVersionTag, parseLiveVersionTag, type CompactAnswer, type LiveSnapshot } from '@/lib/model';
 import type {
   AccessDeniedReason,
   ApiErrorBody,
@@ -55,12 +55,12 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** The browser's feed asks for the compact form (lib/model/live-compact.ts, docs/live-compact.md). */
 export function liveUrl(held: Pick<LiveSnapshot, 'epoch' | 'version'> | undefined, watchBusId?: number | null): string {
-  const params = new URLSearchParams();
+  const params = new URLSearchParams({ shape: 'compact' });
   if (watchBusId) params.set('watch', String(watchBusId));
   if (held) params.set('since', liveVersionTag(held.epoch, held.version));
-  const query = params.toString();
-  return query ? `/api/live?${query}` : '/api/live';
+  return `/api/live?${params}`;
 }
 
 /**
@@ -70,14 +70,14 @@ export function liveUrl(held: Pick<LiveSnapshot, 'epoch' | 'version'> | undefine
 export async function fetchLive(held: LiveSnapshot | undefined, watchBusId: number | null | undefined, signal?: AbortSignal): Promise<LiveSnapshot> {
   // Only a snapshot this server could have sent names a version (a broken one is replaced by a full answer).
   const base = held && parseLiveVersionTag(liveVersionTag(held.epoch, held.version)) && Array.isArray(held.vehicles) && Array.isArray(held.unpositionedTrips) ? held : undefined;
-  const answer = await getJson<LiveAnswer>(liveUrl(base, watchBusId), signal);
+  const answer = await getJson<CompactAnswer>(liveUrl(base, watchBusId), signal);
+  if (answer.shape !== LIVE_COMPACT_SHAPE) throw new ApiError(502, `/api/live answered in a form this page does not read (${String(answer.shape)}); reload the page.`);
   if (answer.kind === 'delta') {
-    const next = base ? applyLiveDelta(base, answer) : null;
+    const next = base ? applyCompactDelta(base, answer) : null;
     // A delta the held snapshot cannot take (it changed under the request): start again from a full one.
     return next ?? fetchLive(undefined, watchBusId, signal);
   }
-  const { kind: _kind, ...snapshot } = answer;
-  return snapshot;
+  return decodeCompactFull(answer);
 }
 
 export function liveQuery(watchBusId?: number | null) {

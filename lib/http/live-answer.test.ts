@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
 import { startTestFeed, stopAll } from '@/lib/testing/feed';
-import { applyLiveDelta, liveChanges, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
+import { applyCompactDelta, applyLiveDelta, decodeCompactFull, liveChanges, type CompactAnswer, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
 import { makeHealth, makeSnapshot, makeVehicle } from '@/lib/testing/view-factories';
 import { chooseEncoding, liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 
@@ -45,6 +45,56 @@ describe('GET /api/live deltas', () => {
     const trips = new Set([...held.vehicles.flatMap((v) => (v.trip ? [v.trip.tripId] : [])), ...held.unpositionedTrips.map((t) => t.tripId)]);
     expect(trips.size).toBeLessThan(30);
     await stopAll(clock, feed);
+  });
+});
+
+describe('GET /api/live?shape=compact', () => {
+  const compact = (a: RawAnswer) => JSON.parse(a.body!.toString('utf8')) as CompactAnswer;
+  const decodeFull = (a: CompactAnswer) => {
+    if (a.kind !== 'full') throw new Error(`expected a full answer, got ${a.kind}`);
+    return decodeCompactFull(a);
+  };
+
+  it('a chain of compact deltas applied to the first compact answer equals the compact full answer every time, most buses sent as moves', async () => {
+    const { clock, upstream, feed } = startTestFeed({ buses: 40, onTrip: 30, limit: 600 });
+    await clock.advance(30_000);
+    let held = decodeFull(compact(get(feed, '/api/live?shape=compact')));
+    let moved = 0;
+    let whole = 0;
+    for (let i = 0; i < 40; i++) {
+      await clock.advance(1_000 + ((i * 1_700) % 4_000));
+      if (i % 7 === 3) upstream.finishedTrips.add(1 + i);
+      const answer = compact(get(feed, `/api/live?shape=compact&since=${held.epoch}-${held.version}`));
+      expect(answer.kind).toBe('delta');
+      if (answer.kind !== 'delta') return;
+      moved += answer.m.id.length;
+      whole += answer.v.id.length;
+      const next = applyCompactDelta(held, answer);
+      expect(next).not.toBeNull();
+      held = next!;
+      const full = decodeFull(compact(get(feed, '/api/live?shape=compact')));
+      expect(held).toEqual(full);
+      // The same snapshot as the JSON form's, at the compact form's precision.
+      const json = withoutKind(JSON.parse(get(feed, '/api/live').body!.toString('utf8')) as LiveAnswer);
+      expect(held.vehicles.map((v) => [v.busId, v.trip?.tripId ?? null, v.plateNumber])).toEqual(json.vehicles.map((v) => [v.busId, v.trip?.tripId ?? null, v.plateNumber]));
+      expect(held.vehicles.map((v) => v.lat)).toEqual(json.vehicles.map((v) => (v.lat === null ? null : Math.round(v.lat * 1e5) / 1e5)));
+    }
+    expect(moved).toBeGreaterThan(whole);
+    await stopAll(clock, feed);
+  });
+
+  it('has an ETag of its own, 304 on it, compressed as the JSON form is, and refuses another shape', () => {
+    const { source, write, epoch } = handSource(10);
+    write(40.1);
+    write(40.2);
+    const full = get(source, '/api/live?shape=compact', { 'accept-encoding': 'gzip' });
+    expect(full.headers).toMatchObject({ ETag: `W/"${epoch}-2.c"`, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+    expect(JSON.parse(gunzipSync(full.body!).toString())).toMatchObject({ kind: 'full', shape: 'compact-1', version: 2 });
+    expect(get(source, '/api/live?shape=compact', { 'if-none-match': full.headers.ETag }).status).toBe(304);
+    expect(get(source, '/api/live', { 'if-none-match': full.headers.ETag }).status).toBe(200);
+    expect(get(source, '/api/live?shape=json').headers.ETag).toBe(`W/"${epoch}-2"`);
+    expect(compact(get(source, `/api/live?shape=compact&since=${epoch}-1`))).toMatchObject({ kind: 'delta', since: 1, version: 2 });
+    expect(get(source, '/api/live?shape=protobuf').status).toBe(400);
   });
 });
 

@@ -1,9 +1,10 @@
 import 'server-only';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type Health, type LiveChanges, type LiveDelta, type LiveSnapshot } from '@/lib/model';
+import { encodeCompactDelta, encodeCompactFull, liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type Health, type LiveChanges, type LiveDelta, type LiveSnapshot } from '@/lib/model';
 import type { StoredSnapshot } from '@/lib/fleet';
 import { RECENT_VERSIONS } from '@/lib/fleet/snapshot-store';
 import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER, clientKeyOf } from './client-key';
+import { SlowParts } from './live-compact';
 import { ScopedViews, scopeKey } from './live-scope';
 import { etagMatches, idSchema } from './responses';
 
@@ -177,11 +178,23 @@ const scopedViews = new ScopedViews(RECENT_VERSIONS);
  * The answer bytes for a viewer limited to some routes: their view in full, or the change from the view the
  * viewer holds (lib/http/live-scope.ts). Cached per version like everyone's, under the scope's key.
  */
-function scopedEncoded(stored: StoredSnapshot, routes: readonly string[], key: string, since: { epoch: string; version: number } | null, etag: string): Encoded {
+function scopedEncoded(stored: StoredSnapshot, routes: readonly string[], key: string, since: { epoch: string; version: number } | null, etag: string, compact: boolean): Encoded {
   const view = scopedViews.view(key, routes, stored.snapshot);
   const changes = since === null ? null : scopedViews.changesSince(key, since.epoch, since.version, view);
-  if (since !== null && changes !== null) return answers.get(stored, `s${key}:d${since.version}`, etag, 'delta', () => deltaBody(view, since.version, changes));
-  return answers.get(stored, `s${key}:full`, etag, 'full', () => JSON.stringify({ kind: 'full', ...view }));
+  const c = compact ? 'c' : '';
+  if (since !== null && changes !== null) {
+    return answers.get(stored, `${c}s${key}:d${since.version}`, etag, 'delta', () => (compact ? JSON.stringify(encodeCompactDelta(view, since.version, changes)) : deltaBody(view, since.version, changes)));
+  }
+  return answers.get(stored, `${c}s${key}:full`, etag, 'full', () => JSON.stringify(compact ? encodeCompactFull(view) : { kind: 'full', ...view }));
+}
+
+/** Which buses only moved, for compact deltas: brought to the newest version when a compact delta is made. */
+const slowParts = new SlowParts();
+
+/** `shape=compact` (lib/model/live-compact.ts) or the JSON form (absent, or `shape=json`); undefined for another value. */
+function shapeOf(params: URLSearchParams): 'json' | 'compact' | undefined {
+  const shape = params.get('shape');
+  return shape === null || shape === 'json' ? 'json' : shape === 'compact' ? 'compact' : undefined;
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
@@ -225,27 +238,37 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   const sinceRaw = params.get('since');
   const since = sinceRaw === null ? null : parseLiveVersionTag(sinceRaw);
   if (sinceRaw !== null && since === null) return errorAnswer(400, 'since must be a version this server sent (<epoch>-<version>, as in the ETag)');
+  const shape = shapeOf(params);
+  if (shape === undefined) return errorAnswer(400, 'shape must be json (the default) or compact');
+  const compact = shape === 'compact';
   const stored = source.liveSnapshot();
   const { epoch, version } = stored.snapshot;
   const routes = req.routes ?? null;
   const key = routes === null ? null : scopeKey(routes);
   // Wall tokens are never administrators: a limited view never carries the full health.
   const admin = req.fullHealth === true && key === null;
-  // A limited view's ETag names its scope too, an administrator's says so: the same version is another answer.
-  const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}${admin ? '.a' : ''}"`;
+  // A limited view's ETag names its scope too, an administrator's says so, a compact answer too: the same version
+  // is another answer.
+  const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}${admin ? '.a' : ''}${compact ? '.c' : ''}"`;
   if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers: { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' }, body: null };
 
-  const p = admin ? 'a:' : '';
-  const full = () => answers.get(stored, `${p}full`, etag, 'full', () => (admin ? withFullHealth(stored.body, stored.health) : stored.body));
+  const p = `${admin ? 'a:' : ''}${compact ? 'c:' : ''}`;
+  const health = admin ? stored.health : null;
+  const full = () =>
+    answers.get(stored, `${p}full`, etag, 'full', () => (compact ? JSON.stringify(encodeCompactFull(stored.snapshot, health)) : admin ? withFullHealth(stored.body, stored.health) : stored.body));
   let encoded: Encoded;
-  if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since, etag);
+  if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since, etag, compact);
   else if (since === null) encoded = full();
   else {
     // Keyed by the whole version tag: a `since` of another epoch with the same number is another question. The
     // steps are looked up once per version and `since`, not per request.
     encoded = answers.get(stored, `${p}d${liveVersionTag(since.epoch, since.version)}`, etag, 'delta', () => {
       const steps = source.liveChangesSince(since.epoch, since.version);
-      return steps === null ? full() : deltaBody(stored.snapshot, since.version, mergeLiveChanges(steps), admin ? stored.health : null);
+      if (steps === null) return full();
+      const changes = mergeLiveChanges(steps);
+      if (!compact) return deltaBody(stored.snapshot, since.version, changes, health);
+      slowParts.advance(stored.snapshot, source);
+      return JSON.stringify(encodeCompactDelta(stored.snapshot, since.version, changes, (busId) => slowParts.unchangedSince(busId, since.version), health));
     });
   }
   const answer = encoded.answer(chooseEncoding(first(req.headers['accept-encoding'])));

@@ -7,6 +7,7 @@ export * from './admin';
 export * from './history';
 export * from './integration';
 export * from './live-delta';
+export * from './live-compact';
 export * from './route-scope';
 export * from './regularity';
 export * from './exceptions';

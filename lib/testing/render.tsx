@@ -6,7 +6,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { vi } from 'vitest';
 import { Providers } from '@/components/providers';
 import { ViewerContext } from '@/lib/client/use-viewer';
-import type { LiveSnapshot } from '@/lib/model';
+import { encodeCompactFull, type LiveSnapshot } from '@/lib/model';
 import type { Viewer } from '@/lib/model/access';
 
 export function renderWithClient(ui: ReactElement, opts: { viewer?: Viewer } & Omit<RenderOptions, 'wrapper'> = {}) {
@@ -42,7 +42,8 @@ export function fakeFetch(routes: Record<string, (init: RequestInit | undefined)
 export function renderLive(ui: ReactElement, opts: { snapshot?: LiveSnapshot; routes?: Parameters<typeof fakeFetch>[0]; viewer?: Viewer } = {}) {
   const { snapshot, routes = {}, viewer } = opts;
   const answers: Parameters<typeof fakeFetch>[0] = { ...routes };
-  if (snapshot) answers['GET /api/live'] = () => ({ body: { kind: 'full', ...snapshot } });
+  // The page's feed asks for the compact form (lib/model/live-compact.ts).
+  if (snapshot) answers['GET /api/live'] = () => ({ body: encodeCompactFull(snapshot) });
   const fake = fakeFetch(answers);
   vi.stubGlobal('fetch', fake.fetch);
   return { calls: fake.calls, ...render(<Providers live={snapshot} viewer={viewer}>{ui}</Providers>) };

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { makeSnapshot, makeTrip, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
+import type { LiveSnapshot } from './live';
+import { applyCompactDelta, decodeCompactFull, encodeCompactDelta, encodeCompactFull, LIVE_COMPACT_SHAPE } from './live-compact';
+import { liveChanges } from './live-delta';
+
+/** Through JSON, as the browser gets it. */
+const wire = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+
+const snapshot = makeSnapshot({
+  generatedAt: T0 + 750,
+  vehicles: [
+    makeVehicle({ busId: 3, trip: makeTrip({ tripId: 70, delayMinutes: 6 }) }),
+    makeVehicle({ busId: 8, plateNumber: null, busName: null, internalCode: null, lat: null, lon: null, heading: null, speedKmh: null, accuracy: null, gpsAt: null, fetchedAt: null, trip: null }),
+    makeVehicle({ busId: 12, trip: makeTrip({ tripId: 71, routeId: null, routeCode: null, routeName: null, direction: null, status: null, delayMinutes: null, plannedDepartureAt: null, plannedArrivalAt: T0 + 60_000, actualDepartureAt: T0 - 3_000, actualArrivalAt: T0 + 61_000 }) }),
+  ],
+  unpositionedTrips: [makeUnpositionedTrip({ tripId: 900 }), makeUnpositionedTrip({ tripId: 905, busId: 44, plateNumber: 'P-44', busName: 'Bus 44', delayMinutes: -2 })],
+  fullHealth: undefined,
+});
+
+describe('the compact form of /api/live', () => {
+  it('decodes a full answer to the very snapshot it was made from (values at the precision it keeps)', () => {
+    const a = wire(encodeCompactFull(snapshot));
+    expect(a.shape).toBe(LIVE_COMPACT_SHAPE);
+    expect(decodeCompactFull(a)).toEqual(snapshot);
+    // Route names and directions go once into the tables, not once per trip.
+    expect(a.r.filter((x) => x === 'M15')).toHaveLength(1);
+  });
+
+  it('keeps the precision the map uses: 1e-5 degrees, whole heading, speed and accuracy, whole seconds', () => {
+    const fine = makeSnapshot({ generatedAt: T0, vehicles: [makeVehicle({ lat: 40.7512345678, lon: -73.9812345, heading: 89.6, speedKmh: 17.4, accuracy: 4.5, gpsAt: T0 - 10_400, fetchedAt: T0 - 5_600 })] });
+    const v = decodeCompactFull(wire(encodeCompactFull(fine))).vehicles[0]!;
+    expect([v.lat, v.lon, v.heading, v.speedKmh, v.accuracy, v.gpsAt, v.fetchedAt]).toEqual([40.75123, -73.98123, 90, 17, 5, T0 - 10_000, T0 - 6_000]);
+  });
+
+  it('carries the administrators\' full health when asked, and only then', () => {
+    const health = { state: 'ok' } as never;
+    expect(decodeCompactFull(wire(encodeCompactFull(snapshot, health))).fullHealth).toEqual(health);
+    expect('fullHealth' in encodeCompactFull(snapshot)).toBe(false);
+  });
+
+  it('moves a held snapshot on by a delta: changed buses in full, moved ones by position, removals', () => {
+    const next: LiveSnapshot = {
+      ...snapshot,
+      generatedAt: T0 + 5_000,
+      version: 2,
+      vehicles: [
+        { ...snapshot.vehicles[0]!, lat: 40.76, gpsAt: T0 + 2_000 },
+        { ...snapshot.vehicles[2]!, trip: makeTrip({ tripId: 72 }) },
+        makeVehicle({ busId: 20 }),
+      ],
+      unpositionedTrips: [{ ...snapshot.unpositionedTrips[1]!, delayMinutes: 9, delayClass: 'late' }],
+    };
+    const changes = liveChanges(snapshot, next);
+    const d = wire(encodeCompactDelta(next, 1, changes, (busId) => busId === 3));
+    expect(d.m.id).toEqual([3]);
+    expect(d.v.id.reduce((acc: number[], x) => [...acc, (acc.at(-1) ?? 0) + x], [])).toEqual([12, 20]);
+    expect(d.removedBusIds).toEqual([8]);
+    expect(d.removedTripIds).toEqual([900]);
+    const moved = applyCompactDelta(snapshot, d)!;
+    expect(moved).toEqual(next);
+    // What did not change keeps its objects, so memoised views of it do not recompute.
+    expect(moved.vehicles[0]!.trip).toBe(snapshot.vehicles[0]!.trip);
+  });
+
+  it('refuses a delta from another version, or one that moves a bus the snapshot lacks', () => {
+    const next = { ...snapshot, version: 2, vehicles: [{ ...snapshot.vehicles[0]!, lat: 41 }, ...snapshot.vehicles.slice(1)] };
+    const d = encodeCompactDelta(next, 1, liveChanges(snapshot, next), () => true);
+    expect(applyCompactDelta({ ...snapshot, version: 7 }, d)).toBeNull();
+    expect(applyCompactDelta({ ...snapshot, vehicles: snapshot.vehicles.slice(1) }, d)).toBeNull();
+  });
+});
