@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROUTE_ACCESS, type RouteAccess } from '@/lib/auth/access';
 import { fleetQuery, routesQuery, trackQuery } from '@/lib/http/history-params';
+import { liveCompactDelta, liveCompactFull } from './live-compact-schemas';
 import * as s from './schemas';
 import * as ss from './service-schemas';
 
@@ -38,6 +39,7 @@ const ERROR_TEXT: Record<number, string> = {
 const liveQuery = z.object({
   since: z.string().regex(/^[0-9a-z]{1,32}-\d+$/).optional().describe('The ETag value last received (<epoch>-<version>): answer the change since it'),
   watch: z.string().regex(/^\d+$/).optional().describe('A bus id to poll first (dispatcher and above)'),
+  shape: z.enum(['json', 'compact']).optional().describe('compact: the same snapshot in columns, a tenth the size (docs/live-compact.md), under an ETag of its own'),
 });
 const gtfsRtQuery = z.object({ format: z.enum(['json']).optional().describe('json: the same FeedMessage as JSON, for people') });
 const headwaysQuery = z.object({ route: z.string().optional().describe('Route codes, comma separated; every route when absent') });
@@ -69,9 +71,14 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     tag: 'live',
     summary: 'The live snapshot, or the change since a version',
-    description: 'Polled every 5 s by every page. ETag W/"<epoch>-<version>"; If-None-Match with the newest version gets a 304. Answered by the server before Next.js (scripts/server/server.mjs), compressed once per version.',
+    description:
+      'Polled every 5 s by every page (in the compact form, ?shape=compact). ETag W/"<epoch>-<version>" (W/"<epoch>-<version>.c" for the compact form); If-None-Match with the newest version gets a 304. Answered by the server before Next.js (scripts/server/server.mjs), compressed once per version.',
     query: liveQuery,
-    responses: { 200: { description: 'The whole snapshot (kind full), or the change since `since` (kind delta)', schema: z.union([s.liveFull, s.liveDelta]) }, 304: { description: 'Nothing new since the ETag given' }, ...errors(400) },
+    responses: {
+      200: { description: 'The whole snapshot (kind full), or the change since `since` (kind delta); with shape=compact, in the compact form', schema: z.union([s.liveFull, s.liveDelta, liveCompactFull, liveCompactDelta]) },
+      304: { description: 'Nothing new since the ETag given' },
+      ...errors(400),
+    },
   },
   { route: '/api/network', method: 'get', tag: 'live', summary: 'The network as GeoJSON', responses: { 200: json('Route lines and stops', s.networkResponse) } },
   { route: '/api/routes', method: 'get', tag: 'live', summary: 'Every route', responses: { 200: json('The routes the feed holds', s.routesResponse), ...errors(503) } },

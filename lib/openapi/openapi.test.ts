@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTE_ACCESS, SERVER_ROUTES } from '@/lib/auth/access';
 import { answerChecker } from '@/lib/testing/openapi';
 import { makeSnapshot, makeUnpositionedTrip, makeVehicle } from '@/lib/testing/view-factories';
+import { encodeCompactDelta, encodeCompactFull, liveChanges } from '@/lib/model';
 import { openApiDocument, openApiPath } from './document';
 
 const ROOT = join(__dirname, '..', '..');
@@ -58,6 +59,12 @@ describe('the OpenAPI document', () => {
     expect(check('/api/live', 'get', 200, full)).toEqual([]);
     expect(check('/api/live', 'get', 200, { ...full, vehicles: [{ ...makeVehicle(), gpsAt: 'yesterday' }] }).length).toBeGreaterThan(0);
     expect(check('/api/live', 'get', 200, { ...full, health: { ...full.health, state: 'fine' } }).length).toBeGreaterThan(0);
+    // The compact form (?shape=compact), full and delta.
+    const { kind: _kind, ...snapshot } = full;
+    const compact = JSON.parse(JSON.stringify(encodeCompactFull(snapshot)));
+    expect(check('/api/live', 'get', 200, compact)).toEqual([]);
+    expect(check('/api/live', 'get', 200, JSON.parse(JSON.stringify(encodeCompactDelta({ ...snapshot, version: 2 }, 1, liveChanges({ vehicles: [], unpositionedTrips: [] }, snapshot), (id) => id === 2))))).toEqual([]);
+    expect(check('/api/live', 'get', 200, { ...compact, v: { ...compact.v, lat: ['north'] } }).length).toBeGreaterThan(0);
     expect(check('/api/trips/{id}', 'get', 404, { error: { status: 404, message: 'Trip 9 was not found upstream.' } })).toEqual([]);
     // The services' answers are spelled out too: a field of the wrong kind or a missing one is refused.
     expect(check('/api/exceptions', 'get', 200, { generatedAt: 1, canAct: true, exceptions: [], countsByRule: { late: 2 } })).toEqual([]);
