@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredSnapshot } from '@/lib/fleet';
-import { liveChanges, type LiveSnapshot } from '@/lib/model';
+import { SlowParts } from '@/lib/http/live-compact';
+import { encodeCompactDelta, liveChanges, mergeLiveChanges, type LiveSnapshot } from '@/lib/model';
 import { makeHealth, makeLiveHealth, makeVehicle } from '@/lib/testing/view-factories';
 import { Lease } from './lease';
 import { ClusterSnapshotStore } from './snapshot-store';
@@ -95,6 +96,11 @@ describe.skipIf(!TEST_REDIS_URL)(`snapshot versions across instances (${TEST_RED
     await leader.flushed();
     expect(await follower.pull()).toBe('new');
     expect(await follower.pull()).toBe('same');
+    // Each instance follows which buses only moved (compact deltas, lib/http/live-compact.ts) from its own store.
+    const moves = [new SlowParts(), new SlowParts()] as const;
+    const steps = (store: ClusterSnapshotStore) => ({ liveChangesSince: (e: string, v: number) => store.changesSince(e, v) });
+    moves[0].advance(leader.read()!.snapshot, steps(leader));
+    moves[1].advance(follower.read()!.snapshot, steps(follower));
     for (let v = 4; v <= 6; v++) leader.write((prev = version(1, v, prev)));
     await leader.flushed();
     expect(await follower.pull()).toBe('new');
@@ -103,6 +109,15 @@ describe.skipIf(!TEST_REDIS_URL)(`snapshot versions across instances (${TEST_RED
     // A delta from version 3 (the follower's last pull) to 6 exists on both, and is the same.
     expect(follower.changesSince('1', 3)).toEqual(leader.changesSince('1', 3));
     expect(follower.changesSince('1', 3)).toHaveLength(3);
+    // And so is its compact form, the bus that only moved sent by its position alone on both.
+    const compact = ([store, parts]: readonly [ClusterSnapshotStore, SlowParts]) => {
+      const now = store.read()!.snapshot;
+      parts.advance(now, steps(store));
+      return encodeCompactDelta(now, 3, mergeLiveChanges(store.changesSince('1', 3)!), (busId) => parts.unchangedSince(busId, 3));
+    };
+    const fromLeader = compact([leader, moves[0]]);
+    expect(compact([follower, moves[1]])).toEqual(fromLeader);
+    expect(fromLeader.m.id).toEqual([1]);
   });
 
   it('serves the data held under a coordination banner, as a newer version of its own', async () => {
