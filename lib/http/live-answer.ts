@@ -252,6 +252,8 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   const etag = `W/"${liveVersionTag(epoch, version)}${key === null ? '' : `.${key}`}${admin ? '.a' : ''}${compact ? '.c' : ''}"`;
   if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers: { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' }, body: null };
 
+  // Followed at every version a compact answer is asked at, so that the next delta from it can send moves alone.
+  if (compact) slowParts.advance(stored.snapshot, source);
   const p = `${admin ? 'a:' : ''}${compact ? 'c:' : ''}`;
   const health = admin ? stored.health : null;
   const full = () =>
@@ -267,7 +269,6 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
       if (steps === null) return full();
       const changes = mergeLiveChanges(steps);
       if (!compact) return deltaBody(stored.snapshot, since.version, changes, health);
-      slowParts.advance(stored.snapshot, source);
       return JSON.stringify(encodeCompactDelta(stored.snapshot, since.version, changes, (busId) => slowParts.unchangedSince(busId, since.version), health));
     });
   }

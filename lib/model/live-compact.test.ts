@@ -70,3 +70,14 @@ describe('the compact form of /api/live', () => {
     expect(applyCompactDelta({ ...snapshot, vehicles: snapshot.vehicles.slice(1) }, d)).toBeNull();
   });
 });
+
+describe('string columns of the compact form', () => {
+  it('say their common prefix once and send a rest of digits as a number, any other rest as a string', () => {
+    const names = ['MB-7100', 'MB-0712', null, 'MB-7', 'MB-'];
+    const s = makeSnapshot({ vehicles: names.map((internalCode, i) => makeVehicle({ busId: i + 1, internalCode, busName: internalCode && `#${i}` })) });
+    const a = wire(encodeCompactFull(s));
+    expect(a.v.c).toEqual({ x: 'MB-', v: [7100, '0712', null, 7, ''] });
+    expect(a.v.n.x).toBe('#');
+    expect(decodeCompactFull(a).vehicles.map((v) => [v.internalCode, v.busName])).toEqual(s.vehicles.map((v) => [v.internalCode, v.busName]));
+  });
+});

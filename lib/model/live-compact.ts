@@ -5,7 +5,9 @@
 // - Numbers carry the precision the map uses: latitude and longitude in whole 1e-5 degrees (about a metre),
 //   heading, speed and accuracy whole, every time in whole seconds from the answer's base second `t0` (a trip's
 //   planned arrival from its planned departure, its actual times from the planned ones).
-// - Route codes and names, directions and statuses are listed once per answer and referred to by index.
+// - Route codes and names, directions and statuses are listed once per answer and referred to by index; a string
+//   column (plates, names) says its common prefix once, and a rest that is a whole number goes as a number.
+// - Latitude and longitude count from the answer's origin `o`, trip ids from the row before.
 // - A delta sends a bus whose trip and names did not change since the viewer's version as its position alone
 //   (`m`, "moved"); the browser keeps the trip and names it holds.
 import type { DelayClass, LiveChanges, LiveDelta, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from './live';
@@ -33,11 +35,20 @@ export interface CompactTrips {
   aa: (number | null)[];
 }
 
+/**
+ * A column of strings: each value is `x` followed by its rest in `v` (a number stands for its decimal digits), or
+ * null.
+ */
+export interface CompactStrings {
+  x: string;
+  v: (string | number | null)[];
+}
+
 /** Buses' positions: one row per bus, sorted by busId. */
 export interface CompactPositions {
   /** busId, as its difference from the row before (the first from 0). */
   id: number[];
-  /** Latitude and longitude in 1e-5 degrees. */
+  /** Latitude and longitude in 1e-5 degrees, from the answer's origin `o`. */
   lat: (number | null)[];
   lon: (number | null)[];
   hd: (number | null)[];
@@ -50,10 +61,13 @@ export interface CompactPositions {
 
 /** Buses in full: position, names and trip. */
 export interface CompactVehicles extends CompactPositions {
-  p: (string | null)[];
-  n: (string | null)[];
-  c: (string | null)[];
-  /** tripId, null for a bus with no trip; the trips' columns hold one row per non-null tripId, in order. */
+  p: CompactStrings;
+  n: CompactStrings;
+  c: CompactStrings;
+  /**
+   * tripId as its difference from the last non-null one before it (the first from 0), null for a bus with no trip;
+   * the trips' columns hold one row per non-null tripId, in order.
+   */
   t: (number | null)[];
   trips: CompactTrips;
 }
@@ -62,8 +76,8 @@ export interface CompactUnpositioned {
   /** tripId, as its difference from the row before (the first from 0): rows are sorted by tripId. */
   id: number[];
   b: (number | null)[];
-  p: (string | null)[];
-  n: (string | null)[];
+  p: CompactStrings;
+  n: CompactStrings;
   trips: CompactTrips;
 }
 
@@ -74,6 +88,8 @@ interface CompactCommon {
   generatedAt: number;
   /** The base second every time counts from. */
   t0: number;
+  /** The origin latitudes and longitudes count from, in 1e-5 degrees. */
+  o: [number, number];
   /** Routes, flat: routeId, routeCode, routeName, then the next route's. */
   r: (number | string | null)[];
   /** Directions and statuses. */
@@ -110,13 +126,16 @@ const round = (x: number | null): number | null => (x === null ? null : Math.rou
 const deg = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e5));
 const sec = (ms: number | null): number | null => (ms === null ? null : Math.round(ms / 1000));
 
-/** The tables one answer's rows refer to. */
+/** The tables one answer's rows refer to, and the bases its numbers count from. */
 class Tables {
   readonly r: (number | string | null)[] = [];
   readonly s: string[] = [];
   private readonly routes = new Map<string, number>();
   private readonly strings = new Map<string, number>();
-  constructor(readonly t0: number) {}
+  constructor(
+    readonly t0: number,
+    readonly o: [number, number],
+  ) {}
 
   route(t: VehicleTrip): number {
     const key = `${t.routeId}\u0000${t.routeCode}\u0000${t.routeName}`;
@@ -162,12 +181,45 @@ function pushTrip(out: CompactTrips, t: VehicleTrip, tables: Tables): void {
 
 const emptyPositions = (): CompactPositions => ({ id: [], lat: [], lon: [], hd: [], sp: [], ac: [], g: [], f: [] });
 
-function pushPosition(out: CompactPositions, v: Vehicle, prevId: number, t0: number): void {
+/** The smallest latitude and longitude of `vehicles` (0 when none has one), in 1e-5 degrees. */
+function originOf(vehicles: readonly Vehicle[]): [number, number] {
+  let lat = Number.POSITIVE_INFINITY;
+  let lon = Number.POSITIVE_INFINITY;
+  for (const v of vehicles) {
+    if (v.lat !== null) lat = Math.min(lat, deg(v.lat)!);
+    if (v.lon !== null) lon = Math.min(lon, deg(v.lon)!);
+  }
+  return [Number.isFinite(lat) ? lat : 0, Number.isFinite(lon) ? lon : 0];
+}
+
+const WHOLE = /^(0|[1-9][0-9]{0,14})$/;
+
+function encodeStrings(values: readonly (string | null)[]): CompactStrings {
+  let x: string | null = null;
+  for (const s of values) {
+    if (s === null) continue;
+    if (x === null) x = s;
+    else {
+      let i = 0;
+      while (i < x.length && i < s.length && x[i] === s[i]) i++;
+      x = x.slice(0, i);
+    }
+    if (x === '') break;
+  }
+  // A rest of digits alone goes as a number: the prefix then stops before the digits (so "#7100" and "#7200" are
+  // "#" with 7100 and 7200, not "#7" with "100" and "200").
+  x = (x ?? '').replace(/[0-9]+$/, '');
+  const n = x.length;
+  return { x, v: values.map((s) => (s === null ? null : WHOLE.test(s.slice(n)) ? Number(s.slice(n)) : s.slice(n))) };
+}
+
+function pushPosition(out: CompactPositions, v: Vehicle, prevId: number, tables: Tables): void {
+  const t0 = tables.t0;
   const g = sec(v.gpsAt);
   const f = sec(v.fetchedAt);
   out.id.push(v.busId - prevId);
-  out.lat.push(deg(v.lat));
-  out.lon.push(deg(v.lon));
+  out.lat.push(v.lat === null ? null : deg(v.lat)! - tables.o[0]);
+  out.lon.push(v.lon === null ? null : deg(v.lon)! - tables.o[1]);
   out.hd.push(round(v.heading));
   out.sp.push(round(v.speedKmh));
   out.ac.push(round(v.accuracy));
@@ -176,29 +228,29 @@ function pushPosition(out: CompactPositions, v: Vehicle, prevId: number, t0: num
 }
 
 function encodeVehicles(vehicles: readonly Vehicle[], tables: Tables): CompactVehicles {
-  const out: CompactVehicles = { ...emptyPositions(), p: [], n: [], c: [], t: [], trips: emptyTrips() };
+  const out: CompactVehicles = { ...emptyPositions(), p: encodeStrings(vehicles.map((v) => v.plateNumber)), n: encodeStrings(vehicles.map((v) => v.busName)), c: encodeStrings(vehicles.map((v) => v.internalCode)), t: [], trips: emptyTrips() };
   let prev = 0;
+  let prevTrip = 0;
   for (const v of vehicles) {
-    pushPosition(out, v, prev, tables.t0);
+    pushPosition(out, v, prev, tables);
     prev = v.busId;
-    out.p.push(v.plateNumber);
-    out.n.push(v.busName);
-    out.c.push(v.internalCode);
-    out.t.push(v.trip === null ? null : v.trip.tripId);
-    if (v.trip !== null) pushTrip(out.trips, v.trip, tables);
+    if (v.trip === null) out.t.push(null);
+    else {
+      out.t.push(v.trip.tripId - prevTrip);
+      prevTrip = v.trip.tripId;
+      pushTrip(out.trips, v.trip, tables);
+    }
   }
   return out;
 }
 
 function encodeUnpositioned(trips: readonly UnpositionedTrip[], tables: Tables): CompactUnpositioned {
-  const out: CompactUnpositioned = { id: [], b: [], p: [], n: [], trips: emptyTrips() };
+  const out: CompactUnpositioned = { id: [], b: [], p: encodeStrings(trips.map((t) => t.plateNumber)), n: encodeStrings(trips.map((t) => t.busName)), trips: emptyTrips() };
   let prev = 0;
   for (const t of trips) {
     out.id.push(t.tripId - prev);
     prev = t.tripId;
     out.b.push(t.busId);
-    out.p.push(t.plateNumber);
-    out.n.push(t.busName);
     pushTrip(out.trips, t, tables);
   }
   return out;
@@ -208,10 +260,10 @@ const baseSecond = (generatedAt: number) => Math.floor(generatedAt / 1000);
 
 /** A full answer in the compact form (`fullHealth` for an administrator's). */
 export function encodeCompactFull(s: LiveSnapshot, fullHealth: Health | null = null): CompactFull {
-  const tables = new Tables(baseSecond(s.generatedAt));
+  const tables = new Tables(baseSecond(s.generatedAt), originOf(s.vehicles));
   const v = encodeVehicles(s.vehicles, tables);
   const u = encodeUnpositioned(s.unpositionedTrips, tables);
-  const out: CompactFull = { kind: 'full', shape: LIVE_COMPACT_SHAPE, epoch: s.epoch, version: s.version, generatedAt: s.generatedAt, t0: tables.t0, r: tables.r, s: tables.s, v, u, health: s.health, thresholds: s.thresholds };
+  const out: CompactFull = { kind: 'full', shape: LIVE_COMPACT_SHAPE, epoch: s.epoch, version: s.version, generatedAt: s.generatedAt, t0: tables.t0, o: tables.o, r: tables.r, s: tables.s, v, u, health: s.health, thresholds: s.thresholds };
   if (fullHealth) out.fullHealth = fullHealth;
   return out;
 }
@@ -221,14 +273,14 @@ export function encodeCompactFull(s: LiveSnapshot, fullHealth: Health | null = n
  * are the same as at `since` (the viewer's version), so that its position alone is sent.
  */
 export function encodeCompactDelta(s: LiveSnapshot, since: number, changes: LiveChanges, movedOnly: (busId: number) => boolean = () => false, fullHealth: Health | null = null): CompactDelta {
-  const tables = new Tables(baseSecond(s.generatedAt));
+  const tables = new Tables(baseSecond(s.generatedAt), originOf(changes.vehicles));
   const whole: Vehicle[] = [];
   const m = emptyPositions();
   let prev = 0;
   for (const v of changes.vehicles) {
     if (!movedOnly(v.busId)) whole.push(v);
     else {
-      pushPosition(m, v, prev, tables.t0);
+      pushPosition(m, v, prev, tables);
       prev = v.busId;
     }
   }
@@ -242,6 +294,7 @@ export function encodeCompactDelta(s: LiveSnapshot, since: number, changes: Live
     version: s.version,
     generatedAt: s.generatedAt,
     t0: tables.t0,
+    o: tables.o,
     r: tables.r,
     s: tables.s,
     v,
@@ -263,7 +316,12 @@ export function vehicleSlowPart(v: Vehicle): string {
 
 // --- decoding --------------------------------------------------------------------------------------------------
 
-const fromDeg = (x: number | null): number | null => (x === null ? null : x / 1e5);
+const fromDeg = (x: number | null, origin: number): number | null => (x === null ? null : (x + origin) / 1e5);
+
+function stringAt(c: CompactStrings, i: number): string | null {
+  const v = c.v[i]!;
+  return v === null ? null : c.x + String(v);
+}
 const ms = (s: number | null, base: number): number | null => (s === null ? null : (base + s) * 1000);
 
 function decodeTrip(c: CompactTrips, i: number, a: CompactCommon, tripId: number): VehicleTrip {
@@ -292,14 +350,15 @@ function decodeTrip(c: CompactTrips, i: number, a: CompactCommon, tripId: number
 }
 
 /** Row `i` of positions, with the names and trip given. */
-function decodePosition(c: CompactPositions, i: number, busId: number, t0: number, rest: Pick<Vehicle, 'plateNumber' | 'busName' | 'internalCode' | 'trip'>): Vehicle {
+function decodePosition(c: CompactPositions, i: number, busId: number, a: CompactCommon, rest: Pick<Vehicle, 'plateNumber' | 'busName' | 'internalCode' | 'trip'>): Vehicle {
+  const t0 = a.t0;
   return {
     busId,
     plateNumber: rest.plateNumber,
     busName: rest.busName,
     internalCode: rest.internalCode,
-    lat: fromDeg(c.lat[i]!),
-    lon: fromDeg(c.lon[i]!),
+    lat: fromDeg(c.lat[i]!, a.o[0]),
+    lon: fromDeg(c.lon[i]!, a.o[1]),
     heading: c.hd[i]!,
     speedKmh: c.sp[i]!,
     accuracy: c.ac[i]!,
@@ -313,12 +372,14 @@ function decodeVehicles(a: CompactCommon): Vehicle[] {
   const c = a.v;
   const out: Vehicle[] = new Array(c.id.length);
   let busId = 0;
+  let tripId = 0;
   let k = 0;
   for (let i = 0; i < c.id.length; i++) {
     busId += c.id[i]!;
-    const tripId = c.t[i]!;
-    const trip = tripId === null ? null : decodeTrip(c.trips, k++, a, tripId);
-    out[i] = decodePosition(c, i, busId, a.t0, { plateNumber: c.p[i]!, busName: c.n[i]!, internalCode: c.c[i]!, trip });
+    const dt = c.t[i]!;
+    if (dt !== null) tripId += dt;
+    const trip = dt === null ? null : decodeTrip(c.trips, k++, a, tripId);
+    out[i] = decodePosition(c, i, busId, a, { plateNumber: stringAt(c.p, i), busName: stringAt(c.n, i), internalCode: stringAt(c.c, i), trip });
   }
   return out;
 }
@@ -329,7 +390,7 @@ function decodeUnpositioned(a: CompactCommon): UnpositionedTrip[] {
   let tripId = 0;
   for (let i = 0; i < c.id.length; i++) {
     tripId += c.id[i]!;
-    out[i] = { ...decodeTrip(c.trips, i, a, tripId), busId: c.b[i]!, plateNumber: c.p[i]!, busName: c.n[i]! };
+    out[i] = { ...decodeTrip(c.trips, i, a, tripId), busId: c.b[i]!, plateNumber: stringAt(c.p, i), busName: stringAt(c.n, i) };
   }
   return out;
 }
@@ -376,7 +437,7 @@ export function applyCompactDelta(base: LiveSnapshot, a: CompactDelta): LiveSnap
     busId += m.id[i]!;
     const held = findBus(base.vehicles, busId);
     if (held === undefined) return null;
-    vehicles.push(decodePosition(m, i, busId, a.t0, held));
+    vehicles.push(decodePosition(m, i, busId, a, held));
   }
   const delta: LiveDelta = {
     kind: 'delta',

@@ -1,14 +1,18 @@
 import { z } from 'zod';
-import type { CompactDelta, CompactFull, CompactPositions, CompactTrips, CompactUnpositioned, CompactVehicles } from '@/lib/model';
+import type { CompactDelta, CompactFull, CompactPositions, CompactStrings, CompactTrips, CompactUnpositioned, CompactVehicles } from '@/lib/model';
 import { LIVE_COMPACT_SHAPE } from '@/lib/model';
-import { epochMs, health, liveHealth, named, nullableNumber, nullableString } from './schemas';
+import { epochMs, health, liveHealth, named, nullableNumber } from './schemas';
 
 // The compact form of /api/live (`?shape=compact`, lib/model/live-compact.ts, docs/live-compact.md), as the OpenAPI
 // document describes it: columns of equal length, checked against the model's types by the compiler.
 
 const ints = z.array(z.number().int());
 const nullableInts = z.array(z.number().int().nullable());
-const strings = z.array(nullableString);
+const strings = named(
+  'CompactStrings',
+  z.object({ x: z.string(), v: z.array(z.union([z.string(), z.number().int()]).nullable()) }) satisfies z.ZodType<CompactStrings>,
+  'A column of strings: each is x followed by its rest in v (a number stands for its digits), or null.',
+);
 
 const compactTrips = named(
   'CompactTrips',
@@ -21,13 +25,13 @@ const positionColumns = { id: ints, lat: nullableInts, lon: nullableInts, hd: nu
 const compactPositions = named(
   'CompactPositions',
   z.object(positionColumns) satisfies z.ZodType<CompactPositions>,
-  'Bus columns sorted by busId: id as the difference from the row before, lat and lon in 1e-5 degrees, heading, speed (km/h) and accuracy whole, gpsAt and fetchedAt in seconds from t0.',
+  'Bus columns sorted by busId: id as the difference from the row before, lat and lon in 1e-5 degrees from the origin o, heading, speed (km/h) and accuracy whole, gpsAt and fetchedAt in seconds from t0.',
 );
 
 const compactVehicles = named(
   'CompactVehicles',
   z.object({ ...positionColumns, p: strings, n: strings, c: strings, t: nullableInts, trips: compactTrips }) satisfies z.ZodType<CompactVehicles>,
-  'Buses in full: their positions, plate, name, internal code and tripId; trips holds one row per non-null tripId, in order.',
+  'Buses in full: their positions, plate, name, internal code and tripId (as the difference from the last non-null one before it); trips holds one row per non-null tripId, in order.',
 );
 
 const compactUnpositioned = named(
@@ -42,6 +46,7 @@ const common = {
   version: z.number().int(),
   generatedAt: epochMs,
   t0: z.number().int().describe('The base second (epoch seconds) every time counts from'),
+  o: z.tuple([z.number().int(), z.number().int()]).describe('The origin latitudes and longitudes count from, in 1e-5 degrees'),
   r: z.array(z.union([z.number(), z.string()]).nullable()).describe('Routes, flat: routeId, routeCode, routeName, then the next route'),
   s: z.array(z.string()).describe('Directions and statuses'),
   v: compactVehicles,
