@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
 import { startTestFeed, stopAll } from '@/lib/testing/feed';
-import { applyLiveDelta, liveChanges, liveInRoutes, tripInRoutes, type LiveAnswer, type LiveSnapshot, type Vehicle } from '@/lib/model';
+import { applyCompactDelta, applyLiveDelta, decodeCompactFull, liveChanges, liveInRoutes, tripInRoutes, type CompactAnswer, type LiveAnswer, type LiveSnapshot, type Vehicle } from '@/lib/model';
 import { makeHealth, makeSnapshot, makeTrip, makeVehicle } from '@/lib/testing/view-factories';
 import { liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 import { normaliseRoutes, scopeKey } from './live-scope';
@@ -52,6 +52,35 @@ describe('GET /api/live for a viewer limited to routes', () => {
       expect(held).toEqual(liveInRoutes(all, routes));
     }
     expect(deltas).toBe(40);
+    await stopAll(clock, feed);
+  });
+
+  it('in the compact form too: its own ETag, only those routes, and a chain of its deltas equals its full view', async () => {
+    const { clock, feed } = startTestFeed({ buses: 40, onTrip: 30, limit: 600 });
+    await clock.advance(30_000);
+    const everything = withoutKind(json(get(feed, '/api/live', null)));
+    const routes = [String(everything.vehicles.find((v) => v.trip?.routeId != null)!.trip!.routeId)];
+    const compact = (url: string) => {
+      const a = get(feed, url, routes);
+      expect(a.headers.ETag).toMatch(new RegExp(`\\.${scopeKey(routes)}\\.c"$`));
+      return JSON.parse(a.body!.toString('utf8')) as CompactAnswer;
+    };
+    const full = () => {
+      const a = compact('/api/live?shape=compact');
+      if (a.kind !== 'full') throw new Error('expected a full answer');
+      return decodeCompactFull(a);
+    };
+    let held = full();
+    expect(held.vehicles.length).toBeLessThan(everything.vehicles.length);
+    for (let i = 0; i < 10; i++) {
+      await clock.advance(2_000 + ((i * 1_700) % 3_000));
+      const d = compact(`/api/live?shape=compact&since=${held.epoch}-${held.version}`);
+      expect(d.kind).toBe('delta');
+      if (d.kind !== 'delta') return;
+      held = applyCompactDelta(held, d)!;
+      expect(held).toEqual(full());
+      for (const v of held.vehicles) expect(tripInRoutes(v.trip ?? { routeId: null, routeCode: null }, routes)).toBe(true);
+    }
     await stopAll(clock, feed);
   });
 
