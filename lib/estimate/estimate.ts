@@ -204,6 +204,17 @@ function scheduleOf(trip: EstimateTrip | null, now: number): Schedule | null {
   return { startAt, durationMs, departed, arrived: trip.actualArrivalAt !== null };
 }
 
+/**
+ * Where the timetable alone puts a trip at `t`: at its first stop until its planned departure, then along the path
+ * at the planned pace (linear in distance) until its planned arrival; no delay, no fix. Null without both planned
+ * times in order. What the schedule's estimate gives a trip that left on time (the ladder's scheduled place).
+ */
+export function plannedProgressM(lengthM: number, plannedDepartureAt: EpochMs | null, plannedArrivalAt: EpochMs | null, t: EpochMs): number | null {
+  if (plannedDepartureAt !== null && t < plannedDepartureAt) return 0;
+  if (plannedDepartureAt === null || plannedArrivalAt === null || !(plannedArrivalAt > plannedDepartureAt)) return null;
+  return lengthM * Math.min(1, (t - plannedDepartureAt) / (plannedArrivalAt - plannedDepartureAt));
+}
+
 /** Metres along the path the schedule puts the bus at `t`. */
 function scheduledM(path: RoutePath, s: Schedule, t: number): number {
   if (s.arrived) return path.line.lengthM;

@@ -6,6 +6,7 @@ export {
   RECENT_FIXES_NEEDED,
   estimateAt,
   estimatePosition,
+  plannedProgressM,
   progressAt,
   routeProgress,
   straightUntil,

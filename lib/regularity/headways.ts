@@ -10,7 +10,7 @@
 //   r = h / h_sched: bunched when r ≤ HEADWAY_BUNCHED_RATIO (0.5), gapped when r ≥ HEADWAY_GAPPED_RATIO (1.5).
 // Ghost trips (ghosts.ts) are not in the order: no bus is seen running them, so the gap they leave shows. Buses
 // at a terminal between trips (not departed, or arrived) are laying over, not on the line.
-import { directionRuns, estimatePosition, pathForTrip, progressAt, runIndexOf, type Estimate, type RoutePath } from '@/lib/estimate';
+import { directionRuns, estimatePosition, pathForTrip, plannedProgressM, progressAt, runIndexOf, type Estimate, type RoutePath } from '@/lib/estimate';
 import type {
   DirectionHeadways,
   EpochMs,
@@ -128,9 +128,7 @@ const ROUTE_CODE_ORDER = new Intl.Collator('en', { numeric: true });
 
 /** Where the timetable puts a trip now (departure to arrival at the planned pace, no delay), metres along `path`. */
 function timetableM(path: RoutePath, trip: VehicleTrip, now: EpochMs): number | null {
-  if (trip.plannedDepartureAt === null || now < trip.plannedDepartureAt) return trip.plannedDepartureAt === null ? null : 0;
-  const e = estimatePosition({ path, trip: { ...trip, actualDepartureAt: trip.plannedDepartureAt, actualArrivalAt: null, delayMinutes: 0 }, fixes: [], now });
-  return e?.progressM ?? null;
+  return plannedProgressM(path.line.lengthM, trip.plannedDepartureAt, trip.plannedArrivalAt, now);
 }
 
 /** Where the schedule (moved by the trip's delay) places a trip with no bus to see: the map's schedule estimate. */
@@ -272,7 +270,8 @@ export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
     const trip = v.trip;
     if (!trip || trip.routeId === null || ghostIds.has(trip.tripId)) continue;
     if (!names.has(trip.routeId)) names.set(trip.routeId, { code: trip.routeCode, name: trip.routeName });
-    const d = work(trip.routeId) && directionFor(work(trip.routeId)!, trip);
+    const dirs = work(trip.routeId);
+    const d = dirs && directionFor(dirs, trip);
     const p = placements.get(v.busId);
     if (!d || !p) continue;
     const bus = busOf(v as Vehicle & { trip: VehicleTrip }, p, d.path, now);
@@ -284,7 +283,8 @@ export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
   for (const g of ghosts) {
     if (g.routeId === null) continue;
     if (!names.has(g.routeId)) names.set(g.routeId, { code: g.routeCode, name: g.routeName });
-    const d = work(g.routeId) && directionFor(work(g.routeId)!, g);
+    const dirs = work(g.routeId);
+    const d = dirs && directionFor(dirs, g);
     if (d) d.ghosts.push({ ...g, scheduledM: scheduleM(d.path, g, now) });
   }
 
