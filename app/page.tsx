@@ -5,7 +5,7 @@ import { pageViewer } from '@/lib/auth/page';
 import { readAppConfig, readRegularityConfig } from '@/lib/config';
 import { readMapStyleConfig } from '@/lib/map-style/config';
 import { DEFAULT_REGULARITY } from '@/lib/model';
-import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
+import { firstLive, preloadOfflineMap } from '@/lib/server/first-paint';
 
 // The home page is the dispatcher view. Configuration is read here, on the server, per request; the
 // client gets plain values and never the environment.
@@ -32,7 +32,7 @@ export default async function HomePage() {
   preloadOfflineMap([styleUrl, styleUrlDark]);
   const viewer = (await pageViewer()) ?? undefined;
   return (
-    <Providers live={firstSnapshot()} viewer={viewer}>
+    <Providers live={firstLive()} viewer={viewer}>
       {/* useSearchParams needs a Suspense boundary. */}
       <Suspense fallback={<h1 className="p-4 text-base font-semibold">Fleetmap</h1>}>
         <DispatcherView staleAfterS={staleAfterS} ghostAfterS={ghostAfterS} styleUrl={styleUrl} styleUrlDark={styleUrlDark} />

@@ -3,7 +3,7 @@ import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-qu
 import { useState } from 'react';
 import { RevokedDisplay } from '@/components/auth/revoked-display';
 import { ApiError, liveQuery } from '@/lib/client/queries';
-import type { LiveSnapshot } from '@/lib/model';
+import { decodeCompactFull, type CompactFull } from '@/lib/model';
 import { ViewerContext } from '@/lib/client/use-viewer';
 import type { Viewer } from '@/lib/model/access';
 
@@ -12,11 +12,11 @@ const OPEN: Viewer = { kind: 'open', role: 'admin', warning: null };
 export interface ProvidersProps {
   children: React.ReactNode;
   /**
-   * The live snapshot as the server had it when it rendered the page: the cache starts with it, so the first
-   * render (on the server, and hydration) already shows the buses and the browser's first poll asks only for
-   * what changed since.
+   * The live snapshot as the server had it when it rendered the page, in the compact form the feed reads: the cache
+   * starts with it, so the first render (on the server, and hydration) already shows the buses and the browser's
+   * first poll asks only for what changed since.
    */
-  live?: LiveSnapshot;
+  live?: CompactFull;
   /** Who is looking (sign-in): open when sign-in is off. */
   viewer?: Viewer;
 }
@@ -40,7 +40,7 @@ export function Providers({ children, live, viewer = OPEN }: ProvidersProps) {
           queries: { refetchOnWindowFocus: false, structuralSharing: true },
         },
       });
-    if (live) c.setQueryData(liveQuery().queryKey, live);
+    if (live) c.setQueryData(liveQuery().queryKey, decodeCompactFull(live));
     return c;
   });
   if (revoked) return <RevokedDisplay />;

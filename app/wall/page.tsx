@@ -5,8 +5,7 @@ import { WallDisplay } from '@/components/wall/wall-display';
 import { parseWallOptions } from '@/lib/page-url/wall-options';
 import { appConfig, readAppConfig } from '@/lib/config';
 import { mapStyleConfig } from '@/lib/map-style/config';
-import { firstSnapshot, preloadOfflineMap } from '@/lib/server/first-paint';
-import { liveInRoutes } from '@/lib/model';
+import { firstLive, preloadOfflineMap } from '@/lib/server/first-paint';
 
 export const metadata: Metadata = { title: 'Wall · Fleetmap' };
 
@@ -17,8 +16,7 @@ export default async function WallPage({ searchParams }: { searchParams: Promise
   const limitedTo = viewer?.kind === 'wall' ? viewer.routes : null;
   const options = limitedTo ? { ...asked, routes: limitedTo } : asked;
   // ... and its page carries only their buses and trips, as /api/live answers it (lib/http/live-scope.ts).
-  const first = firstSnapshot();
-  const live = first && limitedTo ? liveInRoutes(first, limitedTo) : first;
+  const live = firstLive(limitedTo);
   // Start-up validation already refused a bad configuration; a wall must not fail on it, so it falls back to
   // the defaults (the configuration with nothing set).
   const cfg = readAppConfig();

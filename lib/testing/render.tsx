@@ -43,10 +43,11 @@ export function renderLive(ui: ReactElement, opts: { snapshot?: LiveSnapshot; ro
   const { snapshot, routes = {}, viewer } = opts;
   const answers: Parameters<typeof fakeFetch>[0] = { ...routes };
   // The page's feed asks for the compact form (lib/model/live-compact.ts).
-  if (snapshot) answers['GET /api/live'] = () => ({ body: encodeCompactFull(snapshot) });
+  const compact = snapshot && encodeCompactFull(snapshot);
+  if (compact) answers['GET /api/live'] = () => ({ body: compact });
   const fake = fakeFetch(answers);
   vi.stubGlobal('fetch', fake.fetch);
-  return { calls: fake.calls, ...render(<Providers live={snapshot} viewer={viewer}>{ui}</Providers>) };
+  return { calls: fake.calls, ...render(<Providers live={compact} viewer={viewer}>{ui}</Providers>) };
 }
 
 /**
