@@ -2,7 +2,7 @@ import 'server-only';
 import type { transit_realtime } from 'gtfs-realtime-bindings';
 import type { Feed } from '@/lib/fleet';
 import type { PredictionService } from '@/lib/predictions';
-import { chooseEncoding, encodeBody, type Encoding } from '@/lib/http/live-answer';
+import { chooseEncoding, encodeBody, type Encoding } from '@/lib/encoding/body-encoding';
 import { etagMatches } from '@/lib/model/etag';
 import { feedHeader, type FeedSource } from './build';
 import { EntityCache } from './cache';

@@ -1,5 +1,4 @@
 import 'server-only';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { encodeCompactDelta, encodeCompactFull, liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type Health, type LiveChanges, type LiveDelta, type LiveSnapshot } from '@/lib/model';
 import type { StoredSnapshot } from '@/lib/fleet';
 import { RECENT_VERSIONS } from '@/lib/fleet/snapshot-store';
@@ -7,6 +6,9 @@ import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER, clientKeyOf } from './c
 import { SlowParts } from './live-compact';
 import { ScopedViews, scopeKey } from './live-scope';
 import { etagMatches, idSchema } from './responses';
+import { chooseEncoding, encodeBody, type Encoding } from '@/lib/encoding/body-encoding';
+
+export { chooseEncoding, type Encoding };
 
 // GET /api/live as bytes: the full snapshot, or the delta since the browser's version, each serialised and
 // compressed once per version and encoding however many viewers ask, and sent as they are. Framework-free:
@@ -63,20 +65,6 @@ export interface RawAnswer {
   body: Buffer | null;
 }
 
-export type Encoding = 'br' | 'gzip' | 'identity';
-
-// Brotli at 11 costs about a second of CPU for a 2,000-bus snapshot; 5 is within a few per cent of its size
-// at a fraction of gzip -9's time, and the snapshot changes every second.
-const BROTLI_QUALITY = 5;
-const GZIP_LEVEL = 6;
-
-/** A body in an encoding (the GTFS-Realtime feeds compress theirs with the same settings). */
-export function encodeBody(identity: Buffer, encoding: Encoding): Buffer {
-  if (encoding === 'identity') return identity;
-  if (encoding === 'br') return brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } });
-  return gzipSync(identity, { level: GZIP_LEVEL });
-}
-
 /**
  * One answer's bytes, each encoding made on first demand, and the whole 200 answer per encoding: every viewer
  * asking the same gets the same object, headers included (scripts/server/server.mjs adds its own to them once per object).
@@ -129,37 +117,6 @@ class VersionAnswers {
 }
 
 const answers = new VersionAnswers();
-
-/** Accept-Encoding values seen, with their choice: browsers send a handful of distinct ones. */
-const chosen = new Map<string, Encoding>();
-const CHOSEN_MAX = 64;
-
-/** The best encoding the request accepts: br, then gzip, else none (q=0 refuses one). */
-export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
-  if (!acceptEncoding) return 'identity';
-  let e = chosen.get(acceptEncoding);
-  if (e === undefined) {
-    e = parseAcceptEncoding(acceptEncoding);
-    if (chosen.size >= CHOSEN_MAX) chosen.clear();
-    chosen.set(acceptEncoding, e);
-  }
-  return e;
-}
-
-function parseAcceptEncoding(acceptEncoding: string): Encoding {
-  const q = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = qp ? Number(qp.slice(2)) : 1;
-    q.set(name, Number.isFinite(value) ? value : 0);
-  }
-  const accepts = (name: string) => (q.get(name) ?? q.get('*') ?? 0) > 0;
-  if (accepts('br')) return 'br';
-  if (accepts('gzip')) return 'gzip';
-  return 'identity';
-}
 
 function deltaBody(s: LiveSnapshot, since: number, changes: LiveChanges, fullHealth: Health | null = null): string {
   const delta: LiveDelta = { kind: 'delta', epoch: s.epoch, since, version: s.version, generatedAt: s.generatedAt, ...changes, health: s.health, thresholds: s.thresholds };
