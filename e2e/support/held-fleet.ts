@@ -4,7 +4,7 @@
 // routes and each bus's last recorded trip are held too (read once they answer), so that nothing on the page
 // changes between two readings of it (a CSV and the rows): a history still opening answered "unavailable" first.
 import type { Page } from '@playwright/test';
-import type { BusesResponse, LiveSnapshot } from '@/lib/model';
+import { decodeCompactFull, type BusesResponse, type CompactFull, type LiveSnapshot } from '@/lib/model';
 import { expect, liveSnapshot } from './fixtures';
 
 export interface HeldFleet {
@@ -25,7 +25,10 @@ export async function holdFleetData(page: Page): Promise<HeldFleet> {
     )
     .toBe(true);
   const buses = (await (await page.request.get('/api/buses')).json()) as BusesResponse;
-  const snapshot = (await liveSnapshot(page)) as LiveSnapshot;
+  // The page's feed reads the compact form (lib/model/live-compact.ts): the held snapshot is that answer, and what it
+  // decodes to is what the page shows (times in whole seconds, positions to 1e-5°), so the test reads the same.
+  const compact = (await (await page.request.get('/api/live?shape=compact')).json()) as CompactFull;
+  const snapshot = decodeCompactFull(compact);
   for (const path of ['/api/routes', '/api/buses/last-trips']) {
     let held: unknown = null;
     await expect
@@ -41,7 +44,7 @@ export async function holdFleetData(page: Page): Promise<HeldFleet> {
     await page.route(`**${path}`, (route) => route.fulfill({ json: held }));
   }
   await page.route('**/api/buses', (route) => route.fulfill({ json: buses }));
-  await page.route(/\/api\/live(\?|$)/, (route) => route.fulfill({ json: snapshot }));
+  await page.route(/\/api\/live(\?|$)/, (route) => route.fulfill({ json: new URL(route.request().url()).searchParams.get('shape') === 'compact' ? compact : { kind: 'full', ...snapshot } }));
   // Date.now() stays at the snapshot's time; timers still run, so the page polls and ticks as usual.
   await page.clock.setFixedTime(snapshot.generatedAt);
   return { buses, snapshot };
