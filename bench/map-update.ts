@@ -10,22 +10,13 @@ import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
-import { listenOnLoopback } from './support/loopback';
+import { CONTENT_TYPES, listenOnLoopback } from './support/loopback';
 import type { Benchmark, Figure } from './support/report';
 import { median } from './support/stats';
 
 const ROOT = join(__dirname, '..');
 const SIZES = [1_000, 5_000, 10_000];
 const VIEWPORT = { width: 1280, height: 800 };
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.geojson': 'application/geo+json',
-  '.json': 'application/json',
-  '.pbf': 'application/x-protobuf',
-};
 
 type Contender = 'overlay' | 'markers';
 

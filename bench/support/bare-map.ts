@@ -10,17 +10,9 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { Page } from '@playwright/test';
 import { FIT_PADDING_PX, STREET_ZOOM } from '../../components/map/use-map-camera';
 import { offlineStyle } from '../../lib/map-style/offline-style';
-import { listenOnLoopback } from './loopback';
+import { CONTENT_TYPES, listenOnLoopback } from './loopback';
 
 const ROOT = join(__dirname, '..', '..');
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.geojson': 'application/geo+json',
-  '.pbf': 'application/x-protobuf',
-};
 
 export const BARE_BUS_LAYER = 'bare-buses';
 
@@ -80,10 +72,10 @@ export async function startBareMapPeer(appUrl: string): Promise<{ url: string; b
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://peer.local').pathname);
     const send = (body: Buffer | string, type: string) => res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
-    if (path === '/') return send(PAGE.replace('__VIEW__', view), TYPES['.html']!);
-    if (path === '/style.json') return send(style, TYPES['.json']!);
-    if (path === '/buses.json') return send(buses, TYPES['.geojson']!);
-    if (path === '/api/network') return send(network, TYPES['.geojson']!);
+    if (path === '/') return send(PAGE.replace('__VIEW__', view), CONTENT_TYPES['.html']!);
+    if (path === '/style.json') return send(style, CONTENT_TYPES['.json']!);
+    if (path === '/buses.json') return send(buses, CONTENT_TYPES['.geojson']!);
+    if (path === '/api/network') return send(network, CONTENT_TYPES['.geojson']!);
     let file: string | null = null;
     if (/^\/maplibre-gl[\w-]*\.(mjs|css)$/.test(path)) file = join(dist, path.slice(1));
     else if (path.startsWith('/basemap/') || path.startsWith('/fonts/')) {
@@ -92,7 +84,7 @@ export async function startBareMapPeer(appUrl: string): Promise<{ url: string; b
     }
     if (!file) return res.writeHead(404).end();
     readFile(file).then(
-      (body) => send(body, TYPES[extname(file)] ?? 'application/octet-stream'),
+      (body) => send(body, CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'),
       () => res.writeHead(404).end(),
     );
   });

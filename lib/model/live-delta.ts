@@ -1,7 +1,7 @@
 // Deltas of the live snapshot, shared by the server (which computes and composes them) and the browser (which
 // applies them to the snapshot it holds). Pure functions: a chain of deltas applied to version k must give
 // exactly the full snapshot of the last version, byte for byte once serialised.
-import type { LiveChanges, LiveDelta, LiveSnapshot, UnpositionedTrip, Vehicle } from './live';
+import type { LiveChanges, LiveDelta, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from './live';
 
 /** `<epoch>-<version>`, the value of `since` and the opaque part of the ETag. */
 export function liveVersionTag(epoch: string, version: number): string {
@@ -31,6 +31,29 @@ function diffByKey<T>(prev: readonly T[], next: readonly T[], key: (t: T) => num
     if (p === undefined || JSON.stringify(p) !== JSON.stringify(n)) changed.push(n);
   }
   return { changed, removed: [...before.keys()].sort((a, b) => a - b) };
+}
+
+/**
+ * Whether two records of a trip say the same in every field the snapshot carries: what the caches of work made from
+ * a trip (a bus's placement, a trip's predictions) compare, since each version of the snapshot builds its records anew.
+ */
+export function sameVehicleTrip(a: VehicleTrip | null, b: VehicleTrip | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  return (
+    a.tripId === b.tripId &&
+    a.routeId === b.routeId &&
+    a.routeCode === b.routeCode &&
+    a.routeName === b.routeName &&
+    a.direction === b.direction &&
+    a.status === b.status &&
+    a.delayMinutes === b.delayMinutes &&
+    a.delayClass === b.delayClass &&
+    a.plannedDepartureAt === b.plannedDepartureAt &&
+    a.plannedArrivalAt === b.plannedArrivalAt &&
+    a.actualDepartureAt === b.actualDepartureAt &&
+    a.actualArrivalAt === b.actualArrivalAt
+  );
 }
 
 const busKey = (v: Vehicle) => v.busId;

@@ -3,7 +3,7 @@
 // benchmarks and the tests place buses with the same rules. A
 // guess is never drawn as a fix: every placement carries its basis, and the layers draw each basis its own way.
 import { RECENT_FIXES_NEEDED, estimatePosition, pathForTrip, type Estimate, type EstimateBasis, type RecentFix } from '@/lib/estimate';
-import type { EpochMs, NetworkResponse, RouteStop, Vehicle } from '@/lib/model';
+import { sameVehicleTrip, type EpochMs, type NetworkResponse, type RouteStop, type Vehicle } from '@/lib/model';
 import { isStaleAge, locationAgeS } from './ages';
 import { busLabel, hasPosition, type BusClass } from './bus';
 
@@ -107,23 +107,7 @@ export class PlacementCache {
 function sameInputs(a: Vehicle, b: Vehicle): boolean {
   if (a === b) return true;
   if (a.lat !== b.lat || a.lon !== b.lon || a.gpsAt !== b.gpsAt || a.heading !== b.heading || a.speedKmh !== b.speedKmh || a.accuracy !== b.accuracy) return false;
-  if (a.busName !== b.busName || a.plateNumber !== b.plateNumber) return false;
-  const s = a.trip;
-  const t = b.trip;
-  if (s === t) return true;
-  if (!s || !t) return false;
-  return (
-    s.tripId === t.tripId &&
-    s.routeId === t.routeId &&
-    s.routeCode === t.routeCode &&
-    s.direction === t.direction &&
-    s.delayMinutes === t.delayMinutes &&
-    s.delayClass === t.delayClass &&
-    s.plannedDepartureAt === t.plannedDepartureAt &&
-    s.plannedArrivalAt === t.plannedArrivalAt &&
-    s.actualDepartureAt === t.actualDepartureAt &&
-    s.actualArrivalAt === t.actualArrivalAt
-  );
+  return a.busName === b.busName && a.plateNumber === b.plateNumber && sameVehicleTrip(a.trip, b.trip);
 }
 
 export interface PlaceOptions {

@@ -5,7 +5,7 @@
 // and lib/gtfs-rt's entity cache keeps its encoded TripUpdate. Pure: the server's service and the GTFS-RT
 // benchmark predict with it.
 import type { RecentFix } from '@/lib/estimate';
-import type { EpochMs, RouteStop, VehicleTrip } from '@/lib/model';
+import { sameVehicleTrip, type EpochMs, type RouteStop, type VehicleTrip } from '@/lib/model';
 import type { PredictionBasis, ScheduleReason, TripPredictions } from '@/lib/model/predictions';
 import { predictTrip, type PaceProfile, type TripPrediction } from './predict';
 
@@ -38,20 +38,6 @@ interface Entry {
   value: TripPredictions | null;
 }
 
-/** The record's fields a prediction reads or names. */
-const sameTrip = (a: VehicleTrip, b: VehicleTrip) =>
-  a === b ||
-  (a.tripId === b.tripId &&
-    a.routeId === b.routeId &&
-    a.routeCode === b.routeCode &&
-    a.routeName === b.routeName &&
-    a.direction === b.direction &&
-    a.delayMinutes === b.delayMinutes &&
-    a.plannedDepartureAt === b.plannedDepartureAt &&
-    a.plannedArrivalAt === b.plannedArrivalAt &&
-    a.actualDepartureAt === b.actualDepartureAt &&
-    a.actualArrivalAt === b.actualArrivalAt);
-
 function sameFixes(times: readonly (number | null)[], fixes: readonly RecentFix[]): boolean {
   if (times.length !== fixes.length) return false;
   for (let i = 0; i < times.length; i++) if (times[i] !== fixes[i]!.gpsAt) return false;
@@ -72,7 +58,7 @@ export class TripPredictionMemo {
     const id = a.trip.tripId;
     this.seen.add(id);
     const e = this.entries.get(id);
-    if (e && (e.validUntil === null || now < e.validUntil) && e.stops === stops && e.profile === profile && e.busId === a.busId && e.busName === a.busName && sameTrip(e.trip, a.trip) && sameFixes(e.fixTimes, fixes)) return e.value;
+    if (e && (e.validUntil === null || now < e.validUntil) && e.stops === stops && e.profile === profile && e.busId === a.busId && e.busName === a.busName && sameVehicleTrip(e.trip, a.trip) && sameFixes(e.fixTimes, fixes)) return e.value;
     this.predicted++;
     const p = predictTrip({ trip: a.trip, routeStops: stops, fixes, now, profile });
     const value = p.ok ? tripPredictions(a, p) : null;

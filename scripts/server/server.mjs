@@ -114,6 +114,14 @@ function sendJsonError(res, status, message, extra = {}) {
   res.end(body);
 }
 
+/**
+ * STARTING_MESSAGE (lib/http/responses.ts): what every route answers until the application context exists.
+ * @param {Res} res
+ */
+function sendStarting(res) {
+  sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
+}
+
 // An answer's headers with EVERY_ANSWER's, made once per headers object: the live handler gives every viewer of
 // the same version and question the same (frozen) one.
 /** @type {WeakMap<RawAnswer['headers'], Record<string, string>>} */
@@ -129,6 +137,36 @@ function withEveryAnswer(headers) {
 }
 
 /**
+ * Sends a handler's RawAnswer: at once when it answers synchronously (sign-in off), when its promise settles
+ * otherwise (the guard checks the session first). A handler that throws or rejects is logged and answered 500.
+ * @param {Res} res
+ * @param {() => RawAnswer | Promise<RawAnswer>} handle
+ * @param {{ what: string, failure: string, before?: (answer: RawAnswer) => void }} o
+ */
+function sendRaw(res, handle, o) {
+  /** @param {RawAnswer} answer */
+  const send = (answer) => {
+    o.before?.(answer);
+    res.writeHead(answer.status, withEveryAnswer(answer.headers));
+    res.end(answer.body ?? undefined);
+  };
+  /** @param {unknown} err */
+  const fail = (err) => {
+    log.error({ error: err instanceof Error ? err.message : String(err) }, `${o.what} failed`);
+    sendJsonError(res, 500, o.failure);
+  };
+  let answer;
+  try {
+    answer = handle();
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  if ('then' in answer) answer.then(send, fail);
+  else send(answer);
+}
+
+/**
  * Answers /api/live (exactly that path, with any query); false for every other path.
  * @param {Req} req @param {Res} res
  */
@@ -137,32 +175,14 @@ function sendLive(req, res) {
   if (url !== '/api/live' && !url.startsWith('/api/live?')) return false;
   const context = slot.context;
   if (!context) {
-    // STARTING_MESSAGE (lib/http/responses.ts): what every route answers until the context exists.
-    sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
+    sendStarting(res);
     return true;
   }
-  const handler = context.live;
-  /** @param {RawAnswer} answer */
-  const send = (answer) => {
-    context.observer.liveAnswer(answer, req);
-    res.writeHead(answer.status, withEveryAnswer(answer.headers));
-    res.end(answer.body ?? undefined);
-  };
-  /** @param {unknown} err */
-  const fail = (err) => {
-    log.error({ error: err instanceof Error ? err.message : String(err) }, '/api/live failed');
-    sendJsonError(res, 500, 'The live snapshot could not be served.');
-  };
-  // With sign-in on, the handler checks it first (lib/server/live-guard.ts) and answers later; with it off, at once.
-  let answer;
-  try {
-    answer = handler({ method: req.method ?? 'GET', url, headers: req.headers });
-  } catch (err) {
-    fail(err);
-    return true;
-  }
-  if ('then' in answer) answer.then(send, fail);
-  else send(answer);
+  sendRaw(res, () => context.live({ method: req.method ?? 'GET', url, headers: req.headers }), {
+    what: '/api/live',
+    failure: 'The live snapshot could not be served.',
+    before: (answer) => context.observer.liveAnswer(answer, req),
+  });
   return true;
 }
 
@@ -171,35 +191,18 @@ function sendLive(req, res) {
  * @param {Req} req @param {Res} res
  */
 function sendGtfsRt(req, res) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const method = req.method;
+  if (method !== 'GET' && method !== 'HEAD') return false;
   const url = req.url ?? '';
   const path = url.split('?', 1)[0];
   if (path !== '/gtfs-rt/vehicle-positions' && path !== '/gtfs-rt/trip-updates') return false;
   const context = slot.context;
   if (!context) {
-    sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
+    sendStarting(res);
     return true;
   }
-  /** @param {RawAnswer} answer */
-  const send = (answer) => {
-    res.writeHead(answer.status, withEveryAnswer(answer.headers));
-    res.end(answer.body ?? undefined);
-  };
-  /** @param {unknown} err */
-  const fail = (err) => {
-    log.error({ error: err instanceof Error ? err.message : String(err) }, `${path} failed`);
-    sendJsonError(res, 500, 'The GTFS-Realtime feed could not be served.');
-  };
   // With sign-in on, the handler checks it first (lib/server/gtfs-rt-guard.ts) and answers later; with it off, at once.
-  let answer;
-  try {
-    answer = context.gtfsRt({ method: req.method, url, headers: req.headers });
-  } catch (err) {
-    fail(err);
-    return true;
-  }
-  if ('then' in answer) answer.then(send, fail);
-  else send(answer);
+  sendRaw(res, () => context.gtfsRt({ method, url, headers: req.headers }), { what: path, failure: 'The GTFS-Realtime feed could not be served.' });
   return true;
 }
 
@@ -212,7 +215,7 @@ function sendMetrics(req, res) {
   if (url !== '/metrics' && !url.startsWith('/metrics?')) return false;
   const handler = slot.context?.metrics;
   if (!handler) {
-    sendJsonError(res, 503, 'The server is starting; try again in a moment.', { 'Retry-After': '1' });
+    sendStarting(res);
     return true;
   }
   handler({ method: req.method ?? 'GET', headers: req.headers, remoteAddress: req.socket.remoteAddress }).then(
