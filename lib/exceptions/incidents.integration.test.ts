@@ -176,7 +176,18 @@ describeEachStore('exceptions from the simulator’s incidents', (target) => {
         expect(o!.exception.since).toBeGreaterThanOrEqual(start);
       }
       const stored = await service.exceptionStore();
-      for (const rule of rules) expect((await stored.byId(opened(rule)!.exception.id))?.state, `${rule} stored as open while its incident lasts`).toBe('open');
+      for (const rule of rules) {
+        const id = opened(rule)!.exception.id;
+        const state = (await stored.byId(id))?.state;
+        // An off-route bus's fix may come near another part of its own line (above), and the rule then rightly
+        // resolves its exception while the incident lasts: the store must say what the engine said, which the
+        // engine reports right after it has written it.
+        if (rule === 'off-route' && state === 'resolved') {
+          await expect.poll(() => transitions.some((t) => t.type === 'resolved' && t.exception.id === id), { timeout: 60_000 }).toBe(true);
+          continue;
+        }
+        expect(state, `${rule} stored as open while its incident lasts`).toBe('open');
+      }
 
       sim.endIncidents();
       const ended = sim.now();
