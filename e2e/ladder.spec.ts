@@ -91,9 +91,14 @@ test('the ladder orders buses by their true progress, shows a silenced bus as a 
   await expect(page.getByRole('region', { name: 'Selected trip' })).toContainText('Ghost');
 
   // Clicking a bus selects it; the selection shows on the map.
-  // The ladder reorders as buses move: take one bus's trip, then click that bus (not whichever is first by then). Buses
-  // glide between fixes, and a neighbour sliding under the pointer can take the click: click again until it is this one.
-  const tripId = await outbound.locator('[data-bus]').first().getAttribute('data-trip');
+  // The bus furthest back on the line now (the ghost's aside): its trip has the most of its run left, so it is still
+  // on the ladder through the reloads below (a bus near the end of its line may finish its trip, and the selection
+  // then rightly goes away). The ladder reorders as buses move: take that bus's trip, then click that bus (not
+  // whichever is there by then). Buses glide between fixes, and a neighbour sliding under the pointer can take the
+  // click: click again until it is this one.
+  const behind = (await headways(page, code)).routes[0]!.directions[0]!.buses.filter((b) => b.tripId !== target.tripId);
+  expect(behind.length).toBeGreaterThan(0);
+  const tripId = String(behind[behind.length - 1]!.tripId);
   const bus = outbound.locator(`[data-bus][data-trip="${tripId}"]`);
   await expect(async () => {
     await bus.click();
