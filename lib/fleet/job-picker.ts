@@ -30,7 +30,7 @@ export type Job =
  * configured interval is walked less often (listIntervalMs). This is how the split adapts to the fleet's size. The
  * default fleet (855 buses, 240/min) walks /trips/active in 6 pages every 15 s, well inside its share; 10,000 buses
  * on a 1,200/min key walk 67 pages every 25–30 s instead of every 15 s, so that bus locations keep at least 70 % of
- * the requests with the final-trip lookups counted (lib/fleet/budget-split.test.ts; the scale benchmark measures what
+ * the requests with the final-trip lookups counted (lib/fleet/budget-split.test.ts; bench/scale-budget.ts measures what
  * the longer walk costs in the age of delay_minutes).
  */
 const LIST_SLOT_SHARE: Record<ListKind, number> = { activeTrips: 0.15, listBuses: 0.05, listRoutes: 0.02 };

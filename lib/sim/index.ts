@@ -34,10 +34,19 @@ export interface TruthBus {
   gps: GpsState;
 }
 
+/** An active trip (as /trips/active lists it at `at`) and the delay_minutes it carries then. */
+export interface TruthTrip {
+  id: number;
+  busId: number | null;
+  delayMinutes: number | null;
+}
+
 export interface Truth {
   /** Sim time of these positions, epoch ms. */
   at: number;
   buses: TruthBus[];
+  /** The active trips at `at`, in trip id order. */
+  trips: TruthTrip[];
   /** Every incident made (ended ones too), with `active` at `at`. */
   incidents: (Incident & { active: boolean })[];
 }
@@ -119,6 +128,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         const s = world.busState(b, at);
         return { id: b.id, lat: s.lat, lon: s.lon, speedKmh: s.speedKmh, heading: s.heading, onTrip: s.onTrip, gps: world.gpsState(b, at) };
       }),
+      trips: world.activeTrips(at).map((ref) => ({ id: world.tripId(ref), busId: world.tripBus(ref, at)?.id ?? null, delayMinutes: world.tripStatus(ref, at).delayMinutes })),
       incidents: world.incidents.list().map((i) => ({ ...i, active: i.startAt <= at && at < i.endAt })),
     };
   };

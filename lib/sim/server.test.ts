@@ -291,6 +291,10 @@ describe('simulator over HTTP', () => {
     expect(truth.buses).toHaveLength(r.sim.plan.totalBuses);
     expect(truth.buses.some((b) => b.onTrip)).toBe(true);
     expect(truth.buses.some((b) => b.gps === 'none')).toBe(true);
+    // The active trips with the delay /trips/active gives them at the same sim time (the clock stands still here).
+    const { trips } = (await (await fetch(`${r.origin}/__admin/truth`)).json()) as { trips: { id: number; busId: number | null; delayMinutes: number | null }[] };
+    const { items } = await walk(r, '/trips/active', tripSchema, 100);
+    expect(trips).toEqual(items.map((t) => ({ id: t.id, busId: t.bus_id, delayMinutes: t.delay_minutes })));
     const clock = (await (await fetch(`${r.origin}/__admin/clock`)).json()) as { local: string; timezone: string };
     expect(clock.timezone).toBe('America/New_York');
     expect(clock.local).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
