@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
 import { startTestFeed, stopAll } from '@/lib/testing/feed';
-import { applyCompactDelta, applyLiveDelta, decodeCompactFull, liveChanges, type CompactAnswer, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
+import { applyCompactDelta, applyLiveDelta, decodeCompactFull, LIVE_COMPACT_SHAPE, liveChanges, type CompactAnswer, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
 import { makeHealth, makeSnapshot, makeVehicle } from '@/lib/testing/view-factories';
 import { chooseEncoding, liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 
@@ -89,7 +89,7 @@ describe('GET /api/live?shape=compact', () => {
     write(40.2);
     const full = get(source, '/api/live?shape=compact', { 'accept-encoding': 'gzip' });
     expect(full.headers).toMatchObject({ ETag: `W/"${epoch}-2.c"`, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
-    expect(JSON.parse(gunzipSync(full.body!).toString())).toMatchObject({ kind: 'full', shape: 'compact-1', version: 2 });
+    expect(JSON.parse(gunzipSync(full.body!).toString())).toMatchObject({ kind: 'full', shape: LIVE_COMPACT_SHAPE, version: 2 });
     expect(get(source, '/api/live?shape=compact', { 'if-none-match': full.headers.ETag }).status).toBe(304);
     expect(get(source, '/api/live', { 'if-none-match': full.headers.ETag }).status).toBe(200);
     expect(get(source, '/api/live?shape=json').headers.ETag).toBe(`W/"${epoch}-2"`);

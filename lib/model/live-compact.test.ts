@@ -80,4 +80,33 @@ describe('string columns of the compact form', () => {
     expect(a.v.n.x).toBe('#');
     expect(decodeCompactFull(a).vehicles.map((v) => [v.internalCode, v.busName])).toEqual(s.vehicles.map((v) => [v.internalCode, v.busName]));
   });
+
+  it('send a number one more than one a few rows before as a reference back to that row', () => {
+    // Two series interleaved, as a fleet numbered by order batch lists by bus id; a gap in a series, a repeat and a
+    // number whose successor's row is far enough back that the number itself is shorter.
+    const plates = ['7100', '3850', '7101', '3851', '3852', '7103', '7104', '3852', '1', 'X', '2', null, '3'];
+    const s = makeSnapshot({ vehicles: plates.map((plateNumber, i) => makeVehicle({ busId: i + 1, plateNumber })) });
+    const a = wire(encodeCompactFull(s));
+    expect(a.v.p).toEqual({ x: '', v: [7100, 3850, -2, -2, -1, 7103, -1, -4, 1, 'X', 2, null, -2] });
+    expect(decodeCompactFull(a).vehicles.map((v) => v.plateNumber)).toEqual(plates);
+  });
+
+  it('say that internal codes are the names\' rests after their own prefix, instead of repeating them', () => {
+    const numbers = [7100, 3850, 7101, null, 3851];
+    const s = makeSnapshot({ vehicles: numbers.map((k, i) => makeVehicle({ busId: i + 1, busName: k === null ? null : `#${k}`, internalCode: k === null ? null : `MB-${k}` })) });
+    const a = wire(encodeCompactFull(s));
+    expect(a.v.c).toEqual({ x: 'MB-', restsOf: 'n' });
+    expect(decodeCompactFull(a).vehicles.map((v) => [v.busName, v.internalCode])).toEqual(numbers.map((k) => (k === null ? [null, null] : [`#${k}`, `MB-${k}`])));
+    // One row that differs: the codes go as their own column.
+    const other = makeSnapshot({ vehicles: [...s.vehicles.slice(0, 4), { ...s.vehicles[4]!, internalCode: 'MB-9' }] });
+    const b = wire(encodeCompactFull(other));
+    expect('v' in b.v.c).toBe(true);
+    expect(decodeCompactFull(b).vehicles.map((v) => v.internalCode)).toEqual(['MB-7100', 'MB-3850', 'MB-7101', null, 'MB-9']);
+  });
+
+  it('refuse a reference back to a row without a number', () => {
+    const a = wire(encodeCompactFull(makeSnapshot({ vehicles: [makeVehicle({ busId: 1, plateNumber: 'X' }), makeVehicle({ busId: 2, plateNumber: '5' })] })));
+    a.v.p.v[1] = -1;
+    expect(() => decodeCompactFull(a)).toThrow(/refers to a row without a number/);
+  });
 });

@@ -4,9 +4,12 @@
 //
 // - Numbers carry the precision the map uses: latitude and longitude in whole 1e-5 degrees (about a metre),
 //   heading, speed and accuracy whole, every time in whole seconds from the answer's base second `t0` (a trip's
-//   planned arrival from its planned departure, its actual times from the planned ones).
+//   planned arrival from its planned departure, its actual times from the planned ones, a fix's time from when it
+//   was fetched).
 // - Route codes and names, directions and statuses are listed once per answer and referred to by index; a string
-//   column (plates, names) says its common prefix once, and a rest that is a whole number goes as a number.
+//   column (plates, names) says its common prefix once, a rest that is a whole number goes as a number, and one
+//   that is one more than a number a few rows before goes as a reference back to it (fleets number their buses in
+//   series). Internal codes whose rests are the bus names' say so instead of repeating them.
 // - Latitude and longitude count from the answer's origin `o`, trip ids from the row before.
 // - A delta sends a bus whose trip and names did not change since the viewer's version as its position alone
 //   (`m`, "moved"); the browser keeps the trip and names it holds.
@@ -16,7 +19,7 @@ import type { LiveHealth } from './live-health';
 import type { Health } from './upstream-health';
 
 /** The value of `shape` in every compact answer: a browser that meets another one asks for the JSON form's data again. */
-export const LIVE_COMPACT_SHAPE = 'compact-1';
+export const LIVE_COMPACT_SHAPE = 'compact-2';
 
 /** Trips' columns, one row per trip of the rows they go with (in the owners' order). */
 export interface CompactTrips {
@@ -36,12 +39,18 @@ export interface CompactTrips {
 }
 
 /**
- * A column of strings: each value is `x` followed by its rest in `v` (a number stands for its decimal digits), or
- * null.
+ * A column of strings: each value is `x` followed by its rest in `v`, or null. A whole number ≥ 0 stands for its
+ * decimal digits; a negative one, -k, for one more than the number the row k rows before stands for.
  */
 export interface CompactStrings {
   x: string;
   v: (string | number | null)[];
+}
+
+/** A column of strings whose rests are those of the column named by `restsOf`, each after this column's own `x`. */
+export interface CompactSameRests {
+  x: string;
+  restsOf: 'n';
 }
 
 /** Buses' positions: one row per bus, sorted by busId. */
@@ -54,7 +63,7 @@ export interface CompactPositions {
   hd: (number | null)[];
   sp: (number | null)[];
   ac: (number | null)[];
-  /** gpsAt and fetchedAt, seconds from t0. */
+  /** gpsAt in seconds from fetchedAt (from t0 when fetchedAt is null); fetchedAt in seconds from t0. */
   g: (number | null)[];
   f: (number | null)[];
 }
@@ -63,7 +72,7 @@ export interface CompactPositions {
 export interface CompactVehicles extends CompactPositions {
   p: CompactStrings;
   n: CompactStrings;
-  c: CompactStrings;
+  c: CompactStrings | CompactSameRests;
   /**
    * tripId as its difference from the last non-null one before it (the first from 0), null for a bus with no trip;
    * the trips' columns hold one row per non-null tripId, in order.
@@ -210,7 +219,24 @@ function encodeStrings(values: readonly (string | null)[]): CompactStrings {
   // "#" with 7100 and 7200, not "#7" with "100" and "200").
   x = (x ?? '').replace(/[0-9]+$/, '');
   const n = x.length;
-  return { x, v: values.map((s) => (s === null ? null : WHOLE.test(s.slice(n)) ? Number(s.slice(n)) : s.slice(n))) };
+  // The row each whole number was last seen at, so that its successor can refer back to it.
+  const lastRow = new Map<number, number>();
+  const v = values.map((s, row): string | number | null => {
+    if (s === null) return null;
+    const rest = s.slice(n);
+    if (!WHOLE.test(rest)) return rest;
+    const num = Number(rest);
+    const before = lastRow.get(num - 1);
+    lastRow.set(num, row);
+    return before !== undefined && row - before < num ? before - row : num;
+  });
+  return { x, v };
+}
+
+/** `c` as the rests of `n` (each after its own prefix) when they are those rests, row for row. */
+function encodeSameRests(c: CompactStrings, n: CompactStrings): CompactStrings | CompactSameRests {
+  const same = c.v.length === n.v.length && c.v.every((r, i) => r === n.v[i]);
+  return same ? { x: c.x, restsOf: 'n' } : c;
 }
 
 function pushPosition(out: CompactPositions, v: Vehicle, prevId: number, tables: Tables): void {
@@ -223,12 +249,14 @@ function pushPosition(out: CompactPositions, v: Vehicle, prevId: number, tables:
   out.hd.push(round(v.heading));
   out.sp.push(round(v.speedKmh));
   out.ac.push(round(v.accuracy));
-  out.g.push(g === null ? null : g - t0);
+  out.g.push(g === null ? null : g - (f ?? t0));
   out.f.push(f === null ? null : f - t0);
 }
 
 function encodeVehicles(vehicles: readonly Vehicle[], tables: Tables): CompactVehicles {
-  const out: CompactVehicles = { ...emptyPositions(), p: encodeStrings(vehicles.map((v) => v.plateNumber)), n: encodeStrings(vehicles.map((v) => v.busName)), c: encodeStrings(vehicles.map((v) => v.internalCode)), t: [], trips: emptyTrips() };
+  const n = encodeStrings(vehicles.map((v) => v.busName));
+  const c = encodeSameRests(encodeStrings(vehicles.map((v) => v.internalCode)), n);
+  const out: CompactVehicles = { ...emptyPositions(), p: encodeStrings(vehicles.map((v) => v.plateNumber)), n, c, t: [], trips: emptyTrips() };
   let prev = 0;
   let prevTrip = 0;
   for (const v of vehicles) {
@@ -318,9 +346,22 @@ export function vehicleSlowPart(v: Vehicle): string {
 
 const fromDeg = (x: number | null, origin: number): number | null => (x === null ? null : (x + origin) / 1e5);
 
-function stringAt(c: CompactStrings, i: number): string | null {
-  const v = c.v[i]!;
-  return v === null ? null : c.x + String(v);
+/** A string column's values, its references back resolved. */
+function decodeStrings(c: CompactStrings): (string | null)[] {
+  const nums: number[] = new Array(c.v.length);
+  return c.v.map((v, row) => {
+    if (v === null) return null;
+    if (typeof v === 'string') return c.x + v;
+    const num = v >= 0 ? v : nums[row + v]! + 1;
+    if (!Number.isInteger(num)) throw new Error(`compact string column: row ${row} refers to a row without a number`);
+    nums[row] = num;
+    return c.x + String(num);
+  });
+}
+
+/** The internal codes' column: its own, or the names' rests after its own prefix. */
+function decodeCodes(c: CompactStrings | CompactSameRests, n: CompactStrings): (string | null)[] {
+  return 'restsOf' in c ? decodeStrings({ x: c.x, v: n.v }) : decodeStrings(c);
 }
 const ms = (s: number | null, base: number): number | null => (s === null ? null : (base + s) * 1000);
 
@@ -362,7 +403,7 @@ function decodePosition(c: CompactPositions, i: number, busId: number, a: Compac
     heading: c.hd[i]!,
     speedKmh: c.sp[i]!,
     accuracy: c.ac[i]!,
-    gpsAt: ms(c.g[i]!, t0),
+    gpsAt: ms(c.g[i]!, c.f[i] === null ? t0 : t0 + c.f[i]!),
     fetchedAt: ms(c.f[i]!, t0),
     trip: rest.trip,
   };
@@ -374,12 +415,15 @@ function decodeVehicles(a: CompactCommon): Vehicle[] {
   let busId = 0;
   let tripId = 0;
   let k = 0;
+  const plates = decodeStrings(c.p);
+  const names = decodeStrings(c.n);
+  const codes = decodeCodes(c.c, c.n);
   for (let i = 0; i < c.id.length; i++) {
     busId += c.id[i]!;
     const dt = c.t[i]!;
     if (dt !== null) tripId += dt;
     const trip = dt === null ? null : decodeTrip(c.trips, k++, a, tripId);
-    out[i] = decodePosition(c, i, busId, a, { plateNumber: stringAt(c.p, i), busName: stringAt(c.n, i), internalCode: stringAt(c.c, i), trip });
+    out[i] = decodePosition(c, i, busId, a, { plateNumber: plates[i]!, busName: names[i]!, internalCode: codes[i]!, trip });
   }
   return out;
 }
@@ -388,9 +432,11 @@ function decodeUnpositioned(a: CompactCommon): UnpositionedTrip[] {
   const c = a.u;
   const out: UnpositionedTrip[] = new Array(c.id.length);
   let tripId = 0;
+  const plates = decodeStrings(c.p);
+  const names = decodeStrings(c.n);
   for (let i = 0; i < c.id.length; i++) {
     tripId += c.id[i]!;
-    out[i] = { ...decodeTrip(c.trips, i, a, tripId), busId: c.b[i]!, plateNumber: stringAt(c.p, i), busName: stringAt(c.n, i) };
+    out[i] = { ...decodeTrip(c.trips, i, a, tripId), busId: c.b[i]!, plateNumber: plates[i]!, busName: names[i]! };
   }
   return out;
 }

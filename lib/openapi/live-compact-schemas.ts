@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CompactDelta, CompactFull, CompactPositions, CompactStrings, CompactTrips, CompactUnpositioned, CompactVehicles } from '@/lib/model';
+import type { CompactDelta, CompactFull, CompactPositions, CompactSameRests, CompactStrings, CompactTrips, CompactUnpositioned, CompactVehicles } from '@/lib/model';
 import { LIVE_COMPACT_SHAPE } from '@/lib/model';
 import { epochMs, health, liveHealth, named, nullableNumber } from './schemas';
 
@@ -11,7 +11,12 @@ const nullableInts = z.array(z.number().int().nullable());
 const strings = named(
   'CompactStrings',
   z.object({ x: z.string(), v: z.array(z.union([z.string(), z.number().int()]).nullable()) }) satisfies z.ZodType<CompactStrings>,
-  'A column of strings: each is x followed by its rest in v (a number stands for its digits), or null.',
+  'A column of strings: each is x followed by its rest in v, or null. A whole number >= 0 stands for its digits; a negative one, -k, for one more than the number of the row k rows before.',
+);
+const sameRests = named(
+  'CompactSameRests',
+  z.object({ x: z.string(), restsOf: z.literal('n') }) satisfies z.ZodType<CompactSameRests>,
+  'A column of strings whose rests are those of the column restsOf names, row for row, each after this column\'s own x.',
 );
 
 const compactTrips = named(
@@ -25,12 +30,12 @@ const positionColumns = { id: ints, lat: nullableInts, lon: nullableInts, hd: nu
 const compactPositions = named(
   'CompactPositions',
   z.object(positionColumns) satisfies z.ZodType<CompactPositions>,
-  'Bus columns sorted by busId: id as the difference from the row before, lat and lon in 1e-5 degrees from the origin o, heading, speed (km/h) and accuracy whole, gpsAt and fetchedAt in seconds from t0.',
+  'Bus columns sorted by busId: id as the difference from the row before, lat and lon in 1e-5 degrees from the origin o, heading, speed (km/h) and accuracy whole, gpsAt in seconds from fetchedAt (from t0 when fetchedAt is null), fetchedAt in seconds from t0.',
 );
 
 const compactVehicles = named(
   'CompactVehicles',
-  z.object({ ...positionColumns, p: strings, n: strings, c: strings, t: nullableInts, trips: compactTrips }) satisfies z.ZodType<CompactVehicles>,
+  z.object({ ...positionColumns, p: strings, n: strings, c: z.union([strings, sameRests]), t: nullableInts, trips: compactTrips }) satisfies z.ZodType<CompactVehicles>,
   'Buses in full: their positions, plate, name, internal code and tripId (as the difference from the last non-null one before it); trips holds one row per non-null tripId, in order.',
 );
 
