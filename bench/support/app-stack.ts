@@ -4,6 +4,7 @@ import { canaryKey, startStack, type Stack } from '../../e2e/support/stack';
 import type { Health } from '../../lib/model';
 import { zoneAtLocalHour, type Truth } from '../../lib/sim';
 import type { StatsSnapshot } from '../../lib/sim/stats';
+import { findServerPid } from './proc-stats';
 
 export type { TruthBus } from '../../lib/sim';
 
@@ -17,6 +18,8 @@ export type { TruthBus } from '../../lib/sim';
 export const BENCH_LOCAL_HOUR = 13;
 export const BENCH_DIST_DIR = '.next-bench';
 
+/** The app server's script, as e2e/support/stack.ts starts it. */
+const APP_SERVER_SCRIPT = 'scripts/server/server.mjs';
 const ALL_SCOPES = ['buses:read', 'routes:read', 'stops:read', 'trips:read', 'gps:read'];
 
 export interface PeerKey {
@@ -43,6 +46,8 @@ export interface BenchStack {
   /** How the app's key shows in /__admin/stats. */
   appKeyMask: string;
   truth(): Promise<Truth>;
+  /** The app server's process id (scripts/server/server.mjs; it changes when the app restarts), found in /proc. */
+  appPid(): number;
   simStats(): Promise<StatsSnapshot>;
   resetSimStats(): Promise<void>;
   stop(): Promise<void>;
@@ -87,6 +92,11 @@ export async function startBenchStack(opts: BenchStackOptions): Promise<BenchSta
     simBaseUrl: stack.simBaseUrl,
     appKeyMask: maskedKey(appKey),
     truth: () => admin('truth'),
+    appPid: () => {
+      const pid = findServerPid(APP_SERVER_SCRIPT, Number(new URL(stack.appUrl).port));
+      if (pid === null) throw new Error(`no ${APP_SERVER_SCRIPT} process serves ${stack.appUrl}`);
+      return pid;
+    },
     simStats: () => admin('stats'),
     resetSimStats: async () => void (await admin('stats/reset', 'POST')),
     stop: () => stack.stop(),

@@ -1,0 +1,422 @@
+// Benchmark "scale-viewers" (issue 34, "the server at 10,000" and "viewers that come and go"): viewers that follow
+// /api/live's compact deltas as the browser does (bench/support/delta-viewers.ts), on one running stack.
+//
+// - holdViewers: one viewer for a window, then 1,000 for durationS. Per window: the viewers' polls (failed, latency
+//   of each request to its last byte), the upstream requests a minute of the app's key (the simulator's count), and
+//   every sampleS the app's own budget (/api/status: requests sent upstream in the last minute against limit ×
+//   share; the lowest ratio is "the poller at its share throughout"). Goals: 0 failed, p99 ≤ 250 ms, the poller ≥
+//   0.95 of its share, upstream requests a minute within 2 % of the one-viewer window's.
+// - serverSoak: 100 viewers for durationS; the app server's CPU (utime + stime over each sample window, % of one
+//   core) and resident memory (VmRSS) every sampleS, summed over scripts/server/server.mjs and any process under it
+//   (bench/support/proc-stats.ts). Goals: CPU ≤ 15 % of a core at steady state, RSS ≤ 400 MB after an hour, no
+//   growth after the first hour (fitted over the samples after 60 min; a run shorter than 75 min does not measure it).
+//
+// The functions take a running BenchStack so that bench/scale.ts can run them on its 10,000-bus stack; the bench
+// entry starts its own stack (BENCH_SCALE_BUSES buses, default 10,000, a 1,200/min key). Its knobs, all seconds
+// but the counts: BENCH_SCALE_VIEWERS (1,000), BENCH_SCALE_HOLD_S (600; quick 30), BENCH_SCALE_ONE_VIEWER_S (the
+// hold's), BENCH_SCALE_SOAK_VIEWERS (100), BENCH_SCALE_SOAK_S (5,400; quick 60), BENCH_SCALE_SAMPLE_S (10),
+// BENCH_SCALE_FILL_S (how long to wait for the buses to be placed before measuring; 300, quick 0).
+import { loadavg } from 'node:os';
+import { readLive, startBenchStack, waitForLive, type BenchStack } from './support/app-stack';
+import { startDeltaViewers, type DeltaViewerReport } from './support/delta-viewers';
+import { sampleTree, type ProcSample } from './support/proc-stats';
+import type { Benchmark, Figure } from './support/report';
+import { percentile } from '../lib/stats/percentile';
+import { median, sleep } from './support/stats';
+
+/** The browsers' poll interval (lib/client/queries.ts LIVE_POLL_MS). */
+const POLL_MS = 5_000;
+const RATE_LIMIT = 1_200;
+export const VIEWER_GOALS = { failedPolls: 0, p99Ms: 250, minShareRatio: 0.95, upstreamWithinPercent: 2 };
+export const SOAK_GOALS = { cpuPercent: 15, rssMBAfterHour: 400, growthMBPerHour: 0 };
+/** The soak's samples after this are the "after the first hour" ones; a run shorter than GROWTH_MIN_S does not fit a growth. */
+const HOUR_S = 3_600;
+const GROWTH_MIN_S = 4_500;
+const MB = 1e6;
+
+/** One sample of the app's budget (/api/status): requests sent upstream in the last minute against its share of the limit. */
+export interface BudgetSample {
+  elapsedS: number;
+  usedLastMinute: number;
+  limit: number | null;
+  share: number;
+  /** usedLastMinute / (limit × share); null while the limit is unknown. */
+  ratio: number | null;
+  byKind: Record<string, number>;
+}
+
+export interface ViewerWindow {
+  viewers: number;
+  seconds: number;
+  polls: Omit<DeltaViewerReport, 'latencyMs'>;
+  latencyMs: LatencySummary;
+  /** The app key's requests a minute over the window, counted by the simulator. */
+  upstreamPerMinute: number;
+  budget: BudgetSample[];
+  /** Samples of /api/status that got no answer (not counted in the ratio). */
+  budgetSamplesFailed: number;
+  minShareRatio: number | null;
+  /** The app server's CPU over the window, % of one core, and its RSS at the end, MB. */
+  appCpuPercent: number;
+  appRssMB: number;
+  /** The share of listed buses with a position in the newest snapshot the viewers held, at the window's start and end. */
+  placedShare: { start: number | null; end: number | null };
+  loadAverage: { start: number; end: number };
+}
+
+export interface HoldResult {
+  oneViewer: ViewerWindow;
+  hold: ViewerWindow;
+  /** The hold's upstream requests a minute against the one viewer's, in per cent (positive: more). */
+  upstreamDifferencePercent: number;
+  goals: Record<string, { goal: number; measured: number | null; met: boolean }>;
+}
+
+interface Health {
+  budget: { limit: number | null; usedLastMinute: number; share: number; byKind: Record<string, number> };
+}
+
+export interface LatencySummary {
+  n: number;
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+function latencySummary(ms: readonly number[]): LatencySummary {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { n: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? null };
+}
+
+const pct = (share: number | null) => (share === null ? '–' : `${(100 * share).toFixed(0)} %`);
+
+const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
+
+async function budgetSample(appUrl: string, elapsedS: number): Promise<BudgetSample | null> {
+  try {
+    const res = await fetch(`${appUrl}/api/status`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) return null;
+    const { budget } = (await res.json()) as Health;
+    return { elapsedS, usedLastMinute: budget.usedLastMinute, limit: budget.limit, share: budget.share, ratio: budget.limit ? budget.usedLastMinute / (budget.limit * budget.share) : null, byKind: budget.byKind };
+  } catch {
+    return null;
+  }
+}
+
+const placed = (s: { vehicles: readonly { lat: number | null }[] } | undefined) => (s && s.vehicles.length ? s.vehicles.filter((v) => v.lat !== null).length / s.vehicles.length : null);
+
+/** `viewers` delta viewers for `durationS`, the app's budget sampled every `sampleS`. */
+async function viewerWindow(bench: BenchStack, viewers: number, durationS: number, sampleS: number, log: (line: string) => void): Promise<ViewerWindow> {
+  const loadStart = load1();
+  const pid = bench.appPid();
+  const stats0 = await bench.simStats();
+  const proc0 = sampleTree(pid);
+  const t0 = Date.now();
+  const running = startDeltaViewers(bench.appUrl, { viewers, intervalMs: POLL_MS });
+  const budget: BudgetSample[] = [];
+  let budgetSamplesFailed = 0;
+  let placedStart: number | null = null;
+  let nextLog = 60;
+  for (let elapsed = 0; elapsed < durationS; ) {
+    await sleep(Math.min(sampleS, durationS - elapsed) * 1000);
+    elapsed = (Date.now() - t0) / 1000;
+    placedStart ??= placed(running.newest());
+    const b = await budgetSample(bench.appUrl, elapsed);
+    if (b) budget.push(b);
+    else budgetSamplesFailed++;
+    if (elapsed >= nextLog) {
+      const c = running.counts();
+      log(`    ${viewers} viewer${viewers === 1 ? '' : 's'}, ${elapsed.toFixed(0)} s: ${c.polls} polls, ${c.failed} failed, ${c.skipped} skipped; upstream ${b?.usedLastMinute ?? '?'} in the last minute (${b?.ratio?.toFixed(3) ?? '?'} of the share)`);
+      nextLog += 60;
+    }
+  }
+  const placedEnd = placed(running.newest());
+  const report = await running.stop();
+  const proc1 = sampleTree(pid);
+  const stats1 = await bench.simStats();
+  if (stats1.since !== stats0.since) throw new Error("the simulator's counts were reset during the window: its upstream rate cannot be read");
+  const minutes = (Date.now() - t0) / 60_000;
+  const upstream = (stats1.byKey[bench.appKeyMask] ?? 0) - (stats0.byKey[bench.appKeyMask] ?? 0);
+  const { latencyMs, ...polls } = report;
+  const ratios = budget.map((b) => b.ratio).filter((r): r is number => r !== null);
+  return {
+    viewers,
+    seconds: report.seconds,
+    polls,
+    latencyMs: latencySummary(latencyMs),
+    upstreamPerMinute: upstream / minutes,
+    budget,
+    budgetSamplesFailed,
+    minShareRatio: ratios.length ? Math.min(...ratios) : null,
+    appCpuPercent: cpuPercent(proc0, proc1),
+    appRssMB: proc1.rssBytes / MB,
+    placedShare: { start: placedStart, end: placedEnd },
+    loadAverage: { start: loadStart, end: load1() },
+  };
+}
+
+function cpuPercent(a: ProcSample, b: ProcSample): number {
+  return (100 * (b.cpuS - a.cpuS)) / ((b.at - a.at) / 1000);
+}
+
+function describeWindow(w: ViewerWindow): string {
+  const ms = (x: number | null) => (x === null ? '–' : x.toFixed(0));
+  return (
+    `${w.viewers} viewer${w.viewers === 1 ? '' : 's'}, ${w.seconds.toFixed(0)} s: ${w.polls.polls} polls, ${w.polls.failed} failed (${w.polls.chainBreaks} broken chains), ${w.polls.skipped} skipped, ` +
+    `latency p50 ${ms(w.latencyMs.p50)} / p99 ${ms(w.latencyMs.p99)} / max ${ms(w.latencyMs.max)} ms; ${w.polls.fullAnswers} full, ${w.polls.deltaAnswers} deltas, ${w.polls.notModified} 304; ` +
+    `${(w.polls.bytes / MB).toFixed(1)} MB received on ${w.polls.connections} connections; upstream ${w.upstreamPerMinute.toFixed(1)}/min, poller ≥ ${w.minShareRatio?.toFixed(3) ?? '–'} of its share; ` +
+    `app ${w.appCpuPercent.toFixed(1)} % of a core, ${w.appRssMB.toFixed(0)} MB; generator ${w.polls.clientCpuPercent.toFixed(1)} % of a core; load ${w.loadAverage.start} → ${w.loadAverage.end}`
+  );
+}
+
+export interface HoldOptions {
+  viewers: number;
+  durationS: number;
+  /** The one-viewer window (default: durationS). */
+  oneViewerS?: number;
+  /** How often the app's budget is read (default 10 s). */
+  sampleS?: number;
+  /** At most this long, waits for the poller to reach its share before the first window (default 180 s). */
+  settleS?: number;
+  log(line: string): void;
+}
+
+/**
+ * Waits until the app's last minute of upstream requests reaches the goal's share of its budget, at most `maxS`:
+ * a window begun sooner would count the poller's start (its last minute not yet a whole minute of polling).
+ */
+async function settle(appUrl: string, maxS: number, log: (line: string) => void): Promise<void> {
+  const t0 = Date.now();
+  for (;;) {
+    const b = await budgetSample(appUrl, (Date.now() - t0) / 1000);
+    if ((b?.ratio ?? 0) >= VIEWER_GOALS.minShareRatio || Date.now() - t0 >= maxS * 1000) {
+      log(`  the poller at ${b?.ratio?.toFixed(3) ?? '–'} of its share after ${((Date.now() - t0) / 1000).toFixed(0)} s of waiting`);
+      return;
+    }
+    await sleep(5_000);
+  }
+}
+
+/** One viewer for oneViewerS, then `viewers` for durationS, on `bench` as it runs. */
+export async function holdViewers(bench: BenchStack, opts: HoldOptions): Promise<HoldResult> {
+  const sampleS = opts.sampleS ?? 10;
+  await settle(bench.appUrl, opts.settleS ?? 180, opts.log);
+  opts.log(`  one viewer for ${opts.oneViewerS ?? opts.durationS} s`);
+  const oneViewer = await viewerWindow(bench, 1, opts.oneViewerS ?? opts.durationS, sampleS, opts.log);
+  opts.log(`  ${describeWindow(oneViewer)}`);
+  opts.log(`  ${opts.viewers} viewers for ${opts.durationS} s`);
+  const hold = await viewerWindow(bench, opts.viewers, opts.durationS, sampleS, opts.log);
+  opts.log(`  ${describeWindow(hold)}`);
+  const upstreamDifferencePercent = (100 * (hold.upstreamPerMinute - oneViewer.upstreamPerMinute)) / oneViewer.upstreamPerMinute;
+  const g = VIEWER_GOALS;
+  return {
+    oneViewer,
+    hold,
+    upstreamDifferencePercent,
+    goals: {
+      failedPolls: { goal: g.failedPolls, measured: hold.polls.failed, met: hold.polls.failed <= g.failedPolls },
+      p99Ms: { goal: g.p99Ms, measured: hold.latencyMs.p99, met: hold.latencyMs.p99 !== null && hold.latencyMs.p99 <= g.p99Ms },
+      minShareRatio: { goal: g.minShareRatio, measured: hold.minShareRatio, met: hold.minShareRatio !== null && hold.minShareRatio >= g.minShareRatio },
+      upstreamWithinPercent: { goal: g.upstreamWithinPercent, measured: upstreamDifferencePercent, met: Math.abs(upstreamDifferencePercent) <= g.upstreamWithinPercent },
+    },
+  };
+}
+
+export function holdFigures(r: HoldResult, at: string): Figure[] {
+  const n = `${at}, ${r.hold.viewers.toLocaleString('en-US')} delta viewers`;
+  return [
+    { metric: `${n}: failed polls`, unit: '', fleetmap: r.hold.polls.failed, peer: null, better: 'lower' },
+    { metric: `${n}: poll latency p50`, unit: 'ms', fleetmap: r.hold.latencyMs.p50, peer: null, better: 'lower' },
+    { metric: `${n}: poll latency p99`, unit: 'ms', fleetmap: r.hold.latencyMs.p99, peer: null, better: 'lower' },
+    { metric: `${n}: poll latency max`, unit: 'ms', fleetmap: r.hold.latencyMs.max, peer: null, better: 'lower' },
+    { metric: `${n}: the poller's lowest share of its budget`, unit: '×', fleetmap: r.hold.minShareRatio, peer: null, better: 'higher' },
+    { metric: `${n}: upstream requests/min`, unit: '/min', fleetmap: r.hold.upstreamPerMinute, peer: r.oneViewer.upstreamPerMinute, better: 'lower', peerName: 'one viewer' },
+    { metric: `${n}: load generator CPU`, unit: '%', fleetmap: r.hold.polls.clientCpuPercent, peer: null, better: 'lower' },
+  ];
+}
+
+export interface SoakSample {
+  elapsedS: number;
+  /** The app's CPU over the window since the sample before, % of one core. */
+  cpuPercent: number;
+  rssMB: number;
+}
+
+export interface SoakResult {
+  viewers: number;
+  seconds: number;
+  /** The processes measured (the app server and any under it), at the end. */
+  processes: { pid: number; command: string }[];
+  samples: SoakSample[];
+  warmupS: number;
+  /** Median of the samples after the warm-up. */
+  steadyCpuPercent: number | null;
+  rssEndMB: number;
+  /** The first sample at or after an hour; null for a shorter run. */
+  rssAfterHourMB: number | null;
+  /** Least-squares slope of RSS over the samples after the first hour; null (not measured) for a run shorter than 75 min. */
+  growthMBPerHour: number | null;
+  polls: Omit<DeltaViewerReport, 'latencyMs'>;
+  latencyMs: LatencySummary;
+  loadAverage: { start: number; end: number };
+  goals: Record<string, { goal: number; measured: number | null; met: boolean | null }>;
+}
+
+export interface SoakOptions {
+  viewers: number;
+  durationS: number;
+  sampleS: number;
+  /** Samples before this are left out of the steady-state CPU (default: a fifth of the run, at most 5 min). */
+  warmupS?: number;
+  log(line: string): void;
+}
+
+/** Least-squares slope of y over x. */
+export function slope(xs: readonly number[], ys: readonly number[]): number | null {
+  const n = xs.length;
+  if (n < 2) return null;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+  }
+  return sxx === 0 ? null : sxy / sxx;
+}
+
+/** `viewers` delta viewers for durationS while the app server's CPU and RSS are read every sampleS. */
+export async function serverSoak(bench: BenchStack, opts: SoakOptions): Promise<SoakResult> {
+  const warmupS = opts.warmupS ?? Math.min(300, opts.durationS / 5);
+  const loadStart = load1();
+  const pid = bench.appPid();
+  const running = startDeltaViewers(bench.appUrl, { viewers: opts.viewers, intervalMs: POLL_MS });
+  const t0 = Date.now();
+  let last = sampleTree(pid);
+  const samples: SoakSample[] = [];
+  let nextLog = 60;
+  for (let elapsed = 0; elapsed < opts.durationS; ) {
+    await sleep(Math.min(opts.sampleS, opts.durationS - elapsed) * 1000);
+    elapsed = (Date.now() - t0) / 1000;
+    const now = sampleTree(pid);
+    samples.push({ elapsedS: elapsed, cpuPercent: cpuPercent(last, now), rssMB: now.rssBytes / MB });
+    last = now;
+    if (elapsed >= nextLog) {
+      const c = running.counts();
+      opts.log(`    soak, ${(elapsed / 60).toFixed(0)} min: app ${samples.at(-1)!.cpuPercent.toFixed(1)} % of a core, ${samples.at(-1)!.rssMB.toFixed(0)} MB; ${c.polls} polls, ${c.failed} failed`);
+      nextLog += opts.durationS >= HOUR_S ? 600 : 60;
+    }
+  }
+  const report = await running.stop();
+  const { latencyMs, ...polls } = report;
+  const steady = samples.filter((s) => s.elapsedS >= warmupS).map((s) => s.cpuPercent);
+  const afterHour = samples.filter((s) => s.elapsedS >= HOUR_S);
+  const seconds = (Date.now() - t0) / 1000;
+  const steadyCpuPercent = median(steady);
+  const rssEndMB = last.rssBytes / MB;
+  const rssAfterHourMB = afterHour[0]?.rssMB ?? null;
+  const fitted = seconds >= GROWTH_MIN_S ? slope(afterHour.map((s) => s.elapsedS / HOUR_S), afterHour.map((s) => s.rssMB)) : null;
+  const g = SOAK_GOALS;
+  const r: SoakResult = {
+    viewers: opts.viewers,
+    seconds,
+    processes: last.processes,
+    samples,
+    warmupS,
+    steadyCpuPercent,
+    rssEndMB,
+    rssAfterHourMB,
+    growthMBPerHour: fitted,
+    polls,
+    latencyMs: latencySummary(latencyMs),
+    loadAverage: { start: loadStart, end: load1() },
+    goals: {
+      cpuPercent: { goal: g.cpuPercent, measured: steadyCpuPercent, met: steadyCpuPercent === null ? null : steadyCpuPercent <= g.cpuPercent },
+      rssMBAfterHour: { goal: g.rssMBAfterHour, measured: rssAfterHourMB, met: rssAfterHourMB === null ? null : rssAfterHourMB <= g.rssMBAfterHour },
+      growthMBPerHour: { goal: g.growthMBPerHour, measured: fitted, met: fitted === null ? null : fitted <= g.growthMBPerHour },
+    },
+  };
+  opts.log(
+    `  soak, ${opts.viewers} viewers, ${(seconds / 60).toFixed(1)} min (${r.processes.map((p) => `pid ${p.pid}: ${p.command}`).join('; ')}): app CPU ${steadyCpuPercent?.toFixed(1) ?? '–'} % of a core (median after ${warmupS.toFixed(0)} s), ` +
+      `RSS ${rssEndMB.toFixed(0)} MB at the end, ${rssAfterHourMB === null ? 'not measured after an hour' : `${rssAfterHourMB.toFixed(0)} MB after an hour`}, ` +
+      `growth ${fitted === null ? `not measured (needs ${GROWTH_MIN_S / 60} min)` : `${fitted.toFixed(1)} MB/h after the first hour`}; ${polls.polls} polls, ${polls.failed} failed; load ${r.loadAverage.start} → ${r.loadAverage.end}`,
+  );
+  return r;
+}
+
+export function soakFigures(r: SoakResult, at: string): Figure[] {
+  const n = `${at}, ${r.viewers} delta viewers`;
+  return [
+    { metric: `${n}: app server CPU at steady state (% of one core)`, unit: '%', fleetmap: r.steadyCpuPercent, peer: null, better: 'lower' },
+    { metric: `${n}: app server RSS at the end (${(r.seconds / 60).toFixed(0)} min)`, unit: 'MB', fleetmap: r.rssEndMB, peer: null, better: 'lower' },
+    { metric: `${n}: app server RSS after an hour`, unit: 'MB', fleetmap: r.rssAfterHourMB, peer: null, better: 'lower' },
+    { metric: `${n}: app server RSS growth after the first hour`, unit: 'MB/h', fleetmap: r.growthMBPerHour, peer: null, better: 'lower' },
+  ];
+}
+
+/** A whole-number knob from the environment, else `fallback`. */
+function knob(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number ≥ 0, got ${raw}`);
+  return n;
+}
+
+/** Waits until 95 % of the buses are listed, then until 95 % of those are placed or fillS have passed: the share placed. */
+async function waitForFleet(bench: BenchStack, buses: number, fillS: number, log: (line: string) => void): Promise<number> {
+  await waitForLive(bench.appUrl, `${buses} buses listed`, (l) => l.vehicles.length >= buses * 0.95, 600_000);
+  const t0 = Date.now();
+  for (;;) {
+    const l = await readLive(bench.appUrl);
+    const share = l.vehicles.filter((v) => v.lat !== null).length / Math.max(1, l.vehicles.length);
+    const waited = (Date.now() - t0) / 1000;
+    if (share >= 0.95 || waited >= fillS) {
+      log(`  ${l.vehicles.length} buses listed, ${(100 * share).toFixed(1)} % placed after ${waited.toFixed(0)} s more`);
+      return share;
+    }
+    await sleep(10_000);
+  }
+}
+
+export const scaleViewers: Benchmark = {
+  name: 'scale-viewers',
+  title: 'Scale: delta viewers at 10,000 buses, the server’s cost',
+  needsApp: true,
+  async run(ctx) {
+    const buses = knob('BENCH_SCALE_BUSES', 10_000);
+    const viewers = knob('BENCH_SCALE_VIEWERS', 1_000);
+    const holdS = knob('BENCH_SCALE_HOLD_S', ctx.quick ? 30 : 600);
+    const oneViewerS = knob('BENCH_SCALE_ONE_VIEWER_S', holdS);
+    const soakViewers = knob('BENCH_SCALE_SOAK_VIEWERS', 100);
+    const soakS = knob('BENCH_SCALE_SOAK_S', ctx.quick ? 60 : 5_400);
+    const sampleS = knob('BENCH_SCALE_SAMPLE_S', 10);
+    const fillS = knob('BENCH_SCALE_FILL_S', ctx.quick ? 0 : 300);
+    // The stack's servers stop by themselves after FLEETMAP_MAX_LIFETIME_S (30 min by default, for tests).
+    const lifetimeS = 1_800 + fillS + oneViewerS + holdS + soakS;
+    if (Number(process.env.FLEETMAP_MAX_LIFETIME_S ?? 1_800) < lifetimeS) process.env.FLEETMAP_MAX_LIFETIME_S = String(lifetimeS);
+    const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT });
+    try {
+      const placedAtStart = await waitForFleet(bench, buses, fillS, ctx.log);
+      const hold = await holdViewers(bench, { viewers, durationS: holdS, oneViewerS, sampleS, log: ctx.log });
+      const soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, log: ctx.log });
+      const at = `${buses.toLocaleString('en-US')} buses`;
+      return {
+        peer: 'one viewer',
+        conditions:
+          `the app on the simulator at ${buses} buses (SIM_BUSES), a ${RATE_LIMIT}/min key; listed buses placed: ${pct(placedAtStart)} after waiting at most ${fillS} s for placement, ` +
+          `${pct(hold.hold.placedShare.start)} when the ${viewers} viewers began, ${pct(hold.hold.placedShare.end)} at their end; ` +
+          `delta viewers as the browser polls (compact form, a full answer first, then since=<version> every ${POLL_MS / 1000} s, If-None-Match on a repeated URL, br, one keep-alive connection each, starts spread over the first interval) in the bench process; ` +
+          `one viewer for ${oneViewerS} s, then ${viewers} for ${holdS} s; latency = each request's time to its last byte; upstream requests a minute of the app's key counted by the simulator; ` +
+          `the poller's share = /api/status usedLastMinute / (limit × share) every ${sampleS} s, lowest over the hold; soak: ${soakViewers} viewers for ${soakS} s, the app server's CPU (utime + stime, % of one core) and VmRSS every ${sampleS} s ` +
+          `(pid ${soak.processes.map((p) => p.pid).join(', ')}), CPU the median after ${soak.warmupS.toFixed(0)} s; load ${hold.oneViewer.loadAverage.start} at the start, ${hold.hold.loadAverage.end} after the hold, ${soak.loadAverage.end} after the soak; ` +
+          `goals: 0 failed polls, p99 ≤ ${VIEWER_GOALS.p99Ms} ms, poller ≥ ${VIEWER_GOALS.minShareRatio} of its share, upstream within ${VIEWER_GOALS.upstreamWithinPercent} % of one viewer's; app CPU ≤ ${SOAK_GOALS.cpuPercent} %, RSS ≤ ${SOAK_GOALS.rssMBAfterHour} MB after an hour, no growth after it`,
+        figures: [...holdFigures(hold, at), ...soakFigures(soak, at)],
+        details: { buses, rateLimit: RATE_LIMIT, placedAtStart, hold, soak },
+      };
+    } finally {
+      await bench.stop();
+    }
+  },
+};

@@ -1,0 +1,61 @@
+import { brotliCompressSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { encodeCompactDelta, encodeCompactFull, liveChanges, type LiveSnapshot } from '../../lib/model';
+import { makeSnapshot, makeTrip, makeVehicle, T0 } from '../../lib/testing/view-factories';
+import { ChainMemo, compactLiveUrl, type ReceivedAnswer } from './delta-viewers';
+
+const v1 = makeSnapshot({ version: 1, generatedAt: T0, vehicles: [makeVehicle({ busId: 3, trip: makeTrip({ tripId: 70 }) }), makeVehicle({ busId: 8 })] });
+const v2: LiveSnapshot = { ...v1, version: 2, generatedAt: T0 + 5_000, vehicles: [{ ...v1.vehicles[0]!, lat: 40.76 }, v1.vehicles[1]!] };
+const v3: LiveSnapshot = { ...v2, version: 3, generatedAt: T0 + 10_000, vehicles: [{ ...v2.vehicles[0]!, lat: 40.77 }] };
+
+/** An answer as the server sends it to a browser: JSON, brotli, under the ETag naming its version. */
+function sent(body: unknown, version: number): ReceivedAnswer {
+  return { etag: `W/"${v1.epoch}-${version}.c"`, encoding: 'br', body: brotliCompressSync(Buffer.from(JSON.stringify(body))) };
+}
+
+const full1 = sent(encodeCompactFull(v1), 1);
+const delta12 = sent(encodeCompactDelta(v2, 1, liveChanges(v1, v2), () => true), 2);
+const delta23 = sent(encodeCompactDelta(v3, 2, liveChanges(v2, v3), () => true), 3);
+
+describe('delta viewers follow the chain as the browser does', () => {
+  it('asks in full first, then since the version held', () => {
+    expect(compactLiveUrl('http://a', undefined)).toBe('http://a/api/live?shape=compact');
+    expect(compactLiveUrl('http://a', v1)).toBe(`http://a/api/live?shape=compact&since=${v1.epoch}-1`);
+  });
+
+  it('decodes a full answer, then applies each delta to the snapshot held', () => {
+    const memo = new ChainMemo();
+    const a = memo.follow(undefined, full1);
+    expect(a.kind).toBe('full');
+    const b = memo.follow(a.kind === 'full' ? a.snapshot : undefined, delta12);
+    expect(b.kind === 'delta' && b.snapshot.vehicles.map((v) => v.lat)).toEqual([40.76, v1.vehicles[1]!.lat]);
+    const c = memo.follow(b.kind === 'delta' ? b.snapshot : undefined, delta23);
+    expect(c.kind === 'delta' && [c.snapshot.version, c.snapshot.vehicles.length]).toEqual([3, 1]);
+  });
+
+  it('counts a delta that does not follow the snapshot held as a broken chain', () => {
+    const memo = new ChainMemo();
+    const a = memo.follow(undefined, full1);
+    // The delta from version 2 on a snapshot of version 1; and a delta with nothing held.
+    expect(memo.follow(a.kind === 'full' ? a.snapshot : undefined, delta23).kind).toBe('broken');
+    expect(memo.follow(undefined, delta12).kind).toBe('broken');
+  });
+
+  it('decodes one answer once for every viewer holding the same snapshot', () => {
+    const memo = new ChainMemo();
+    const a = memo.follow(undefined, full1);
+    const held = a.kind === 'full' ? a.snapshot : undefined;
+    expect(memo.follow(undefined, { ...full1, body: Buffer.from(full1.body) })).toBe(a);
+    const b = memo.follow(held, delta12);
+    expect(memo.follow(held, delta12)).toBe(b);
+    expect(memo.decoded).toBe(2);
+    // Another snapshot of the same version is another question: decoded again.
+    memo.follow(structuredClone(held), delta12);
+    expect(memo.decoded).toBe(3);
+  });
+
+  it('reads a body it cannot decode as unreadable, not as a snapshot', () => {
+    const f = new ChainMemo().follow(undefined, { etag: 'W/"x"', encoding: 'br', body: Buffer.from('not brotli') });
+    expect(f.kind).toBe('unreadable');
+  });
+});

@@ -1,0 +1,263 @@
+// Viewers that follow /api/live's deltas as the browser does (lib/client/queries.ts fetchLive): each starts with
+// a full answer in the compact form (`?shape=compact`), then every 5 s asks what changed since the version it
+// holds (`&since=<epoch>-<version>`) and applies it (applyCompactDelta); a delta that does not apply to the
+// snapshot held is a broken chain, counted, and the viewer asks for a full answer in the same poll, as the browser
+// does. The browser's HTTP cache is played too: the answers are `no-cache` with an ETag, so a browser asking the
+// very URL of its last answer again (the version had not moved) sends If-None-Match and reads a 304 as that
+// answer. Accept-Encoding is Chromium's, so the server compresses as it would for a browser.
+//
+// Each viewer has its own keep-alive connection (an Agent with one socket), as each browser has its own: the
+// client's pool never queues a request, and the connections opened are counted to show it (the server keeps an
+// idle connection 65 s, scripts/server/server.mjs, far past the beat: one connection per viewer is expected). The generator runs
+// in the benchmark's process, on the cores the server uses, so it must stay cheap: a decoded answer is shared by
+// every viewer that got the same answer (same ETag) on the same held snapshot (the same object), so 1,000 viewers
+// at one version decompress, parse and apply each answer once (ChainMemo); which is still exactly what each
+// would compute on its own, the results being pure functions of the two. Its own CPU is measured and reported.
+import { Agent, request } from 'node:http';
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { applyCompactDelta, decodeCompactFull, LIVE_COMPACT_SHAPE, liveVersionTag, type CompactAnswer, type LiveSnapshot } from '../../lib/model';
+import { schedulePolls } from './viewers';
+
+/** What Chromium sends: the server answers br. */
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+/** A request with no answer by then fails (the browser has no such limit; a poll must end for the run to end). */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Full answers kept decoded for viewers that ask one (a few versions: viewers start over an interval). */
+const FULL_ANSWERS_KEPT = 8;
+
+export interface DeltaViewerCounts {
+  /** Polls made (one per beat that found the viewer idle). */
+  polls: number;
+  /** Polls that failed: an error status, no answer, an answer not compact, or a delta that did not apply. */
+  failed: number;
+  /** Beats skipped because the viewer's previous poll was still running. */
+  skipped: number;
+  /** HTTP requests sent (a broken chain's poll sends two). */
+  requests: number;
+  byStatus: Record<string, number>;
+  /** 200 answers by kind, and 304s (the version had not moved). */
+  fullAnswers: number;
+  deltaAnswers: number;
+  notModified: number;
+  /** Deltas that did not follow the snapshot held (each also a failed poll). */
+  chainBreaks: number;
+  /** Body bytes as received (compressed), every request. */
+  bytes: number;
+  /** TCP connections the viewers opened (one per viewer, plus any the server closed and a viewer opened again). */
+  connections: number;
+}
+
+export interface DeltaViewerReport extends DeltaViewerCounts {
+  viewers: number;
+  intervalMs: number;
+  /** Each request's time from sending to the last byte of its answer, ms, in the order they ended. */
+  latencyMs: number[];
+  /** This process's CPU while the viewers ran (the generator and anything else the bench process did), % of one core. */
+  clientCpuPercent: number;
+  seconds: number;
+  /** Distinct snapshot versions the viewers reached. */
+  versionsSeen: number;
+}
+
+export interface DeltaViewers {
+  /** Counts so far (a copy). */
+  counts(): DeltaViewerCounts;
+  /** The newest snapshot any viewer holds. */
+  newest(): LiveSnapshot | undefined;
+  stop(): Promise<DeltaViewerReport>;
+}
+
+/** One answer as a viewer holds it: its ETag and body bytes as received, and how they are encoded. */
+export interface ReceivedAnswer {
+  etag: string;
+  encoding: string | undefined;
+  body: Buffer;
+}
+
+export type Followed = { kind: 'full' | 'delta'; snapshot: LiveSnapshot } | { kind: 'broken' } | { kind: 'unreadable'; why: string };
+
+function decodeBody(a: ReceivedAnswer): CompactAnswer {
+  const raw = a.encoding === 'br' ? brotliDecompressSync(a.body) : a.encoding === 'gzip' ? gunzipSync(a.body) : a.encoding === 'deflate' ? inflateSync(a.body) : a.body;
+  return JSON.parse(raw.toString('utf8')) as CompactAnswer;
+}
+
+/**
+ * What a viewer holding `held` makes of an answer, computed once per held snapshot and answer: a full answer
+ * decoded, a delta applied, or a broken chain (a delta that does not follow `held`, or one that came with nothing
+ * held). Snapshots are never changed once made, so viewers share them.
+ */
+export class ChainMemo {
+  private readonly onHeld = new WeakMap<LiveSnapshot, Map<string, Followed>>();
+  private readonly onNothing = new Map<string, Followed>();
+  /** Answers decoded (not found in the memo). */
+  decoded = 0;
+
+  follow(held: LiveSnapshot | undefined, answer: ReceivedAnswer): Followed {
+    let memo: Map<string, Followed>;
+    if (held === undefined) memo = this.onNothing;
+    else {
+      memo = this.onHeld.get(held) ?? new Map<string, Followed>();
+      this.onHeld.set(held, memo);
+    }
+    let f = memo.get(answer.etag);
+    if (f === undefined) {
+      f = this.decode(held, answer);
+      if (held === undefined && memo.size >= FULL_ANSWERS_KEPT) memo.clear();
+      memo.set(answer.etag, f);
+    }
+    return f;
+  }
+
+  private decode(held: LiveSnapshot | undefined, answer: ReceivedAnswer): Followed {
+    this.decoded++;
+    let a: CompactAnswer;
+    try {
+      a = decodeBody(answer);
+    } catch (e) {
+      return { kind: 'unreadable', why: e instanceof Error ? e.message : String(e) };
+    }
+    if (a.shape !== LIVE_COMPACT_SHAPE) return { kind: 'unreadable', why: `shape ${String(a.shape)}` };
+    if (a.kind === 'full') return { kind: 'full', snapshot: decodeCompactFull(a) };
+    const next = held === undefined ? null : applyCompactDelta(held, a);
+    return next === null ? { kind: 'broken' } : { kind: 'delta', snapshot: next };
+  }
+}
+
+/** The browser's question (lib/client/queries.ts liveUrl, without a watched bus). */
+export function compactLiveUrl(appUrl: string, held: Pick<LiveSnapshot, 'epoch' | 'version'> | undefined): string {
+  return `${appUrl}/api/live?shape=compact${held ? `&since=${liveVersionTag(held.epoch, held.version)}` : ''}`;
+}
+
+interface Viewer {
+  agent: Agent;
+  held: LiveSnapshot | undefined;
+  /** The browser cache's entry: the last URL answered 200, and its answer. */
+  cachedUrl: string | null;
+  cached: ReceivedAnswer | null;
+}
+
+interface Got {
+  status: number;
+  etag: string | undefined;
+  encoding: string | undefined;
+  body: Buffer;
+}
+
+function get(agent: Agent, url: string, headers: Record<string, string>, onSocket: (s: Socket) => void): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const etag = res.headers.etag;
+        const encoding = res.headers['content-encoding'];
+        resolve({ status: res.statusCode ?? 0, etag: typeof etag === 'string' ? etag : undefined, encoding: typeof encoding === 'string' ? encoding : undefined, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('socket', onSocket);
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export function startDeltaViewers(appUrl: string, opts: { viewers: number; intervalMs: number }): DeltaViewers {
+  const counts: DeltaViewerCounts = { polls: 0, failed: 0, skipped: 0, requests: 0, byStatus: {}, fullAnswers: 0, deltaAnswers: 0, notModified: 0, chainBreaks: 0, bytes: 0, connections: 0 };
+  const latencyMs: number[] = [];
+  const versions = new Set<string>();
+  let newest: LiveSnapshot | undefined;
+  const memo = new ChainMemo();
+  const viewers: Viewer[] = Array.from({ length: opts.viewers }, () => ({ agent: new Agent({ keepAlive: true, maxSockets: 1 }), held: undefined, cachedUrl: null, cached: null }));
+  const sockets = new WeakSet<Socket>();
+  const onSocket = (s: Socket) => {
+    if (sockets.has(s)) return;
+    sockets.add(s);
+    counts.connections++;
+  };
+  const bump = (key: string) => (counts.byStatus[key] = (counts.byStatus[key] ?? 0) + 1);
+
+  /** One request of a viewer, played through its browser cache; the answer as the page's fetch would read it, or null (counted). */
+  const ask = async (v: Viewer): Promise<ReceivedAnswer | null> => {
+    const url = compactLiveUrl(appUrl, v.held);
+    const revalidate = url === v.cachedUrl && v.cached !== null;
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': BROWSER_ACCEPT_ENCODING };
+    if (revalidate) headers['if-none-match'] = v.cached!.etag;
+    counts.requests++;
+    const t = performance.now();
+    let got: Got;
+    try {
+      got = await get(v.agent, url, headers, onSocket);
+    } catch {
+      bump('error');
+      return null;
+    }
+    latencyMs.push(performance.now() - t);
+    counts.bytes += got.body.length;
+    bump(String(got.status));
+    if (got.status === 304 && revalidate) {
+      counts.notModified++;
+      return v.cached;
+    }
+    if (got.status !== 200 || got.etag === undefined) return null;
+    v.cachedUrl = url;
+    v.cached = { etag: got.etag, encoding: got.encoding, body: got.body };
+    return v.cached;
+  };
+
+  const poll = async (index: number): Promise<void> => {
+    const v = viewers[index]!;
+    counts.polls++;
+    let answer = await ask(v);
+    let followed = answer === null ? null : memo.follow(v.held, answer);
+    if (followed?.kind === 'broken') {
+      // fetchLive: a delta the held snapshot cannot take; start again from a full answer.
+      counts.chainBreaks++;
+      v.held = undefined;
+      answer = await ask(v);
+      followed = answer === null ? null : memo.follow(undefined, answer);
+      counts.failed++;
+      if (followed?.kind === 'full') install(v, followed.snapshot, 'full');
+      return;
+    }
+    if (followed === null || followed.kind === 'unreadable') {
+      counts.failed++;
+      return;
+    }
+    if (followed.kind === 'full' || followed.kind === 'delta') install(v, followed.snapshot, followed.kind);
+  };
+
+  const install = (v: Viewer, s: LiveSnapshot, kind: 'full' | 'delta') => {
+    if (kind === 'full') counts.fullAnswers++;
+    else counts.deltaAnswers++;
+    v.held = s;
+    if (newest === undefined || s.epoch !== newest.epoch || s.version > newest.version) newest = s;
+    versions.add(liveVersionTag(s.epoch, s.version));
+  };
+
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const schedule = schedulePolls(opts.viewers, opts.intervalMs, poll);
+  return {
+    newest: () => newest,
+    counts: () => ({ ...counts, skipped: schedule.skipped(), byStatus: { ...counts.byStatus } }),
+    async stop() {
+      await schedule.stop();
+      const cpu = process.cpuUsage(cpu0);
+      const seconds = (performance.now() - t0) / 1000;
+      for (const v of viewers) v.agent.destroy();
+      return {
+        ...counts,
+        skipped: schedule.skipped(),
+        viewers: opts.viewers,
+        intervalMs: opts.intervalMs,
+        latencyMs,
+        clientCpuPercent: (100 * (cpu.user + cpu.system)) / 1e6 / seconds,
+        seconds,
+        versionsSeen: versions.size,
+      };
+    },
+  };
+}
