@@ -5,7 +5,7 @@
 // that draws the same buses from a static GeoJSON file in one layer over the same style (bench/support/bare-map.ts);
 // and the JavaScript each of /, /wall and /delays pulls: encoded (compressed) body bytes of every script
 // response, MapLibre's worker included, and how many of those scripts carry recharts (only /delays draws charts).
-import { chromium, type Browser, type Request } from '@playwright/test';
+import { chromium, type Browser, type Page, type Request } from '@playwright/test';
 import { BUS_CLUSTER_LAYER_ID, BUS_LAYER_ID } from '../components/map/layers/bus-layer';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
 import { startBenchStack, waitForLive } from './support/app-stack';
@@ -14,7 +14,7 @@ import type { Benchmark, Figure } from './support/report';
 import { getOnTheWire } from './support/wire';
 import { max, median } from './support/stats';
 
-const VIEWPORT = { width: 1440, height: 900 };
+export const VIEWPORT = { width: 1440, height: 900 };
 const BUS_LAYER_IDS = [BUS_LAYER_ID, BUS_CLUSTER_LAYER_ID];
 const MAP_PAGES = ['/', '/wall'] as const;
 const SCRIPT_PAGES = ['/', '/wall', '/delays'] as const;
@@ -34,6 +34,25 @@ interface Visit {
   scripts: Script[];
 }
 
+/** Navigation → the first animation frame in which the app's map has drawn a bus, ms (performance.now at that frame). */
+export async function waitForFirstBus(page: Page): Promise<number> {
+  const handle = await page.waitForFunction(
+    (layerIds) => {
+      const map = window.__fleetmap?.map;
+      if (!map) return false;
+      // A bus drawn by the bus overlay (street zoom) or by the clustered layer (below it).
+      const overlayBuses = window.__fleetmap?.buses?.timing.lastFrameBuses ?? 0;
+      const layers = layerIds.filter((id: string) => map.getLayer(id));
+      if (overlayBuses === 0 && (layers.length === 0 || map.queryRenderedFeatures({ layers }).length === 0)) return false;
+      // performance.now() counts from the navigation's start.
+      return performance.now();
+    },
+    BUS_LAYER_IDS,
+    { polling: 'raf', timeout: 90_000 },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
 async function visit(browser: Browser, appUrl: string, path: string, waitForBus: boolean): Promise<Visit> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const scripts: Promise<Script>[] = [];
@@ -51,24 +70,7 @@ async function visit(browser: Browser, appUrl: string, path: string, waitForBus:
   try {
     const page = await context.newPage();
     await page.goto(`${appUrl}${path}`, { waitUntil: 'commit' });
-    let firstBusMs: number | null = null;
-    if (waitForBus) {
-      const handle = await page.waitForFunction(
-        (layerIds) => {
-          const map = window.__fleetmap?.map;
-          if (!map) return false;
-          // A bus drawn by the bus overlay (street zoom) or by the clustered layer (below it).
-          const overlayBuses = window.__fleetmap?.buses?.timing.lastFrameBuses ?? 0;
-          const layers = layerIds.filter((id: string) => map.getLayer(id));
-          if (overlayBuses === 0 && (layers.length === 0 || map.queryRenderedFeatures({ layers }).length === 0)) return false;
-          // performance.now() counts from the navigation's start.
-          return performance.now();
-        },
-        BUS_LAYER_IDS,
-        { polling: 'raf', timeout: 90_000 },
-      );
-      firstBusMs = (await handle.jsonValue()) as number;
-    }
+    const firstBusMs = waitForBus ? await waitForFirstBus(page) : null;
     // Scripts loaded after the first bus (lazy chunks) belong to the page too.
     await page.waitForLoadState('load');
     await page.waitForTimeout(3_000);
