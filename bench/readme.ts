@@ -1,10 +1,11 @@
-// The performance page's tables (docs/performance.md) and the charts, generated from bench/results/latest.json and
-// nothing else. `npm run bench` regenerates them after every run; `node scripts/bench/bench-readme.mjs` does it by hand
+// The performance page's tables (docs/performance.md), the README's and docs/scale.md's generated parts, and the
+// charts, generated from bench/results/latest.json and nothing else. `npm run bench` regenerates them after every run; `node scripts/bench/bench-readme.mjs` does it by hand
 // (after a merge of results, say); bench/readme.test.ts (part of `npm test`) fails when the page or a chart differs
 // from what the file gives, so no figure in those tables can be typed by hand or left behind.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHART_DIR, renderCharts } from './charts';
+import { renderScale, SCALE_END, SCALE_PAGE, SCALE_START } from './readme-scale';
 import { formatValue, renderTable, type Benchmark, type Figure } from './support/report';
 import type { ResultsFile } from './support/results';
 
@@ -251,11 +252,13 @@ function readmeWith(root: string, readme: string, file: ResultsFile, benchmarks:
 export function expectedFiles(root: string, file: ResultsFile, benchmarks: readonly Pick<Benchmark, 'name'>[]): { path: string; want: string; have: string | null }[] {
   const have = readFileSync(join(root, PERFORMANCE_PAGE), 'utf8');
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const scalePage = readFileSync(join(root, SCALE_PAGE), 'utf8');
   const timesPath = join(root, COMMANDS_RESULTS);
   const times = existsSync(timesPath) ? (JSON.parse(readFileSync(timesPath, 'utf8')) as CommandTimes) : null;
   const out: { path: string; want: string; have: string | null }[] = [
     { path: PERFORMANCE_PAGE, want: readmeWith(root, have, file, benchmarks), have },
     { path: 'README.md', want: replaceBetween(replaceBetween(readme, COMMANDS_START, COMMANDS_END, renderCommandTimes(times)), PREDICTIONS_START, PREDICTIONS_END, renderPredictions(file)), have: readme },
+    { path: SCALE_PAGE, want: replaceBetween(scalePage, SCALE_START, SCALE_END, renderScale(file)), have: scalePage },
   ];
   for (const [name, svg] of Object.entries(renderCharts(file))) {
     const path = join(CHART_DIR, name);

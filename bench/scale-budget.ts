@@ -293,7 +293,7 @@ export function describeBudget(f: BudgetFigures): string {
 }
 
 /** The figures at `big` against the default fleet's (the peer column), same code and key. */
-function figuresOf(big: BudgetFigures, peer: BudgetFigures): Figure[] {
+export function budgetFigures(big: BudgetFigures, peer: BudgetFigures): Figure[] {
   const at = `${big.buses.toLocaleString('en-US')} buses`;
   const peerName = `${peer.buses} buses (default fleet)`;
   const pct = (x: number | null) => (x === null ? null : 100 * x);
@@ -349,7 +349,7 @@ export const scaleBudget: Benchmark = {
         `requests per minute by operation as the simulator counted them for the app's key; delay shown = /api/live (compact form, every 5 s) for every trip the simulator lists as active, against the simulator's delay of that trip at that moment (/__admin/truth); ` +
         `held age = now − the time of each page of the last complete /trips/active walk (page times from the simulator's counts read every second, ±0.5 s; each page an equal share of the trips; a browser polling every 5 s sees it up to 5 s later); ` +
         `stale = seconds since the delay shown was last the truth (0 when it is); load average ${fleets.map((f) => `${f.buses} buses ${f.loadAverage.start} → ${f.loadAverage.end}`).join(', ')}`,
-      figures: figuresOf(big, peer),
+      figures: budgetFigures(big, peer),
       details: { fleets, goals: { locationsShare: { goal: LOCATIONS_GOAL, measured: big.locationsShare, met: big.locationsShare >= LOCATIONS_GOAL } } },
     };
   },

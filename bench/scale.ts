@@ -1,22 +1,54 @@
-// Benchmark "scale" (issue 34), the sizes part: the app on the simulator at 855 and at 10,000 buses on a
-// 1,200/min key; once its snapshot has filled, /api/live's full answer and a 5 s delta in today's JSON form (the
-// peer column) and in the compact form the browser reads (?shape=compact, lib/model/live-compact.ts), each as sent
-// (identity, and gzip at the server's own level 6), and the time Node takes to turn each full answer into the
-// LiveSnapshot the components read: JSON.parse of today's answer, JSON.parse and decodeCompactFull of the compact one.
+// Benchmark "scale" (issue 34): the whole app on the simulator at 855 and at 10,000 buses on a 1,200/min key, one
+// stack per fleet, each part measured on it in turn once its snapshot has filled:
+// - sizes (here): /api/live's full answer and a 5 s delta in the JSON form (the peer column) and in the compact form
+//   the browser reads (?shape=compact, lib/model/live-compact.ts), each as sent (identity, and gzip at the server's
+//   own level 6), and the time Node takes to turn each full answer into the LiveSnapshot the components read;
+// - the budget split and the age of delay_minutes (bench/scale-budget.ts), the default fleet as the peer;
+// - the pages in Chromium: long tasks, script time per second, first bus against a bare MapLibre page
+//   (bench/scale-pages.ts);
+// - at 10,000 buses only: 1,000 delta viewers held against one (bench/scale-viewers.ts holdViewers), then 100
+//   viewers while the app server's CPU and RSS are sampled (serverSoak).
+// BENCH_SCALE_PARTS (sizes,budget,pages,viewers,soak; all by default) picks parts; BENCH_SCALE_HOLD_S,
+// BENCH_SCALE_ONE_VIEWER_S, BENCH_SCALE_SOAK_S and BENCH_SCALE_BUDGET_S set their windows.
 import { performance } from 'node:perf_hooks';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { applyCompactDelta, applyLiveDelta, decodeCompactFull, type CompactAnswer, type LiveAnswer, type LiveSnapshot } from '../lib/model';
-import { readLive, startBenchStack, waitForLive } from './support/app-stack';
+import { budgetFigures, measureBudget, type BudgetFigures } from './scale-budget';
+import { measurePages, pagesFigures, type PagesFigures } from './scale-pages';
+import { holdFigures, holdViewers, serverSoak, soakFigures, SOAK_GOALS, VIEWER_GOALS, type HoldResult, type SoakResult } from './scale-viewers';
+import { readLive, startBenchStack, waitForLive, type BenchStack } from './support/app-stack';
 import type { Benchmark, Distribution, Figure } from './support/report';
 import { sleep } from './support/stats';
 
-const FLEETS = [855, 10_000];
+const DEFAULT_FLEET = 855;
+/** The big fleet: BENCH_SCALE_BUSES, 10,000 by default. */
+const BIG_FLEET = Number(process.env.BENCH_SCALE_BUSES ?? 10_000);
+const FLEETS = [DEFAULT_FLEET, BIG_FLEET];
 const RATE_LIMIT = 1_200;
 /** The browsers' poll interval (lib/client/queries.ts LIVE_POLL_MS). */
 const POLL_MS = 5_000;
 const DECODE_RUNS = 20;
-const GOALS = { fullBytes: 1.5e6, fullGzipBytes: 150e3, deltaGzipBytes: 30e3 };
+const GOALS = { fullBytes: 1.5e6, fullGzipBytes: 150e3, deltaGzipBytes: 30e3, firstBusRatio: { default: 1.3, big: 1.5 }, longTaskMs: 100, locationsShare: 0.7 };
+const PARTS = ['sizes', 'budget', 'pages', 'viewers', 'soak'] as const;
+type Part = (typeof PARTS)[number];
+
+/** A whole number of seconds (or viewers) from the environment, else `fallback`. */
+function knob(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number ≥ 0, got ${raw}`);
+  return n;
+}
+
+function partsOf(raw: string | undefined): Set<Part> {
+  if (!raw) return new Set(PARTS);
+  const asked = raw.split(',').map((x) => x.trim());
+  const unknown = asked.filter((x) => !(PARTS as readonly string[]).includes(x));
+  if (unknown.length > 0) throw new Error(`BENCH_SCALE_PARTS: unknown part ${unknown.join(', ')} (parts: ${PARTS.join(', ')})`);
+  return new Set(asked as Part[]);
+}
 
 /** The server's gzip level (lib/http/live-answer.ts GZIP_LEVEL): what it sends a browser asking gzip. */
 const GZIP_LEVEL = 6;
@@ -90,85 +122,87 @@ async function bothForms(appUrl: string, since: string | null): Promise<{ json: 
   throw new Error('/api/live never gave one version in both forms');
 }
 
-async function measureFleet(buses: number, deltas: number, fillCapS: number, log: (line: string) => void): Promise<FleetFigures> {
-  const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT });
-  try {
-    const t0 = Date.now();
-    // Filled: nearly every bus listed, then nearly every listed bus placed. One location per request: at 10,000 buses
-    // and about 600 location requests a minute that takes a quarter of an hour, so the wait is capped and the
-    // share placed is reported with the figures.
-    await waitForLive(bench.appUrl, `${buses} buses listed`, (l) => l.vehicles.length >= buses * 0.95, 600_000);
-    let placedShare = 0;
-    for (let waited = 0; ; waited += 10) {
-      const l = await readLive(bench.appUrl);
-      placedShare = l.vehicles.filter((v) => v.lat !== null).length / Math.max(1, l.vehicles.length);
-      if (placedShare >= 0.95 || waited >= fillCapS) break;
-      if (waited % 60 === 0) log(`  ${buses} buses: ${(100 * placedShare).toFixed(0)} % placed after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-      await sleep(10_000);
-    }
-    const fillSeconds = (Date.now() - t0) / 1000;
-    log(`  ${buses} buses: measured after ${fillSeconds.toFixed(0)} s, ${(100 * placedShare).toFixed(1)} % placed`);
-    const full = await bothForms(bench.appUrl, null);
-    const jsonText = full.json.body.toString('utf8');
-    const compactText = full.compact.body.toString('utf8');
-    const decodeMs = {
-      json: timed(() => {
-        const { kind: _kind, ...s } = JSON.parse(jsonText) as LiveAnswer & { kind: 'full' };
-        return s;
-      }),
-      compact: timed(() => decodeCompactFull(JSON.parse(compactText) as CompactAnswer & { kind: 'full' })),
-    };
-    const { kind: _kind, ...jsonHeld } = JSON.parse(jsonText) as LiveAnswer & { kind: 'full' };
-    const compactHeld = decodeCompactFull(JSON.parse(compactText) as CompactAnswer & { kind: 'full' });
-
-    const out: FleetFigures = {
-      buses,
-      vehicles: jsonHeld.vehicles.length,
-      json: { full: full.json.body.length, fullGzip: full.json.gzipBytes, deltaGzip: [], deltaVehicles: [] },
-      compact: { full: full.compact.body.length, fullGzip: full.compact.gzipBytes, deltaGzip: [], deltaMoved: [], deltaWhole: [] },
-      decodeMs,
-      applyDeltaMs: { json: distribution([0]), compact: distribution([0]) },
-      fillSeconds,
-      placedShare,
-    };
-    // 5 s deltas from one version in both forms, as a browser polling every 5 s asks them.
-    let since = versionOf(full.json.etag);
-    let last: { json: string; compact: string; jsonBase: LiveSnapshot; compactBase: LiveSnapshot } | null = null;
-    let jsonBase: LiveSnapshot = jsonHeld;
-    let compactBase: LiveSnapshot = compactHeld;
-    for (let i = 0; i < deltas; i++) {
-      await sleep(POLL_MS);
-      const { json: j, compact: c } = await bothForms(bench.appUrl, since);
-      const jText = j.body.toString('utf8');
-      const cText = c.body.toString('utf8');
-      const jd = JSON.parse(jText) as LiveAnswer;
-      const cd = JSON.parse(cText) as CompactAnswer;
-      if (jd.kind !== 'delta' || cd.kind !== 'delta') throw new Error(`a 5 s poll got a ${jd.kind}/${cd.kind} answer, not a delta`);
-      out.json.deltaGzip.push(j.gzipBytes);
-      out.json.deltaVehicles.push(jd.vehicles.length);
-      out.compact.deltaGzip.push(c.gzipBytes);
-      out.compact.deltaMoved.push(cd.m.id.length);
-      out.compact.deltaWhole.push(cd.v.id.length);
-      last = { json: jText, compact: cText, jsonBase, compactBase };
-      const nextJson = applyLiveDelta(jsonBase, jd);
-      const nextCompact = applyCompactDelta(compactBase, cd);
-      if (!nextJson || !nextCompact) throw new Error('a delta did not apply to the snapshot it was asked from');
-      jsonBase = nextJson;
-      compactBase = nextCompact;
-      if (nextCompact.vehicles.length !== nextJson.vehicles.length) throw new Error(`the compact chain holds ${nextCompact.vehicles.length} buses, the JSON one ${nextJson.vehicles.length}`);
-      since = versionOf(j.etag);
-    }
-    if (last) {
-      const l = last;
-      out.applyDeltaMs = {
-        json: timed(() => applyLiveDelta(l.jsonBase, JSON.parse(l.json) as LiveAnswer & { kind: 'delta' })),
-        compact: timed(() => applyCompactDelta(l.compactBase, JSON.parse(l.compact) as CompactAnswer & { kind: 'delta' })),
-      };
-    }
-    return out;
-  } finally {
-    await bench.stop();
+/** Waits until nearly every bus is listed and, up to fillCapS, placed; returns the share placed and the seconds waited. */
+async function fill(bench: BenchStack, buses: number, fillCapS: number, log: (line: string) => void): Promise<{ placedShare: number; fillSeconds: number }> {
+  const t0 = Date.now();
+  // Filled: nearly every bus listed, then nearly every listed bus placed. One location per request: at 10,000 buses
+  // and about 600 location requests a minute that takes a quarter of an hour, so the wait is capped and the share
+  // placed is reported with the figures.
+  await waitForLive(bench.appUrl, `${buses} buses listed`, (l) => l.vehicles.length >= buses * 0.95, 600_000);
+  let placedShare = 0;
+  for (let waited = 0; ; waited += 10) {
+    const l = await readLive(bench.appUrl);
+    placedShare = l.vehicles.filter((v) => v.lat !== null).length / Math.max(1, l.vehicles.length);
+    if (placedShare >= 0.95 || waited >= fillCapS) break;
+    if (waited % 60 === 0) log(`  ${buses} buses: ${(100 * placedShare).toFixed(0)} % placed after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    await sleep(10_000);
   }
+  const fillSeconds = (Date.now() - t0) / 1000;
+  log(`  ${buses} buses: filled after ${fillSeconds.toFixed(0)} s, ${(100 * placedShare).toFixed(1)} % placed`);
+  return { placedShare, fillSeconds };
+}
+
+/** The sizes part on a filled stack. */
+async function measureSizes(bench: BenchStack, buses: number, deltas: number, filled: { placedShare: number; fillSeconds: number }): Promise<FleetFigures> {
+  const { placedShare, fillSeconds } = filled;
+  const full = await bothForms(bench.appUrl, null);
+  const jsonText = full.json.body.toString('utf8');
+  const compactText = full.compact.body.toString('utf8');
+  const decodeMs = {
+    json: timed(() => {
+      const { kind: _kind, ...s } = JSON.parse(jsonText) as LiveAnswer & { kind: 'full' };
+      return s;
+    }),
+    compact: timed(() => decodeCompactFull(JSON.parse(compactText) as CompactAnswer & { kind: 'full' })),
+  };
+  const { kind: _kind, ...jsonHeld } = JSON.parse(jsonText) as LiveAnswer & { kind: 'full' };
+  const compactHeld = decodeCompactFull(JSON.parse(compactText) as CompactAnswer & { kind: 'full' });
+
+  const out: FleetFigures = {
+    buses,
+    vehicles: jsonHeld.vehicles.length,
+    json: { full: full.json.body.length, fullGzip: full.json.gzipBytes, deltaGzip: [], deltaVehicles: [] },
+    compact: { full: full.compact.body.length, fullGzip: full.compact.gzipBytes, deltaGzip: [], deltaMoved: [], deltaWhole: [] },
+    decodeMs,
+    applyDeltaMs: { json: distribution([0]), compact: distribution([0]) },
+    fillSeconds,
+    placedShare,
+  };
+  // 5 s deltas from one version in both forms, as a browser polling every 5 s asks them.
+  let since = versionOf(full.json.etag);
+  let last: { json: string; compact: string; jsonBase: LiveSnapshot; compactBase: LiveSnapshot } | null = null;
+  let jsonBase: LiveSnapshot = jsonHeld;
+  let compactBase: LiveSnapshot = compactHeld;
+  for (let i = 0; i < deltas; i++) {
+    await sleep(POLL_MS);
+    const { json: j, compact: c } = await bothForms(bench.appUrl, since);
+    const jText = j.body.toString('utf8');
+    const cText = c.body.toString('utf8');
+    const jd = JSON.parse(jText) as LiveAnswer;
+    const cd = JSON.parse(cText) as CompactAnswer;
+    if (jd.kind !== 'delta' || cd.kind !== 'delta') throw new Error(`a 5 s poll got a ${jd.kind}/${cd.kind} answer, not a delta`);
+    out.json.deltaGzip.push(j.gzipBytes);
+    out.json.deltaVehicles.push(jd.vehicles.length);
+    out.compact.deltaGzip.push(c.gzipBytes);
+    out.compact.deltaMoved.push(cd.m.id.length);
+    out.compact.deltaWhole.push(cd.v.id.length);
+    last = { json: jText, compact: cText, jsonBase, compactBase };
+    const nextJson = applyLiveDelta(jsonBase, jd);
+    const nextCompact = applyCompactDelta(compactBase, cd);
+    if (!nextJson || !nextCompact) throw new Error('a delta did not apply to the snapshot it was asked from');
+    jsonBase = nextJson;
+    compactBase = nextCompact;
+    if (nextCompact.vehicles.length !== nextJson.vehicles.length) throw new Error(`the compact chain holds ${nextCompact.vehicles.length} buses, the JSON one ${nextJson.vehicles.length}`);
+    since = versionOf(j.etag);
+  }
+  if (last) {
+    const l = last;
+    out.applyDeltaMs = {
+      json: timed(() => applyLiveDelta(l.jsonBase, JSON.parse(l.json) as LiveAnswer & { kind: 'delta' })),
+      compact: timed(() => applyCompactDelta(l.compactBase, JSON.parse(l.compact) as CompactAnswer & { kind: 'delta' })),
+    };
+  }
+  return out;
 }
 
 const kb = (bytes: number) => bytes / 1000;
@@ -189,40 +223,108 @@ function figuresOf(f: FleetFigures): Figure[] {
   ];
 }
 
+/** Everything measured on one fleet's stack. */
+interface FleetRun {
+  buses: number;
+  placedShare: number;
+  fillSeconds: number;
+  sizes: FleetFigures | null;
+  budget: BudgetFigures | null;
+  pages: PagesFigures | null;
+  hold: HoldResult | null;
+  soak: SoakResult | null;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+
 export const scale: Benchmark = {
   name: 'scale',
-  title: 'Scale: /api/live at 855 and 10,000 buses, the snapshot’s size',
+  title: 'Scale: the whole app at 855 and 10,000 buses',
   needsApp: true,
   async run(ctx) {
+    const parts = partsOf(process.env.BENCH_SCALE_PARTS);
     const deltas = ctx.quick ? 2 : 5;
-    const fillCapS = ctx.quick ? 120 : 1_200;
-    const fleets: FleetFigures[] = [];
+    const fillCapS = knob('BENCH_SCALE_FILL_S', ctx.quick ? 120 : 1_200);
+    const budgetS = knob('BENCH_SCALE_BUDGET_S', ctx.quick ? 30 : 180);
+    const openS = ctx.quick ? 10 : 30;
+    const holdS = knob('BENCH_SCALE_HOLD_S', ctx.quick ? 30 : 600);
+    const oneViewerS = knob('BENCH_SCALE_ONE_VIEWER_S', ctx.quick ? 30 : 300);
+    const soakS = knob('BENCH_SCALE_SOAK_S', ctx.quick ? 60 : 4_500);
+    const viewers = knob('BENCH_SCALE_VIEWERS', 1_000);
+    const soakViewers = 100;
+    const sampleS = 10;
+    // The stack's servers stop by themselves after FLEETMAP_MAX_LIFETIME_S (30 min by default, for tests).
+    const lifetimeS = 1_800 + fillCapS + 2 * budgetS + 600 + oneViewerS + holdS + soakS;
+    if (Number(process.env.FLEETMAP_MAX_LIFETIME_S ?? 1_800) < lifetimeS) process.env.FLEETMAP_MAX_LIFETIME_S = String(lifetimeS);
+
+    if (!Number.isInteger(BIG_FLEET) || BIG_FLEET <= DEFAULT_FLEET) throw new Error(`BENCH_SCALE_BUSES must be a whole number of buses over ${DEFAULT_FLEET}, got ${process.env.BENCH_SCALE_BUSES}`);
+    const runs: FleetRun[] = [];
     for (const buses of FLEETS) {
-      const f = await measureFleet(buses, deltas, fillCapS, ctx.log);
-      ctx.log(
-        `  ${buses} buses (${f.vehicles} listed, ${(100 * f.placedShare).toFixed(0)} % placed): full ${kb(f.json.full).toFixed(0)} → ${kb(f.compact.full).toFixed(0)} kB, gzip ${kb(f.json.fullGzip).toFixed(1)} → ${kb(f.compact.fullGzip).toFixed(1)} kB; ` +
-          `5 s delta gzip ${kb(median(f.json.deltaGzip)).toFixed(1)} → ${kb(median(f.compact.deltaGzip)).toFixed(1)} kB (median of ${f.compact.deltaGzip.length}); ` +
-          `decode ${f.decodeMs.json.median.toFixed(1)} → ${f.decodeMs.compact.median.toFixed(1)} ms`,
-      );
-      fleets.push(f);
+      const big = buses === BIG_FLEET;
+      const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT });
+      try {
+        const filled = await fill(bench, buses, fillCapS, ctx.log);
+        const run: FleetRun = { buses, ...filled, sizes: null, budget: null, pages: null, hold: null, soak: null };
+        if (parts.has('sizes')) {
+          const f = await measureSizes(bench, buses, deltas, filled);
+          ctx.log(
+            `  sizes (${f.vehicles} listed, ${pct(f.placedShare)} placed): full ${kb(f.json.full).toFixed(0)} → ${kb(f.compact.full).toFixed(0)} kB, gzip ${kb(f.json.fullGzip).toFixed(1)} → ${kb(f.compact.fullGzip).toFixed(1)} kB; ` +
+              `5 s delta gzip ${kb(median(f.json.deltaGzip)).toFixed(1)} → ${kb(median(f.compact.deltaGzip)).toFixed(1)} kB (median of ${f.compact.deltaGzip.length}); decode ${f.decodeMs.json.median.toFixed(1)} → ${f.decodeMs.compact.median.toFixed(1)} ms`,
+          );
+          run.sizes = f;
+        }
+        if (parts.has('budget')) run.budget = await measureBudget(bench, { durationS: budgetS, log: ctx.log });
+        if (parts.has('pages')) run.pages = await measurePages(bench, { openS, log: ctx.log, firstBusVisits: ctx.quick ? 2 : 5 });
+        if (big && parts.has('viewers')) run.hold = await holdViewers(bench, { viewers, durationS: holdS, oneViewerS, sampleS, log: ctx.log });
+        if (big && parts.has('soak')) run.soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, log: ctx.log });
+        runs.push(run);
+      } finally {
+        await bench.stop();
+      }
     }
-    const big = fleets.find((f) => f.buses === 10_000)!;
-    const goals = {
-      fullBytes: { goal: GOALS.fullBytes, measured: big.compact.full, met: big.compact.full <= GOALS.fullBytes },
-      fullGzipBytes: { goal: GOALS.fullGzipBytes, measured: big.compact.fullGzip, met: big.compact.fullGzip <= GOALS.fullGzipBytes },
-      deltaGzipBytes: { goal: GOALS.deltaGzipBytes, measured: Math.max(...big.compact.deltaGzip), met: Math.max(...big.compact.deltaGzip) <= GOALS.deltaGzipBytes },
-      decodeFaster: { measured: big.decodeMs.compact.median / big.decodeMs.json.median, met: big.decodeMs.compact.median < big.decodeMs.json.median },
-    };
+
+    const small = runs.find((r) => r.buses === DEFAULT_FLEET)!;
+    const big = runs.find((r) => r.buses === BIG_FLEET)!;
+    const bigAt = `${BIG_FLEET.toLocaleString('en-US')} buses`;
+    const figures: Figure[] = [];
+    for (const r of runs) if (r.sizes) figures.push(...figuresOf(r.sizes));
+    if (big.budget && small.budget) figures.push(...budgetFigures(big.budget, small.budget));
+    for (const r of runs) if (r.pages) figures.push(...pagesFigures(r.pages, `${r.buses.toLocaleString('en-US')} buses`));
+    if (big.hold) figures.push(...holdFigures(big.hold, bigAt));
+    if (big.soak) figures.push(...soakFigures(big.soak, bigAt));
+
+    const met = (measured: number | null, ok: (x: number) => boolean) => ({ measured, met: measured === null ? null : ok(measured) });
+    const goals: Record<string, unknown> = {};
+    if (big.sizes) {
+      const d = big.sizes;
+      goals.fullBytes = { goal: GOALS.fullBytes, ...met(d.compact.full, (x) => x <= GOALS.fullBytes) };
+      goals.fullGzipBytes = { goal: GOALS.fullGzipBytes, ...met(d.compact.fullGzip, (x) => x <= GOALS.fullGzipBytes) };
+      goals.deltaGzipBytes = { goal: GOALS.deltaGzipBytes, ...met(Math.max(...d.compact.deltaGzip), (x) => x <= GOALS.deltaGzipBytes) };
+      goals.decodeFaster = met(d.decodeMs.compact.median / d.decodeMs.json.median, (x) => x < 1);
+    }
+    if (big.budget) goals.locationsShare = { goal: GOALS.locationsShare, ...met(big.budget.locationsShare, (x) => x >= GOALS.locationsShare) };
+    for (const r of runs) {
+      if (!r.pages) continue;
+      const ratio = distribution(r.pages.firstBus.fleetmapMs).median / distribution(r.pages.firstBus.peerMs).median;
+      const goal = r.buses === BIG_FLEET ? GOALS.firstBusRatio.big : GOALS.firstBusRatio.default;
+      goals[`firstBusRatio${r.buses}`] = { goal, ...met(ratio, (x) => x <= goal) };
+      for (const p of r.pages.pages) goals[`longTasksOver100ms${r.buses}${p.path.split('?')[0]}`] = { goal: 0, ...met(p.longTasks.overGoalAfterFirstPaint, (x) => x === 0) };
+    }
+    if (big.hold) Object.assign(goals, Object.fromEntries(Object.entries(big.hold.goals).map(([k, v]) => [`viewers.${k}`, v])));
+    if (big.soak) Object.assign(goals, Object.fromEntries(Object.entries(big.soak.goals).map(([k, v]) => [`soak.${k}`, v])));
+
     return {
-      peer: "today's JSON form of /api/live",
+      peer: "the JSON form of /api/live for sizes; the default fleet for the budget; a bare MapLibre page for the first bus; one viewer for the upstream requests",
       conditions:
-        `the app on the simulator at ${FLEETS.join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, each measured once its snapshot had filled (95 % of the buses listed, and 95 % of those placed or ${fillCapS / 60} min waited; placed when measured: ${fleets.map((f) => `${f.buses} buses ${(100 * f.placedShare).toFixed(0)} %`).join(', ')}); ` +
-        `Fleetmap = ?shape=compact (what the browser reads), peer = the JSON form; sizes as sent without compression, and gzipped here at the server's level 6 (its bytes for a browser asking gzip); ` +
-        `${deltas} deltas per fleet, each since the version of 5 s before, both forms since the same version; ` +
-        `decode = JSON.parse of the body text (and decodeCompactFull) to the LiveSnapshot the components read, in this Node process, median of ${DECODE_RUNS} after 2 warm-up runs; ` +
-        `goals at 10,000 buses: full ≤ 1.5 MB, gzip ≤ 150 kB, 5 s delta gzip ≤ 30 kB (kB = 1,000 bytes)`,
-      figures: fleets.flatMap(figuresOf),
-      details: { fleets, goals },
+        `the app on the simulator at ${FLEETS.join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, one stack per fleet, each part measured in turn once the snapshot had filled (95 % of the buses listed, and 95 % of those placed or ${fillCapS / 60} min waited; placed: ${runs.map((r) => `${r.buses} buses ${pct(r.placedShare)} after ${r.fillSeconds.toFixed(0)} s`).join(', ')}); parts: ${[...parts].join(', ')}. ` +
+        `Sizes: Fleetmap = ?shape=compact (what the browser reads), peer = the JSON form, as sent without compression and gzipped here at the server's level 6; ${deltas} deltas per fleet, each since the version of 5 s before; decode = JSON.parse (and decodeCompactFull) to the LiveSnapshot, in this Node process, median of ${DECODE_RUNS} after 2 warm-up runs. ` +
+        `Budget: requests per minute by operation as the simulator counted them for the app's key over ${budgetS} s, and delay_minutes shown against the simulator's (bench/scale-budget.ts). ` +
+        `Pages: Chromium headless with SwiftShader WebGL, each of /, /wall, /fleet and /ladder left open ${openS} s after ready; long tasks from a 'longtask' observer, script and task time per second from CDP; first bus on / against a bare MapLibre page drawing the same buses, visit for visit (bench/scale-pages.ts). ` +
+        `Viewers (${bigAt}): one delta viewer for ${oneViewerS} s, then ${viewers} for ${holdS} s, as the browser polls (compact, a full answer first, then since= every 5 s); then ${soakViewers} for ${soakS} s while the app server's CPU and RSS were sampled every ${sampleS} s (bench/scale-viewers.ts). ` +
+        `Goals at ${bigAt}: full ≤ 1.5 MB, gzip ≤ 150 kB, 5 s delta gzip ≤ 30 kB, locations ≥ 70 % of the requests, no long task over ${GOALS.longTaskMs} ms after the first paint, first bus ≤ 1.3× the peer at 855 and ≤ 1.5× at 10,000, ` +
+        `${VIEWER_GOALS.failedPolls} failed polls, p99 ≤ ${VIEWER_GOALS.p99Ms} ms, the poller ≥ ${VIEWER_GOALS.minShareRatio} of its share, upstream within ${VIEWER_GOALS.upstreamWithinPercent} % of one viewer's, app CPU ≤ ${SOAK_GOALS.cpuPercent} % of a core, RSS ≤ ${SOAK_GOALS.rssMBAfterHour} MB after an hour and no growth after it (kB = 1,000 bytes)`,
+      figures,
+      details: { runs, goals },
     };
   },
 };
