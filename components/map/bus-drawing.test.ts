@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { BusDrawing, OVERLAY_MIN_ZOOM, type BusFrame, type BusRenderer, type BusRendererName, type DrawnBus } from './bus-drawing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BusDrawing, CLUSTER_FEED_MS, OVERLAY_MIN_ZOOM, type BusFrame, type BusRenderer, type BusRendererName, type DrawnBus } from './bus-drawing';
 
 class FakeMap {
   zoom = 10;
@@ -45,8 +45,8 @@ class FakeRenderer implements BusRenderer {
   }
 }
 
-function frame(busIds: number[], selectedBusId: number | null = null): BusFrame {
-  return { placements: busIds.map((busId) => ({ busId }) as BusFrame['placements'][number]), selectedBusId, placedAt: 1, now: 2 };
+function frame(busIds: number[], selectedBusId: number | null = null, placedAt = 1): BusFrame {
+  return { placements: busIds.map((busId) => ({ busId }) as BusFrame['placements'][number]), selectedBusId, placedAt, now: placedAt + 1 };
 }
 
 function setup(zoom: number) {
@@ -128,6 +128,61 @@ describe('BusDrawing, who draws the buses', () => {
     drawing.attach(overlay, clusters);
     expect(overlay.frames).toHaveLength(1);
     expect(clusters.frames).toHaveLength(1);
+  });
+
+  describe('once the clustered layer draws the fleet', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it(`it is fed at most once per ${CLUSTER_FEED_MS} ms; a frame held back goes when the interval has passed, the latest one`, () => {
+      vi.useFakeTimers();
+      const { drawing, overlay, clusters } = setup(OVERLAY_MIN_ZOOM - 1);
+      drawing.update(frame([1], null, 1));
+      drawing.setClustersReady(true);
+      vi.advanceTimersByTime(2_000);
+      drawing.update(frame([1, 2], null, 2));
+      vi.advanceTimersByTime(1_000);
+      drawing.update(frame([1, 2, 3], null, 3));
+      // The overlay gets every frame at once (it draws the selected bus); the layer has only its first yet.
+      expect(overlay.frames).toHaveLength(3);
+      expect(clusters.frames.map((f) => f.placedAt)).toEqual([1]);
+      vi.advanceTimersByTime(CLUSTER_FEED_MS - 3_000 - 1);
+      expect(clusters.frames).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(clusters.frames.map((f) => f.placedAt)).toEqual([1, 3]);
+      // Nothing new: no feed.
+      vi.advanceTimersByTime(3 * CLUSTER_FEED_MS);
+      expect(clusters.frames).toHaveLength(2);
+      expect(drawing.drawn().buses.map((b) => b.busId)).toEqual([1, 2, 3]);
+    });
+
+    it('a new selection reaches it at once (the selected bus leaves the clusters for the overlay)', () => {
+      vi.useFakeTimers();
+      const { drawing, clusters } = setup(OVERLAY_MIN_ZOOM - 1);
+      drawing.update(frame([1, 2]));
+      drawing.setClustersReady(true);
+      drawing.update(frame([1, 2], 2));
+      drawing.update(frame([1, 2], null));
+      expect(clusters.frames.map((f) => f.selectedBusId)).toEqual([null, 2, null]);
+    });
+
+    it('until it has drawn the fleet, every frame reaches it at once', () => {
+      vi.useFakeTimers();
+      const { drawing, clusters } = setup(OVERLAY_MIN_ZOOM - 1);
+      drawing.update(frame([1], null, 1));
+      drawing.update(frame([1, 2], null, 2));
+      expect(clusters.frames.map((f) => f.placedAt)).toEqual([1, 2]);
+    });
+
+    it('destroy drops a held-back feed', () => {
+      vi.useFakeTimers();
+      const { drawing, clusters } = setup(OVERLAY_MIN_ZOOM - 1);
+      drawing.update(frame([1], null, 1));
+      drawing.setClustersReady(true);
+      drawing.update(frame([1, 2], null, 2));
+      drawing.destroy();
+      vi.advanceTimersByTime(CLUSTER_FEED_MS);
+      expect(clusters.frames).toHaveLength(1);
+    });
   });
 
   it('destroy stops listening to the map', () => {

@@ -4,7 +4,8 @@
 // draws the fleet, but only once MapLibre's worker has tiled it (on a cold visit, half a second after the map's
 // first frame): until the layer says it has drawn the fleet, the overlay draws every bus there too, so the buses
 // come with the map's first frame. The layer is fed only below OVERLAY_MIN_ZOOM, where it draws: above, new data
-// costs the map no tiles and no frame. Tests read drawn() instead of re-deriving this rule.
+// costs the map no tiles and no frame. Once the layer draws the fleet it is fed at most once per CLUSTER_FEED_MS
+// (see there). Tests read drawn() instead of re-deriving this rule.
 import type { EstimateBasis } from '@/lib/estimate';
 import type { EpochMs } from '@/lib/model';
 import type { BusPlacement } from '@/lib/placement/bus-placement';
@@ -25,6 +26,17 @@ export const BUS_LABEL_MIN_ZOOM = 14;
 export const BUS_ARROW_MIN_ZOOM = 14;
 /** Street zoom: where a bus's uncertainty circle is drawn. */
 export const UNCERTAINTY_MIN_ZOOM = 15;
+
+/**
+ * Once the clustered layer draws the fleet, it is fed at most this often. Each feed makes MapLibre tile the fleet
+ * again and redraw the whole map as the tiles come back, three to five frames, and without a GPU (a wall display,
+ * this project's test machine) each map frame is a long task: 100-300 ms of software GL that the frame's commit
+ * waits for (bench scale-pages, BENCH_PAGES_PROFILE). A snapshot and the placement beat each bring new placements,
+ * a few seconds apart in every 5 s: fed both, the map drew twice the frames. A frame held back goes to the layer
+ * when the interval has passed (the latest frame then: nothing is lost, only late by less than a beat). A new
+ * selection and the layer's first data (before it has drawn the fleet) go at once.
+ */
+export const CLUSTER_FEED_MS = 5_000;
 
 export type BusRendererName = 'overlay' | 'clusters';
 
@@ -82,6 +94,10 @@ export class BusDrawing {
   private clustersCurrent = false;
   private overlay: BusRenderer | null = null;
   private clusters: BusRenderer | null = null;
+  /** When the clustered layer was last fed (Date.now), and with which selection. */
+  private fed: { at: number; selectedBusId: number | null } | null = null;
+  /** A held-back frame's feed, due CLUSTER_FEED_MS after the last. */
+  private feedTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly map: ZoomSource) {
     map.on('zoomend', this.onZoomEnd);
@@ -124,7 +140,16 @@ export class BusDrawing {
 
   private feedClusters() {
     if (!this.clusters || !this.latest || this.clustersCurrent || !this.feedsClustersAt(this.map.getZoom())) return;
+    const wait = this.clustersReady && this.fed && this.fed.selectedBusId === this.latest.selectedBusId ? this.fed.at + CLUSTER_FEED_MS - Date.now() : 0;
+    if (wait > 0) {
+      this.feedTimer ??= setTimeout(() => {
+        this.feedTimer = null;
+        this.feedClusters();
+      }, wait);
+      return;
+    }
     this.clustersCurrent = true;
+    this.fed = { at: Date.now(), selectedBusId: this.latest.selectedBusId };
     this.clusters.update(this.latest);
   }
 
@@ -138,6 +163,7 @@ export class BusDrawing {
   }
 
   destroy() {
+    if (this.feedTimer !== null) clearTimeout(this.feedTimer);
     this.map.off('zoomend', this.onZoomEnd);
   }
 }
