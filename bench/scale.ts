@@ -206,6 +206,7 @@ async function measureSizes(bench: BenchStack, buses: number, deltas: number, fi
 }
 
 const kb = (bytes: number) => bytes / 1000;
+const JSON_FORM = 'the JSON form';
 const median = (xs: number[]) => distribution(xs).median;
 
 function figuresOf(f: FleetFigures): Figure[] {
@@ -215,11 +216,11 @@ function figuresOf(f: FleetFigures): Figure[] {
     return { n: d.n, min: kb(d.min), median: kb(d.median), p95: kb(d.p95), max: kb(d.max) };
   };
   return [
-    { metric: `${at}: full answer`, unit: 'kB', fleetmap: kb(f.compact.full), peer: kb(f.json.full), better: 'lower' },
-    { metric: `${at}: full answer, gzip`, unit: 'kB', fleetmap: kb(f.compact.fullGzip), peer: kb(f.json.fullGzip), better: 'lower' },
-    { metric: `${at}: 5 s delta, gzip (median)`, unit: 'kB', fleetmap: kb(median(f.compact.deltaGzip)), peer: kb(median(f.json.deltaGzip)), better: 'lower', distribution: { fleetmap: sized(f.compact.deltaGzip), peer: sized(f.json.deltaGzip) } },
-    { metric: `${at}: full answer to snapshot in Node (median of ${DECODE_RUNS})`, unit: 'ms', fleetmap: f.decodeMs.compact.median, peer: f.decodeMs.json.median, better: 'lower', distribution: { fleetmap: f.decodeMs.compact, peer: f.decodeMs.json } },
-    { metric: `${at}: 5 s delta applied in Node (median of ${DECODE_RUNS})`, unit: 'ms', fleetmap: f.applyDeltaMs.compact.median, peer: f.applyDeltaMs.json.median, better: 'lower', distribution: { fleetmap: f.applyDeltaMs.compact, peer: f.applyDeltaMs.json } },
+    { metric: `${at}: full answer`, unit: 'kB', fleetmap: kb(f.compact.full), peer: kb(f.json.full), better: 'lower', peerName: JSON_FORM },
+    { metric: `${at}: full answer, gzip`, unit: 'kB', fleetmap: kb(f.compact.fullGzip), peer: kb(f.json.fullGzip), better: 'lower', peerName: JSON_FORM },
+    { metric: `${at}: 5 s delta, gzip (median)`, unit: 'kB', fleetmap: kb(median(f.compact.deltaGzip)), peer: kb(median(f.json.deltaGzip)), better: 'lower', peerName: JSON_FORM, distribution: { fleetmap: sized(f.compact.deltaGzip), peer: sized(f.json.deltaGzip) } },
+    { metric: `${at}: full answer to snapshot in Node (median of ${DECODE_RUNS})`, unit: 'ms', fleetmap: f.decodeMs.compact.median, peer: f.decodeMs.json.median, better: 'lower', peerName: JSON_FORM, distribution: { fleetmap: f.decodeMs.compact, peer: f.decodeMs.json } },
+    { metric: `${at}: 5 s delta applied in Node (median of ${DECODE_RUNS})`, unit: 'ms', fleetmap: f.applyDeltaMs.compact.median, peer: f.applyDeltaMs.json.median, better: 'lower', peerName: JSON_FORM, distribution: { fleetmap: f.applyDeltaMs.compact, peer: f.applyDeltaMs.json } },
   ];
 }
 

@@ -53,11 +53,14 @@ test('a breakdown shows in the panel, a dispatcher acknowledges it and a viewer 
   await expect(item.first()).toBeVisible({ timeout: OPENS_MS });
   expect(await axe(page, 'section[aria-label="Exceptions"]')).toEqual([]);
 
-  // Which bus: the live list names it; it must be one that broke down.
-  const live = (await page.evaluate(() => fetch('/api/exceptions').then((r) => r.json()))) as LiveExceptionsResponse;
-  const stopped = live.exceptions.filter((e) => e.rule === 'stopped' && e.state === 'open' && broken.has(e.subject.busId!));
-  expect(stopped.length).toBeGreaterThan(0);
-  const target = stopped[0]!;
+  // Which bus: the live list names it; it must be one that broke down. Another bus may stand long enough to open
+  // a stopped exception first (in traffic, or on a slow machine where its fixes lag): wait for one of the broken.
+  const brokenStopped = async () => {
+    const live = (await page.evaluate(() => fetch('/api/exceptions').then((r) => r.json()))) as LiveExceptionsResponse;
+    return live.exceptions.filter((e) => e.rule === 'stopped' && e.state === 'open' && broken.has(e.subject.busId!));
+  };
+  await expect.poll(async () => (await brokenStopped()).length, { timeout: OPENS_MS }).toBeGreaterThan(0);
+  const target = (await brokenStopped())[0]!;
 
   // The wall counts it (a viewer's wall).
   const viewerContext = await browser.newContext({ baseURL: stack.appUrl });
