@@ -16,7 +16,7 @@
 // BENCH_SCALE_BUSES buses.
 import { loadavg } from 'node:os';
 import { decodeCompactFull, type CompactAnswer, type LiveSnapshot } from '../lib/model';
-import { startBenchStack, type BenchStack } from './support/app-stack';
+import { BENCH_LOCAL_HOUR, startBenchStack, type BenchStack } from './support/app-stack';
 import type { Benchmark, Distribution, Figure } from './support/report';
 import { distribution, mean, percentile, sleep } from './support/stats';
 
@@ -345,7 +345,7 @@ export const scaleBudget: Benchmark = {
     return {
       peer: `the default fleet (${DEFAULT_FLEET} buses), same code and key`,
       conditions:
-        `the app on the simulator at ${fleets.map((f) => f.buses).join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, each measured over ${durationS} s once the trips walk had gone round ${WALKS_BEFORE} times (positions need not all be placed: every trip shown, placed or not, is compared); ` +
+        `the app on the simulator at ${fleets.map((f) => f.buses).join(' and ')} buses (SIM_BUSES), local hour ${BENCH_LOCAL_HOUR} at start (BENCH_LOCAL_HOUR), a ${RATE_LIMIT}/min key, each measured over ${durationS} s once the trips walk had gone round ${WALKS_BEFORE} times (positions need not all be placed: every trip shown, placed or not, is compared); ` +
         `requests per minute by operation as the simulator counted them for the app's key; delay shown = /api/live (compact form, every 5 s) for every trip the simulator lists as active, against the simulator's delay of that trip at that moment (/__admin/truth); ` +
         `held age = now − the time of each page of the last complete /trips/active walk (page times from the simulator's counts read every second, ±0.5 s; each page an equal share of the trips; a browser polling every 5 s sees it up to 5 s later); ` +
         `stale = seconds since the delay shown was last the truth (0 when it is); load average ${fleets.map((f) => `${f.buses} buses ${f.loadAverage.start} → ${f.loadAverage.end}`).join(', ')}`,

@@ -13,9 +13,10 @@ export type { TruthBus } from '../../lib/sim';
  * the rush, whatever the hour of the run. The simulator and the app run on ONE clock, the real one: the
  * simulator's zone is chosen so that its local time is this hour now (zoneAtLocalHour), and the app is told that
  * zone. A simulator started at a fixed past date instead would make every fix look months old to the app,
- * which then weighs every bus alike.
+ * which then weighs every bus alike. BENCH_LOCAL_HOUR in the environment chooses another hour (a rush hour: 7–9 or
+ * 16–18, lib/sim/schedule.ts isPeakHour).
  */
-export const BENCH_LOCAL_HOUR = 13;
+export const BENCH_LOCAL_HOUR = process.env.BENCH_LOCAL_HOUR === undefined ? 13 : Number(process.env.BENCH_LOCAL_HOUR);
 export const BENCH_DIST_DIR = '.next-bench';
 
 /** The app server's script, as e2e/support/stack.ts starts it. */

@@ -3,7 +3,8 @@ import type { Trip } from '@/lib/model';
 
 // Trips that left /trips/active, waiting for their one /trips/{id} lookup: how each trip ended (its actual
 // arrival, its last delay) is only in that answer. The lookups are low priority: the job picker gives them at
-// most one poll slot in FINAL_TRIP_EVERY_N_SLOTS, never a slot a watched bus waits for. Trips are queued only
+// most one poll slot in FINAL_TRIP_EVERY_N_SLOTS, never a slot a watched bus waits for, and only what the other
+// kinds leave under their cap of the requests sent (lib/fleet/job-picker.ts OTHER_KINDS_MAX_SHARE). Trips are queued only
 // while something listens for 'trip-final' (the recorder, wired at server start): the feed itself has no use for
 // the answers, and the budget is not spent on nobody.
 //

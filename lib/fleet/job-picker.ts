@@ -13,6 +13,11 @@ import { WatchRegistry } from './watches';
 // locations wait); a route's stops every few slots while some are missing or due; a trip that left
 // /trips/active at most once every FINAL_TRIP_EVERY_N_SLOTS slots, unless the scheduler's pick is a watched
 // bus; then the location scheduler's pick; whatever list or stops remain when no location may be asked.
+//
+// Bus locations keep at least 70 % of the poller's requests actually sent, at any fleet size and hour: every other
+// kind together is held to OTHER_KINDS_MAX_SHARE of the last minute's. The lists' and the final lookups' paces
+// count the slots actually sent (RateBudget.pollSentPerMinute), not the nominal ones; the lists' shares add up to
+// 22 %; final lookups (low priority) yield first, taking only what the lists, stops and /status leave under the cap.
 
 export const LIST_KINDS = ['activeTrips', 'listBuses', 'listRoutes'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
@@ -26,14 +31,23 @@ export type Job =
   | { kind: 'finalTrip'; tripId: number };
 
 /**
- * Share of the poller's slots each list may take at most: a list of more pages than its share allows at its
- * configured interval is walked less often (listIntervalMs). This is how the split adapts to the fleet's size. The
- * default fleet (855 buses, 240/min) walks /trips/active in 6 pages every 15 s, well inside its share; 10,000 buses
- * on a 1,200/min key walk 67 pages every 25–30 s instead of every 15 s, so that bus locations keep at least 70 % of
- * the requests with the final-trip lookups counted (lib/fleet/budget-split.test.ts; bench/scale-budget.ts measures what
- * the longer walk costs in the age of delay_minutes).
+ * Share of the poller's requests actually sent that each list may take at most: a list of more pages than its share
+ * allows at its configured interval is walked less often (listIntervalMs). This is how the split adapts to the fleet's
+ * size. The default fleet (855 buses, 240/min) walks /trips/active in 6 pages every 15 s, well inside its share;
+ * 10,000 buses at rush hour on a 1,200/min key walk 67 pages about every 30 s instead of every 15 s, so that bus
+ * locations keep at least 70 % of the requests with the final-trip lookups counted (lib/fleet/budget-split.test.ts;
+ * bench/scale-budget.ts measures what the longer walk costs in the age of delay_minutes).
  */
 const LIST_SLOT_SHARE: Record<ListKind, number> = { activeTrips: 0.15, listBuses: 0.05, listRoutes: 0.02 };
+/** Every kind but bus locations, together, at most this share of the poller's requests sent in the last minute. */
+export const OTHER_KINDS_MAX_SHARE = 0.3;
+/**
+ * A final lookup goes only while the other kinds stay this far under their cap: the pages of a walk come in a burst
+ * between two lookups, so lookups that filled the cap to the brim would let each walk overshoot it.
+ */
+const FINAL_TRIP_CAP_MARGIN = 0.02;
+/** Paces follow the requests actually sent, but never as if fewer than this share of the nominal ones went out. */
+const SENT_RATE_FLOOR_SHARE = 0.5;
 /** Background stops loading takes every Nth slot while routes lack stops. */
 const STOPS_EVERY_N_SLOTS = 6;
 /** A route whose stops failed to load is not tried again for this long. */
@@ -157,7 +171,7 @@ export class JobPicker {
     if (this.finalTripDue(now) && !(track && track.watchedUntil > now)) {
       const tripId = this.s.finalTrips.take();
       if (tripId !== null) {
-        this.nextFinalTripAt = now + FINAL_TRIP_EVERY_N_SLOTS * this.s.budget.pollIntervalMs();
+        this.nextFinalTripAt = now + FINAL_TRIP_EVERY_N_SLOTS * this.sentSlotMs();
         return { kind: 'finalTrip', tripId };
       }
     }
@@ -167,7 +181,19 @@ export class JobPicker {
   }
 
   private finalTripDue(now: number): boolean {
-    return this.s.finalTrips.ready > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now);
+    return this.s.finalTrips.ready > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now) && this.otherKindsShare() < OTHER_KINDS_MAX_SHARE - FINAL_TRIP_CAP_MARGIN;
+  }
+
+  /** Share of the poller's requests in the last minute that were not bus locations (0 before any). */
+  private otherKindsShare(): number {
+    const { budget } = this.s;
+    const sent = budget.sentLastMinute((_, lane) => lane === 'poll');
+    return sent === 0 ? 0 : budget.sentLastMinute((kind, lane) => lane === 'poll' && kind !== 'busLocation') / sent;
+  }
+
+  /** Time between two of the poller's requests as they actually go out. */
+  private sentSlotMs(): number {
+    return 60_000 / this.s.budget.pollSentPerMinute(SENT_RATE_FLOOR_SHARE);
   }
 
   /** A bus a viewer just opened, unless the last slot already went to a watched bus. */
@@ -193,7 +219,7 @@ export class JobPicker {
   private listIntervalMs(kind: ListKind): number {
     const { config } = this.s;
     const configured = kind === 'activeTrips' ? config.tripsIntervalMs : kind === 'listBuses' ? config.busesIntervalMs : config.routesIntervalMs;
-    return Math.max(configured, (this.listPages[kind] * this.s.budget.pollIntervalMs()) / LIST_SLOT_SHARE[kind]);
+    return Math.max(configured, (this.listPages[kind] * this.sentSlotMs()) / LIST_SLOT_SHARE[kind]);
   }
 
   /** A route whose stops are missing (first) or due for a reload, not tried in the last minute. */

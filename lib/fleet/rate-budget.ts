@@ -96,6 +96,7 @@ export class RateBudget {
   private upstreamLimit: number | null = null;
   private nextPollAt = 0;
   private lastPollAt = Number.NEGATIVE_INFINITY;
+  private firstPollAt: number | null = null;
   private pausedUntilMs = 0;
   private backoffUntil = 0;
   private failures = 0;
@@ -135,6 +136,21 @@ export class RateBudget {
   /** Even spacing of the poller's requests. */
   pollIntervalMs(): number {
     return WINDOW_MS / this.pollPerMinute();
+  }
+
+  /**
+   * The poller's requests actually sent per minute: those of the last 60 s, once it has sent for a whole window
+   * (its nominal rate before), never above the nominal rate nor below `floorShare` of it. A poller waiting on
+   * its answers (a list's pages are read one after the other) sends less than its share allows; paced against
+   * this, the other jobs keep their share of what goes out, not of what could have. The floor keeps a pause (an
+   * outage, a 429) from stretching them further once the key is back.
+   */
+  pollSentPerMinute(floorShare: number): number {
+    const now = this.clock.now();
+    const nominal = this.pollPerMinute();
+    if (this.firstPollAt === null || now - this.firstPollAt < WINDOW_MS) return nominal;
+    const sent = this.sentLastMinute((_, lane) => lane === 'poll');
+    return Math.min(nominal, Math.max(floorShare * nominal, sent));
   }
 
   /**
@@ -230,6 +246,7 @@ export class RateBudget {
     this.sends.push({ at: now, kind, lane });
     if (this.upstream) this.upstream.sentSince++;
     if (lane === 'poll') {
+      this.firstPollAt ??= now;
       this.lastPollAt = now;
       this.nextPollAt = now + this.pollIntervalMs();
     }
