@@ -17,7 +17,9 @@ import { WatchRegistry } from './watches';
 // Bus locations keep at least 70 % of the poller's requests actually sent, at any fleet size and hour: every other
 // kind together is held to OTHER_KINDS_MAX_SHARE of the last minute's. The lists' and the final lookups' paces
 // count the slots actually sent (RateBudget.pollSentPerMinute), not the nominal ones; the lists' shares add up to
-// 22 %; final lookups (low priority) yield first, taking only what the lists, stops and /status leave under the cap.
+// 22 %; final lookups (low priority) yield first, taking only what the lists, stops and /status leave under the cap;
+// should the others still reach the cap (answers so slow that fewer than half the nominal requests go out, every
+// route's stops loading), the trips walk's next start and the background stops wait for locations next.
 
 export const LIST_KINDS = ['activeTrips', 'listBuses', 'listRoutes'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
@@ -78,6 +80,8 @@ export class JobPicker {
   /** Buses a viewer just started watching, not located since: served before anything else. */
   private readonly newWatches = new Set<number>();
   private readonly watches: WatchRegistry;
+  /** Whether /trips/active has been walked once (complete or not). */
+  private tripsWalked = false;
   private lastJobWasList = false;
   private nextFinalTripAt = 0;
 
@@ -149,6 +153,7 @@ export class JobPicker {
   }
 
   listWalked(kind: ListKind, pages: number): void {
+    if (kind === 'activeTrips') this.tripsWalked = true;
     this.listPages[kind] = Math.max(1, pages);
   }
 
@@ -161,10 +166,14 @@ export class JobPicker {
     if (watched) return { kind: 'busLocation', track: watched };
     // Lists due one after another (after a fault, all three, overdue) alternate with locations, so positions
     // keep flowing while they walk; the walk itself does the same between its pages.
-    const list = LIST_KINDS.find((kind) => this.s.gateway.can(kind, now) && now >= this.nextListAt[kind]);
+    const due = LIST_KINDS.filter((kind) => this.s.gateway.can(kind, now) && now >= this.nextListAt[kind]);
+    // Over the cap (answers slow, stops loading), the trips walk and the background stops wait for locations: the
+    // walk stretches. Its first walk goes (a starting feed needs its trips), and the other lists, short, go.
+    const overCap = this.otherKindsShare() >= OTHER_KINDS_MAX_SHARE;
+    const list = due.find((kind) => !(overCap && kind === 'activeTrips' && this.tripsWalked));
     if (list && !this.lastJobWasList) return { kind: list };
     const stops = this.stopsTarget(now);
-    if (stops !== null && this.slotCount % STOPS_EVERY_N_SLOTS === 0) return { kind: 'routeStops', routeId: stops };
+    if (stops !== null && !overCap && this.slotCount % STOPS_EVERY_N_SLOTS === 0) return { kind: 'routeStops', routeId: stops };
     const track = this.pickLocation(now);
     // A trip that ended may take this slot unless the scheduler picked a watched bus; the bus it picked is
     // picked again next slot (nothing was sent for it).
@@ -176,7 +185,7 @@ export class JobPicker {
       }
     }
     if (track) return { kind: 'busLocation', track };
-    if (list) return { kind: list };
+    if (due.length > 0) return { kind: due[0]! };
     return stops !== null ? { kind: 'routeStops', routeId: stops } : null;
   }
 
@@ -184,11 +193,15 @@ export class JobPicker {
     return this.s.finalTrips.ready > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now) && this.otherKindsShare() < OTHER_KINDS_MAX_SHARE - FINAL_TRIP_CAP_MARGIN;
   }
 
-  /** Share of the poller's requests in the last minute that were not bus locations (0 before any). */
+  /**
+   * Share of the poller's requests in the last minute that were not bus locations (0 before any). /status is left
+   * out: one a minute at most while the key works, and the only request while it is refused, after which the
+   * overdue lists must go.
+   */
   private otherKindsShare(): number {
     const { budget } = this.s;
-    const sent = budget.sentLastMinute((_, lane) => lane === 'poll');
-    return sent === 0 ? 0 : budget.sentLastMinute((kind, lane) => lane === 'poll' && kind !== 'busLocation') / sent;
+    const sent = budget.sentLastMinute((kind, lane) => lane === 'poll' && kind !== 'status');
+    return sent === 0 ? 0 : budget.sentLastMinute((kind, lane) => lane === 'poll' && kind !== 'status' && kind !== 'busLocation') / sent;
   }
 
   /** Time between two of the poller's requests as they actually go out. */
