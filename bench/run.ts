@@ -22,9 +22,7 @@ import { mapUpdate } from './map-update';
 import { predictions } from './predictions';
 import { gtfsRt } from './gtfs-rt';
 import { scale } from './scale';
-import { scaleBudget } from './scale-budget';
 import { scaleViewers } from './scale-viewers';
-import { scalePages } from './scale-pages';
 import { schedulerReplay } from './scheduler-replay';
 import { describeMachine } from './support/machine';
 import { syncReadme } from './readme';
@@ -37,7 +35,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, apiLoadGtfsRt, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways, scale, scaleBudget, scaleViewers, scalePages];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, apiLoadGtfsRt, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways, scale, scaleViewers];
 
 export class UsageError extends Error {
   constructor(

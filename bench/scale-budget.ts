@@ -12,16 +12,13 @@
 //   an equal share of the trips, so the ages of what it holds are now − each page's time;
 // - staleness: the time since the delay shown was last the truth (0 when it is the truth now), from the truth
 //   sampled every few seconds.
-// measureBudget is what bench/scale.ts calls on its own stack; the `scale-budget` entry runs it alone at 855 and
-// BENCH_SCALE_BUSES buses.
+// bench/scale.ts calls measureBudget on each fleet's stack (BENCH_SCALE_PARTS=budget runs that part alone).
 import { loadavg } from 'node:os';
 import { decodeCompactFull, type CompactAnswer, type LiveSnapshot } from '../lib/model';
-import { BENCH_LOCAL_HOUR, startBenchStack, type BenchStack } from './support/app-stack';
-import type { Benchmark, Distribution, Figure } from './support/report';
+import type { BenchStack } from './support/app-stack';
+import type { Distribution, Figure } from './support/report';
 import { distribution, mean, percentile, sleep } from './support/stats';
 
-const RATE_LIMIT = 1_200;
-const DEFAULT_FLEET = 855;
 const LOCATIONS_GOAL = 0.7;
 /** Simulator operations (lib/sim/api.ts) as the README names them. */
 const OPERATION_NAMES: Record<string, string> = {
@@ -309,48 +306,3 @@ export function budgetFigures(big: BudgetFigures, peer: BudgetFigures): Figure[]
     { metric: `${at}: |delay shown − true| (p90)`, unit: 'min', fleetmap: big.delay.errorP90Min, peer: peer.delay.errorP90Min, peerName, better: 'lower', distribution: { fleetmap: big.delay.errorMin, peer: peer.delay.errorMin } },
   ];
 }
-
-/** SIM_BUSES of the big run (BENCH_SCALE_BUSES, default 10,000). */
-function bigFleet(): number {
-  const n = Number(process.env.BENCH_SCALE_BUSES ?? 10_000);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_SCALE_BUSES must be a whole number of buses, got ${process.env.BENCH_SCALE_BUSES}`);
-  return n;
-}
-
-/** The window (BENCH_SCALE_BUDGET_S; default 180 s, 30 s quick). */
-function windowS(quick: boolean): number {
-  const s = Number(process.env.BENCH_SCALE_BUDGET_S ?? (quick ? 30 : 180));
-  if (!Number.isFinite(s) || s < 10) throw new Error(`BENCH_SCALE_BUDGET_S must be at least 10 seconds, got ${process.env.BENCH_SCALE_BUDGET_S}`);
-  return s;
-}
-
-export const scaleBudget: Benchmark = {
-  name: 'scale-budget',
-  title: 'Scale: the budget split and the age of delay_minutes at 855 and 10,000 buses',
-  needsApp: true,
-  async run(ctx) {
-    const durationS = windowS(ctx.quick);
-    const fleets: BudgetFigures[] = [];
-    for (const buses of [DEFAULT_FLEET, bigFleet()]) {
-      const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT });
-      try {
-        const f = await measureBudget(bench, { durationS, log: ctx.log });
-        ctx.log(describeBudget(f));
-        fleets.push(f);
-      } finally {
-        await bench.stop();
-      }
-    }
-    const [peer, big] = fleets as [BudgetFigures, BudgetFigures];
-    return {
-      peer: `the default fleet (${DEFAULT_FLEET} buses), same code and key`,
-      conditions:
-        `the app on the simulator at ${fleets.map((f) => f.buses).join(' and ')} buses (SIM_BUSES), local hour ${BENCH_LOCAL_HOUR} at start (BENCH_LOCAL_HOUR), a ${RATE_LIMIT}/min key, each measured over ${durationS} s once the trips walk had gone round ${WALKS_BEFORE} times (positions need not all be placed: every trip shown, placed or not, is compared); ` +
-        `requests per minute by operation as the simulator counted them for the app's key; delay shown = /api/live (compact form, every 5 s) for every trip the simulator lists as active, against the simulator's delay of that trip at that moment (/__admin/truth); ` +
-        `held age = now − the time of each page of the last complete /trips/active walk (page times from the simulator's counts read every second, ±0.5 s; each page an equal share of the trips; a browser polling every 5 s sees it up to 5 s later); ` +
-        `stale = seconds since the delay shown was last the truth (0 when it is); load average ${fleets.map((f) => `${f.buses} buses ${f.loadAverage.start} → ${f.loadAverage.end}`).join(', ')}`,
-      figures: budgetFigures(big, peer),
-      details: { fleets, goals: { locationsShare: { goal: LOCATIONS_GOAL, measured: big.locationsShare, met: big.locationsShare >= LOCATIONS_GOAL } } },
-    };
-  },
-};

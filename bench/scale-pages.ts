@@ -6,7 +6,7 @@
 // script and task time per second over the open window (CDP Performance.getMetrics ScriptDuration and
 // TaskDuration deltas). Then the first bus on / at this fleet against the bare MapLibre peer (bench/first-bus.ts's
 // wait, bench/support/bare-map.ts's page), visit for visit in the same run. measurePages takes a running stack so
-// that the scale benchmark can measure the pages on its own 10,000-bus stack; the `scale-pages` entry runs it alone.
+// that the scale benchmark can measure the pages on its own stacks (BENCH_SCALE_PARTS=pages runs that part alone).
 // BENCH_PAGES_PROFILE=<dir> adds, after the measured visits, a second visit of each page under the CDP sampling
 // profiler and a trace (not measured: both slow the page), writes its .cpuprofile there, and logs the functions that
 // took most main-thread time and what the tasks over 100 ms spent themselves on (script, GC, layout, or waiting for
@@ -16,13 +16,11 @@ import { join } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/test/find-chromium.mjs';
 import { VIEWPORT, waitForFirstBus } from './first-bus';
-import { readLive, startBenchStack, waitForLive, type BenchStack } from './support/app-stack';
+import { readLive, type BenchStack } from './support/app-stack';
 import { bareFirstBusMs, startBareMapPeer } from './support/bare-map';
-import type { Benchmark, Figure } from './support/report';
-import { max, median, sleep } from './support/stats';
+import type { Figure } from './support/report';
+import { max, median } from './support/stats';
 
-const RATE_LIMIT = 1_200;
-const DEFAULT_BUSES = 10_000;
 /** A long task longer than this after the first paint is what the issue's goal forbids. */
 const LONG_TASK_GOAL_MS = 100;
 const READY_TIMEOUT_MS = 120_000;
@@ -328,48 +326,3 @@ export function pagesFigures(f: PagesFigures, at: string): Figure[] {
   );
   return figures;
 }
-
-/** Waits for the fleet to be listed and, up to `capS`, placed; returns the share placed. */
-async function waitForFill(bench: BenchStack, buses: number, capS: number, log: (line: string) => void): Promise<number> {
-  const t0 = Date.now();
-  await waitForLive(bench.appUrl, `${buses} buses listed`, (l) => l.vehicles.length >= buses * 0.95, 600_000);
-  for (;;) {
-    const l = await readLive(bench.appUrl);
-    const share = l.vehicles.filter((v) => v.lat !== null).length / Math.max(1, l.vehicles.length);
-    const waited = (Date.now() - t0) / 1000;
-    if (share >= 0.95 || waited >= capS) return share;
-    log(`  ${buses} buses: ${(100 * share).toFixed(0)} % placed after ${waited.toFixed(0)} s`);
-    await sleep(30_000);
-  }
-}
-
-export const scalePages: Benchmark = {
-  name: 'scale-pages',
-  title: 'Scale: the live pages in Chromium at 10,000 buses',
-  needsApp: true,
-  async run(ctx) {
-    const buses = Number(process.env.BENCH_SCALE_BUSES ?? DEFAULT_BUSES);
-    if (!Number.isInteger(buses) || buses < 1) throw new Error(`BENCH_SCALE_BUSES must be a whole number of buses, got ${process.env.BENCH_SCALE_BUSES}`);
-    const openS = ctx.quick ? 10 : 30;
-    // At 10,000 buses and about 600 location requests a minute, placing nearly every bus takes a quarter of an hour.
-    const fillCapS = Number(process.env.BENCH_SCALE_FILL_S ?? (ctx.quick ? 120 : 1_200));
-    const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT });
-    try {
-      const placedAtStart = await waitForFill(bench, buses, fillCapS, ctx.log);
-      ctx.log(`  ${buses} buses: ${(100 * placedAtStart).toFixed(1)} % placed; measuring the pages`);
-      const f = await measurePages(bench, { openS, log: ctx.log, firstBusVisits: ctx.quick ? 2 : 5, profileDir: process.env.BENCH_PAGES_PROFILE });
-      return {
-        peer: null,
-        conditions:
-          `the app on the simulator at ${buses.toLocaleString('en-US')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, ${f.listed} buses listed and ${(100 * f.placedShare).toFixed(0)} % placed when measured (fill waited up to ${fillCapS / 60} min); ` +
-          `Chromium ${VIEWPORT.width}×${VIEWPORT.height} headless with SwiftShader WebGL, cold browser context per visit, each page visited once to warm the server then once measured: left open ${openS} s after ready (first bus drawn on / and /wall, the first row on /fleet, the ladder drawn on /ladder?route=${f.route}, the route with most buses); ` +
-          `long tasks from a 'longtask' PerformanceObserver installed before the page's scripts (the whole visit), "after the first paint" from Paint Timing's first-paint; script and task time per second from CDP Performance.getMetrics over the open window; ` +
-          `first bus: ${f.firstBus.fleetmapMs.length} visits of / each followed by one of the bare MapLibre peer drawing the same ${f.firstBus.peerBuses} located buses, after one warm-up visit of each`,
-        figures: pagesFigures(f, `${buses.toLocaleString('en-US')} buses`),
-        details: { ...f },
-      };
-    } finally {
-      await bench.stop();
-    }
-  },
-};

@@ -9,7 +9,8 @@
 // - at 10,000 buses only: 1,000 delta viewers held against one (bench/scale-viewers.ts holdViewers), then 100
 //   viewers while the app server's CPU and RSS are sampled (serverSoak).
 // BENCH_SCALE_PARTS (sizes,budget,pages,viewers,soak; all by default) picks parts; BENCH_SCALE_HOLD_S,
-// BENCH_SCALE_ONE_VIEWER_S, BENCH_SCALE_SOAK_S and BENCH_SCALE_BUDGET_S set their windows.
+// BENCH_SCALE_ONE_VIEWER_S, BENCH_SCALE_SOAK_S and BENCH_SCALE_BUDGET_S set their windows; BENCH_LOCAL_HOUR the
+// simulator's hour (bench/support/app-stack.ts); BENCH_PAGES_PROFILE=<dir> adds a profiled visit of each page.
 import { performance } from 'node:perf_hooks';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -17,7 +18,7 @@ import { applyCompactDelta, applyLiveDelta, decodeCompactFull, type CompactAnswe
 import { budgetFigures, measureBudget, type BudgetFigures } from './scale-budget';
 import { measurePages, pagesFigures, type PagesFigures } from './scale-pages';
 import { holdFigures, holdViewers, serverSoak, soakFigures, SOAK_GOALS, VIEWER_GOALS, type HoldResult, type SoakResult } from './scale-viewers';
-import { readLive, startBenchStack, waitForLive, type BenchStack } from './support/app-stack';
+import { BENCH_LOCAL_HOUR, readLive, startBenchStack, waitForLive, type BenchStack } from './support/app-stack';
 import type { Benchmark, Distribution, Figure } from './support/report';
 import { sleep } from './support/stats';
 
@@ -275,7 +276,7 @@ export const scale: Benchmark = {
           run.sizes = f;
         }
         if (parts.has('budget')) run.budget = await measureBudget(bench, { durationS: budgetS, log: ctx.log });
-        if (parts.has('pages')) run.pages = await measurePages(bench, { openS, log: ctx.log, firstBusVisits: ctx.quick ? 2 : 5 });
+        if (parts.has('pages')) run.pages = await measurePages(bench, { openS, log: ctx.log, firstBusVisits: ctx.quick ? 2 : 5, profileDir: process.env.BENCH_PAGES_PROFILE });
         if (big && parts.has('viewers')) run.hold = await holdViewers(bench, { viewers, durationS: holdS, oneViewerS, sampleS, log: ctx.log });
         if (big && parts.has('soak')) run.soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, log: ctx.log });
         runs.push(run);
@@ -317,7 +318,7 @@ export const scale: Benchmark = {
     return {
       peer: "the JSON form of /api/live for sizes; the default fleet for the budget; a bare MapLibre page for the first bus; one viewer for the upstream requests",
       conditions:
-        `the app on the simulator at ${FLEETS.join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, one stack per fleet, each part measured in turn once the snapshot had filled (95 % of the buses listed, and 95 % of those placed or ${fillCapS / 60} min waited; placed: ${runs.map((r) => `${r.buses} buses ${pct(r.placedShare)} after ${r.fillSeconds.toFixed(0)} s`).join(', ')}); parts: ${[...parts].join(', ')}. ` +
+        `the app on the simulator at ${FLEETS.join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, the simulator's local hour ${BENCH_LOCAL_HOUR}:00 at the start, one stack per fleet, each part measured in turn once the snapshot had filled (95 % of the buses listed, and 95 % of those placed or ${fillCapS / 60} min waited; placed: ${runs.map((r) => `${r.buses} buses ${pct(r.placedShare)} after ${r.fillSeconds.toFixed(0)} s`).join(', ')}); parts: ${[...parts].join(', ')}. ` +
         `Sizes: Fleetmap = ?shape=compact (what the browser reads), peer = the JSON form, as sent without compression and gzipped here at the server's level 6; ${deltas} deltas per fleet, each since the version of 5 s before; decode = JSON.parse (and decodeCompactFull) to the LiveSnapshot, in this Node process, median of ${DECODE_RUNS} after 2 warm-up runs. ` +
         `Budget: requests per minute by operation as the simulator counted them for the app's key over ${budgetS} s, and delay_minutes shown against the simulator's (bench/scale-budget.ts). ` +
         `Pages: Chromium headless with SwiftShader WebGL, each of /, /wall, /fleet and /ladder left open ${openS} s after ready; long tasks from a 'longtask' observer, script and task time per second from CDP; first bus on / against a bare MapLibre page drawing the same buses, visit for visit (bench/scale-pages.ts). ` +
