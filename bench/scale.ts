@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { applyCompactDelta, applyLiveDelta, decodeCompactFull, type CompactAnswer, type LiveAnswer, type LiveSnapshot } from '../lib/model';
-import { budgetFigures, measureBudget, type BudgetFigures } from './scale-budget';
+import { budgetFigures, describeBudget, measureBudget, type BudgetFigures } from './scale-budget';
 import { measurePages, pagesFigures, type PagesFigures } from './scale-pages';
 import { holdFigures, holdViewers, serverSoak, soakFigures, SOAK_GOALS, VIEWER_GOALS, type HoldResult, type SoakResult } from './scale-viewers';
 import { BENCH_LOCAL_HOUR, readLive, startBenchStack, waitForLive, type BenchStack } from './support/app-stack';
@@ -275,7 +275,10 @@ export const scale: Benchmark = {
           );
           run.sizes = f;
         }
-        if (parts.has('budget')) run.budget = await measureBudget(bench, { durationS: budgetS, log: ctx.log });
+        if (parts.has('budget')) {
+          run.budget = await measureBudget(bench, { durationS: budgetS, log: ctx.log });
+          ctx.log(describeBudget(run.budget));
+        }
         if (parts.has('pages')) run.pages = await measurePages(bench, { openS, log: ctx.log, firstBusVisits: ctx.quick ? 2 : 5, profileDir: process.env.BENCH_PAGES_PROFILE });
         if (big && parts.has('viewers')) run.hold = await holdViewers(bench, { viewers, durationS: holdS, oneViewerS, sampleS, log: ctx.log });
         if (big && parts.has('soak')) run.soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, log: ctx.log });
