@@ -4,7 +4,9 @@
 // - holdViewers: one viewer for a window, then 1,000 for durationS. Per window: the viewers' polls (failed, latency
 //   of each request to its last byte), the upstream requests a minute of the app's key (the simulator's count), and
 //   every sampleS the app's own budget (/api/status: requests sent upstream in the last minute against limit ×
-//   share; the lowest ratio is "the poller at its share throughout"). Goals: 0 failed, p99 ≤ 250 ms, the poller ≥
+//   share; the lowest ratio is "the poller at its share throughout"), with that sample window's latencies, app CPU
+//   and load, to tell when in the window a stall came. The generator's own CPU and event-loop delay are reported:
+//   it runs in this process, and a stall of its loop lengthens the latencies it measures. Goals: 0 failed, p99 ≤ 250 ms, the poller ≥
 //   0.95 of its share, upstream requests a minute within 2 % of the one-viewer window's.
 // - serverSoak: 100 viewers for durationS; the app server's CPU (utime + stime over each sample window, % of one
 //   core) and resident memory (VmRSS) every sampleS, summed over scripts/server/server.mjs and any process under it
@@ -34,15 +36,26 @@ const HOUR_S = 3_600;
 const GROWTH_MIN_S = 4_500;
 const MB = 1e6;
 
-/** One sample of the app's budget (/api/status): requests sent upstream in the last minute against its share of the limit. */
+/** The app's budget (/api/status): requests sent upstream in the last minute against its share of the limit. */
 export interface BudgetSample {
-  elapsedS: number;
   usedLastMinute: number;
   limit: number | null;
   share: number;
   /** usedLastMinute / (limit × share); null while the limit is unknown. */
   ratio: number | null;
   byKind: Record<string, number>;
+}
+
+/** What one sample window of a viewer window saw, to tell when in the window something happened. */
+export interface WindowSample {
+  elapsedS: number;
+  /** null when /api/status did not answer. */
+  budget: BudgetSample | null;
+  /** The requests that ended since the sample before. */
+  latencyMs: LatencySummary;
+  /** The app server's CPU since the sample before, % of one core. */
+  appCpuPercent: number;
+  loadAverage: number;
 }
 
 export interface ViewerWindow {
@@ -52,9 +65,8 @@ export interface ViewerWindow {
   latencyMs: LatencySummary;
   /** The app key's requests a minute over the window, counted by the simulator. */
   upstreamPerMinute: number;
-  budget: BudgetSample[];
-  /** Samples of /api/status that got no answer (not counted in the ratio). */
-  budgetSamplesFailed: number;
+  /** Every sampleS; the lowest budget ratio among them is minShareRatio (a sample without an answer is not counted). */
+  samples: WindowSample[];
   minShareRatio: number | null;
   /** The app server's CPU over the window, % of one core, and its RSS at the end, MB. */
   appCpuPercent: number;
@@ -92,12 +104,12 @@ const pct = (share: number | null) => (share === null ? '–' : `${(100 * share)
 
 const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
 
-async function budgetSample(appUrl: string, elapsedS: number): Promise<BudgetSample | null> {
+async function budgetSample(appUrl: string): Promise<BudgetSample | null> {
   try {
     const res = await fetch(`${appUrl}/api/status`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
     if (!res.ok) return null;
     const { budget } = (await res.json()) as Health;
-    return { elapsedS, usedLastMinute: budget.usedLastMinute, limit: budget.limit, share: budget.share, ratio: budget.limit ? budget.usedLastMinute / (budget.limit * budget.share) : null, byKind: budget.byKind };
+    return { usedLastMinute: budget.usedLastMinute, limit: budget.limit, share: budget.share, ratio: budget.limit ? budget.usedLastMinute / (budget.limit * budget.share) : null, byKind: budget.byKind };
   } catch {
     return null;
   }
@@ -113,20 +125,26 @@ async function viewerWindow(bench: BenchStack, viewers: number, durationS: numbe
   const proc0 = sampleTree(pid);
   const t0 = Date.now();
   const running = startDeltaViewers(bench.appUrl, { viewers, intervalMs: POLL_MS });
-  const budget: BudgetSample[] = [];
-  let budgetSamplesFailed = 0;
+  const samples: WindowSample[] = [];
   let placedStart: number | null = null;
   let nextLog = 60;
+  let lastProc = proc0;
+  let latenciesRead = 0;
   for (let elapsed = 0; elapsed < durationS; ) {
     await sleep(Math.min(sampleS, durationS - elapsed) * 1000);
     elapsed = (Date.now() - t0) / 1000;
     placedStart ??= placed(running.newest());
-    const b = await budgetSample(bench.appUrl, elapsed);
-    if (b) budget.push(b);
-    else budgetSamplesFailed++;
+    const proc = sampleTree(pid);
+    const latencies = running.latencies();
+    const sample: WindowSample = { elapsedS: elapsed, budget: null, latencyMs: latencySummary(latencies.slice(latenciesRead)), appCpuPercent: cpuPercent(lastProc, proc), loadAverage: load1() };
+    latenciesRead = latencies.length;
+    lastProc = proc;
+    sample.budget = await budgetSample(bench.appUrl);
+    samples.push(sample);
     if (elapsed >= nextLog) {
       const c = running.counts();
-      log(`    ${viewers} viewer${viewers === 1 ? '' : 's'}, ${elapsed.toFixed(0)} s: ${c.polls} polls, ${c.failed} failed, ${c.skipped} skipped; upstream ${b?.usedLastMinute ?? '?'} in the last minute (${b?.ratio?.toFixed(3) ?? '?'} of the share)`);
+      const b = sample.budget;
+      log(`    ${viewers} viewer${viewers === 1 ? '' : 's'}, ${elapsed.toFixed(0)} s: ${c.polls} polls, ${c.failed} failed, ${c.skipped} skipped; upstream ${b?.usedLastMinute ?? '?'} in the last minute (${b?.ratio?.toFixed(3) ?? '?'} of the share); load ${sample.loadAverage}`);
       nextLog += 60;
     }
   }
@@ -138,15 +156,14 @@ async function viewerWindow(bench: BenchStack, viewers: number, durationS: numbe
   const minutes = (Date.now() - t0) / 60_000;
   const upstream = (stats1.byKey[bench.appKeyMask] ?? 0) - (stats0.byKey[bench.appKeyMask] ?? 0);
   const { latencyMs, ...polls } = report;
-  const ratios = budget.map((b) => b.ratio).filter((r): r is number => r !== null);
+  const ratios = samples.map((x) => x.budget?.ratio ?? null).filter((r): r is number => r !== null);
   return {
     viewers,
     seconds: report.seconds,
     polls,
     latencyMs: latencySummary(latencyMs),
     upstreamPerMinute: upstream / minutes,
-    budget,
-    budgetSamplesFailed,
+    samples,
     minShareRatio: ratios.length ? Math.min(...ratios) : null,
     appCpuPercent: cpuPercent(proc0, proc1),
     appRssMB: proc1.rssBytes / MB,
@@ -165,7 +182,7 @@ function describeWindow(w: ViewerWindow): string {
     `${w.viewers} viewer${w.viewers === 1 ? '' : 's'}, ${w.seconds.toFixed(0)} s: ${w.polls.polls} polls, ${w.polls.failed} failed (${w.polls.chainBreaks} broken chains), ${w.polls.skipped} skipped, ` +
     `latency p50 ${ms(w.latencyMs.p50)} / p99 ${ms(w.latencyMs.p99)} / max ${ms(w.latencyMs.max)} ms; ${w.polls.fullAnswers} full, ${w.polls.deltaAnswers} deltas, ${w.polls.notModified} 304; ` +
     `${(w.polls.bytes / MB).toFixed(1)} MB received on ${w.polls.connections} connections; upstream ${w.upstreamPerMinute.toFixed(1)}/min, poller ≥ ${w.minShareRatio?.toFixed(3) ?? '–'} of its share; ` +
-    `app ${w.appCpuPercent.toFixed(1)} % of a core, ${w.appRssMB.toFixed(0)} MB; generator ${w.polls.clientCpuPercent.toFixed(1)} % of a core; load ${w.loadAverage.start} → ${w.loadAverage.end}`
+    `app ${w.appCpuPercent.toFixed(1)} % of a core, ${w.appRssMB.toFixed(0)} MB; generator ${w.polls.clientCpuPercent.toFixed(1)} % of a core, its event loop delayed ≤ ${w.polls.clientLoopDelayMs.max.toFixed(0)} ms (p99 ${w.polls.clientLoopDelayMs.p99.toFixed(0)}); load ${w.loadAverage.start} → ${w.loadAverage.end}`
   );
 }
 
@@ -188,7 +205,7 @@ export interface HoldOptions {
 async function settle(appUrl: string, maxS: number, log: (line: string) => void): Promise<void> {
   const t0 = Date.now();
   for (;;) {
-    const b = await budgetSample(appUrl, (Date.now() - t0) / 1000);
+    const b = await budgetSample(appUrl);
     if ((b?.ratio ?? 0) >= VIEWER_GOALS.minShareRatio || Date.now() - t0 >= maxS * 1000) {
       log(`  the poller at ${b?.ratio?.toFixed(3) ?? '–'} of its share after ${((Date.now() - t0) / 1000).toFixed(0)} s of waiting`);
       return;
@@ -232,6 +249,7 @@ export function holdFigures(r: HoldResult, at: string): Figure[] {
     { metric: `${n}: the poller's lowest share of its budget`, unit: '×', fleetmap: r.hold.minShareRatio, peer: null, better: 'higher' },
     { metric: `${n}: upstream requests/min`, unit: '/min', fleetmap: r.hold.upstreamPerMinute, peer: r.oneViewer.upstreamPerMinute, better: 'lower', peerName: 'one viewer' },
     { metric: `${n}: load generator CPU`, unit: '%', fleetmap: r.hold.polls.clientCpuPercent, peer: null, better: 'lower' },
+    { metric: `${n}: load generator's event-loop delay, max`, unit: 'ms', fleetmap: r.hold.polls.clientLoopDelayMs.max, peer: null, better: 'lower' },
   ];
 }
 

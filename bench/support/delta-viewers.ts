@@ -15,7 +15,7 @@
 // would compute on its own, the results being pure functions of the two. Its own CPU is measured and reported.
 import { Agent, request } from 'node:http';
 import type { Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { applyCompactDelta, decodeCompactFull, LIVE_COMPACT_SHAPE, liveVersionTag, type CompactAnswer, type LiveSnapshot } from '../../lib/model';
 import { schedulePolls } from './viewers';
@@ -56,6 +56,11 @@ export interface DeltaViewerReport extends DeltaViewerCounts {
   latencyMs: number[];
   /** This process's CPU while the viewers ran (the generator and anything else the bench process did), % of one core. */
   clientCpuPercent: number;
+  /**
+   * This process's event-loop delay while the viewers ran, ms: a stall here lengthens the latencies measured without
+   * the server being slow, so a long latency is only the server's when this stayed short.
+   */
+  clientLoopDelayMs: { p99: number; max: number };
   seconds: number;
   /** Distinct snapshot versions the viewers reached. */
   versionsSeen: number;
@@ -64,6 +69,8 @@ export interface DeltaViewerReport extends DeltaViewerCounts {
 export interface DeltaViewers {
   /** Counts so far (a copy). */
   counts(): DeltaViewerCounts;
+  /** Each request's latency so far, ms, in the order they ended (the live list: read, never change). */
+  latencies(): readonly number[];
   /** The newest snapshot any viewer holds. */
   newest(): LiveSnapshot | undefined;
   stop(): Promise<DeltaViewerReport>;
@@ -237,16 +244,20 @@ export function startDeltaViewers(appUrl: string, opts: { viewers: number; inter
     versions.add(liveVersionTag(s.epoch, s.version));
   };
 
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const schedule = schedulePolls(opts.viewers, opts.intervalMs, poll);
   return {
     newest: () => newest,
+    latencies: () => latencyMs,
     counts: () => ({ ...counts, skipped: schedule.skipped(), byStatus: { ...counts.byStatus } }),
     async stop() {
       await schedule.stop();
       const cpu = process.cpuUsage(cpu0);
       const seconds = (performance.now() - t0) / 1000;
+      loopDelay.disable();
       for (const v of viewers) v.agent.destroy();
       return {
         ...counts,
@@ -255,6 +266,7 @@ export function startDeltaViewers(appUrl: string, opts: { viewers: number; inter
         intervalMs: opts.intervalMs,
         latencyMs,
         clientCpuPercent: (100 * (cpu.user + cpu.system)) / 1e6 / seconds,
+        clientLoopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
         seconds,
         versionsSeen: versions.size,
       };
