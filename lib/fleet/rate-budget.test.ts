@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerError } from '@/lib/partner';
 import { FakeClock } from '@/lib/testing/fake-clock';
-import { BudgetUnavailableError, RateBudget } from './rate-budget';
+import type { Clock } from './clock';
+import { BudgetUnavailableError, MAX_POLL_CATCH_UP_MS, RateBudget } from './rate-budget';
 
 function budget(share = 0.5, limit = 60) {
   const clock = new FakeClock(0);
@@ -80,6 +81,49 @@ describe('RateBudget', () => {
     const { clock, b } = budget();
     b.noteResponse({ rateLimit: { limit: 60, remaining: 0, resetAt: 3_600_000, resetAtRaw: 3600 }, error: null });
     expect(b.readyAt('poll', clock.now())).toBe(clock.now());
+  });
+
+  it('keeps its rate when every timer fires late (a busy event loop), never past its share in any minute', async () => {
+    const clock = new FakeClock(0);
+    // Every sleep wakes 70 ms after it was due, as timers do on a loaded server; the poll slot is every 100 ms.
+    const late: Clock = { now: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms + 70, signal) };
+    const b = new RateBudget({ clock: late, share: 0.5, random: () => 0.5 });
+    b.setLimit(1_200);
+    const times: number[] = [];
+    const run = (async () => {
+      while (clock.now() < 120_000) {
+        await b.acquire('busLocation', 'poll');
+        times.push(clock.now());
+      }
+    })();
+    while (clock.now() < 120_000) await clock.advance(10);
+    await clock.advance(1_000);
+    await run;
+    const inMinute = (from: number) => times.filter((t) => t >= from && t < from + 60_000).length;
+    // A grid moved by each lateness would give 60 000 / 170 ≈ 353 a minute.
+    expect(inMinute(60_000)).toBeGreaterThanOrEqual(595);
+    for (const t of times) expect(inMinute(t)).toBeLessThanOrEqual(600);
+  });
+
+  it('makes up the slots of a stall shorter than MAX_POLL_CATCH_UP_MS at once, and none of a longer one', async () => {
+    const { clock, b } = budget(0.5, 1_200);
+    const grantedAtOnce = async () => {
+      let n = 0;
+      while (b.readyAt('poll', clock.now()) <= clock.now()) {
+        await b.acquire('busLocation', 'poll');
+        n++;
+      }
+      return n;
+    };
+    await b.acquire('busLocation', 'poll');
+    // A stall of 0.8 s: the slots due at 100 … 800 ms go at once, then the grid again.
+    await clock.advance(800);
+    expect(await grantedAtOnce()).toBe(8);
+    expect(b.readyAt('poll', clock.now())).toBe(clock.now() + 100);
+    // Further behind than MAX_POLL_CATCH_UP_MS: one slot, and the grid starts anew from it.
+    await clock.advance(MAX_POLL_CATCH_UP_MS + 500);
+    expect(await grantedAtOnce()).toBe(1);
+    expect(b.readyAt('poll', clock.now())).toBe(clock.now() + 100);
   });
 
   it('counts requests of the last minute by kind', async () => {

@@ -3,8 +3,10 @@ import type { RateLimitInfo } from '@/lib/model';
 import type { Clock } from './clock';
 
 // How the feed spends the key's per-minute limit L:
-// - the poller ('poll' lane) may send at most share·L requests in any 60 s window, one every 60/(share·L) s,
-//   never in bursts; the remaining (1−share)·L is headroom for on-demand calls ('demand' lane);
+// - the poller ('poll' lane) may send at most share·L requests in any 60 s window, on an even grid of one slot
+//   every 60/(share·L) s; the remaining (1−share)·L is headroom for on-demand calls ('demand' lane). A slot taken
+//   late (a busy event loop runs the poller's timer late) does not move the grid: the slots of the last
+//   MAX_POLL_CATCH_UP_MS missed that way go at once, so a loaded server keeps its rate, not one lateness per slot;
 // - all lanes together never send more than L in any 60 s window (a sliding log, which also holds for the
 //   upstream's own fixed windows, whatever their edges);
 // - meta.rate_limit slows the poller when `remaining` is low for the time left to `reset_at` (someone else
@@ -15,6 +17,12 @@ import type { Clock } from './clock';
 export type Lane = 'poll' | 'demand';
 
 const WINDOW_MS = 60_000;
+/**
+ * How far behind the poll grid may fall and still be made up: the slots missed within this are sent at once (a
+ * short burst, never past the share in any 60 s window); further behind (a long stall, an idle poller), the grid
+ * starts anew at the slot taken.
+ */
+export const MAX_POLL_CATCH_UP_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
 const BASE_BACKOFF_MS = 1_000;
 /** Retry-After is required by the spec; if it is missing anyway, wait out a whole window. */
@@ -248,7 +256,7 @@ export class RateBudget {
     if (lane === 'poll') {
       this.firstPollAt ??= now;
       this.lastPollAt = now;
-      this.nextPollAt = now + this.pollIntervalMs();
+      this.nextPollAt = (this.nextPollAt >= now - MAX_POLL_CATCH_UP_MS ? this.nextPollAt : now) + this.pollIntervalMs();
     }
   }
 
