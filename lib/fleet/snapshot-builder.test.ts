@@ -56,7 +56,7 @@ describe('SnapshotBuilder', () => {
     expect(feed.liveChangesSince('bbb', 1)).toEqual([]);
     await stopAll(clock, feed);
   });
-  it('serialises each item once: every version\'s body is the snapshot\'s JSON and its step change the two versions\' difference', async () => {
+  it('serialises each item once, and a bus again only when it changed: every version\'s body is the snapshot\'s JSON and its step change the two versions\' difference', async () => {
     const { clock, feed } = startTestFeed({ buses: 40, onTrip: 25, limit: 600 });
     await clock.advance(MINUTE);
     let prev: LiveSnapshot | null = null;
@@ -71,6 +71,13 @@ describe('SnapshotBuilder', () => {
         expect(stored.changes).toEqual(liveChanges(prev, stored.snapshot));
         versions++;
         moved += stored.changes!.vehicles.length;
+        // A bus the step did not change is the object the version before held: made and serialised once.
+        const changed = new Set(stored.changes!.vehicles.map((v) => v.busId));
+        const before = new Map(prev.vehicles.map((v) => [v.busId, v]));
+        for (const v of stored.snapshot.vehicles) {
+          if (changed.has(v.busId)) expect(v).not.toBe(before.get(v.busId));
+          else expect(v).toBe(before.get(v.busId));
+        }
       }
       prev = stored.snapshot;
     }

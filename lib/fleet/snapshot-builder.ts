@@ -24,6 +24,15 @@ export interface SnapshotSources {
 /** One serialised item per key (bus or trip id), as the last version this builder wrote held them. */
 type Serialised = Map<number, string>;
 
+/** A bus as the last build made it, with its JSON and the trip it was made from. */
+interface MadeVehicle {
+  vehicle: Vehicle;
+  trip: Trip | null;
+  json: string;
+  /** The build that last used it: one not used by the newest build is a bus no longer tracked. */
+  build: number;
+}
+
 /** What the builder keeps of the version it wrote last, to diff the next one against without serialising it again. */
 interface Written {
   stored: StoredSnapshot;
@@ -34,14 +43,19 @@ interface Written {
 }
 
 /** Each item serialised once, with what changed against the previous version's strings (null: no previous). */
-function serialiseItems<T>(items: readonly T[], key: (t: T) => number, prev: Serialised | null): { json: string[]; byKey: Serialised; changed: T[]; removed: number[] } {
+function serialiseItems<T>(
+  items: readonly T[],
+  key: (t: T) => number,
+  prev: Serialised | null,
+  jsonOf: (t: T) => string = JSON.stringify,
+): { json: string[]; byKey: Serialised; changed: T[]; removed: number[] } {
   const json: string[] = new Array(items.length);
   const byKey: Serialised = new Map();
   const changed: T[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const k = key(item);
-    const j = JSON.stringify(item);
+    const j = jsonOf(item);
     json[i] = j;
     byKey.set(k, j);
     if (prev !== null && prev.get(k) !== j) changed.push(item);
@@ -54,6 +68,13 @@ function serialiseItems<T>(items: readonly T[], key: (t: T) => number, prev: Ser
 export class SnapshotBuilder {
   private builtAt = Number.NEGATIVE_INFINITY;
   private written: Written | null = null;
+  /**
+   * Each bus as the last build made it: a bus whose track, names and trip did not change since is the same object
+   * and the same string again. At 10,000 buses a few dozen change a second; making and serialising every one anew
+   * each second was most of the builder's time and most of the garbage the server made.
+   */
+  private readonly made = new Map<number, MadeVehicle>();
+  private builds = 0;
 
   constructor(private readonly s: SnapshotSources) {}
 
@@ -75,7 +96,7 @@ export class SnapshotBuilder {
     const sameEpoch = stored !== null && stored.snapshot.epoch === epoch;
     // The strings of the version this builder wrote last, in this epoch (a new leader's first build has none).
     const prev = sameEpoch && this.written !== null && this.written.stored.snapshot.epoch === epoch ? this.written : null;
-    const vehicles = serialiseItems(parts.vehicles, busKey, prev && prev.vehicles);
+    const vehicles = serialiseItems(parts.vehicles, busKey, prev && prev.vehicles, (v) => this.made.get(v.busId)!.json);
     const trips = serialiseItems(parts.unpositionedTrips, tripKey, prev && prev.trips);
     const thresholds = JSON.stringify(parts.thresholds);
     const rest = JSON.stringify(withoutClockFigures(parts.fullHealth)) + thresholds;
@@ -117,25 +138,51 @@ export class SnapshotBuilder {
     const { state, thresholds } = this.s;
     const vehicles: Vehicle[] = [];
     const ids = [...state.tracks.keys()].sort((a, b) => a - b);
+    const build = ++this.builds;
     for (const busId of ids) {
       const t = state.tracks.get(busId)!;
       const bus = state.buses.get(busId);
       const trip = state.tripByBus.get(busId) ?? null;
-      vehicles.push({
-        busId,
-        plateNumber: bus?.plateNumber ?? t.plateNumber ?? trip?.plateNumber ?? null,
-        busName: bus?.busName ?? t.busName ?? trip?.busName ?? null,
-        internalCode: bus?.internalCode ?? t.internalCode,
-        lat: t.lat,
-        lon: t.lon,
-        heading: t.heading,
-        speedKmh: t.speedKmh,
-        accuracy: t.accuracy,
-        gpsAt: t.gpsAt,
-        fetchedAt: t.fetchedAt,
-        trip: trip ? vehicleTrip(trip, thresholds) : null,
-      });
+      const plateNumber = bus?.plateNumber ?? t.plateNumber ?? trip?.plateNumber ?? null;
+      const busName = bus?.busName ?? t.busName ?? trip?.busName ?? null;
+      const internalCode = bus?.internalCode ?? t.internalCode;
+      let m = this.made.get(busId);
+      // Trips are never changed in place (a new answer or a time shift makes new ones); tracks are, field by field.
+      const same =
+        m !== undefined &&
+        m.trip === trip &&
+        m.vehicle.plateNumber === plateNumber &&
+        m.vehicle.busName === busName &&
+        m.vehicle.internalCode === internalCode &&
+        m.vehicle.lat === t.lat &&
+        m.vehicle.lon === t.lon &&
+        m.vehicle.heading === t.heading &&
+        m.vehicle.speedKmh === t.speedKmh &&
+        m.vehicle.accuracy === t.accuracy &&
+        m.vehicle.gpsAt === t.gpsAt &&
+        m.vehicle.fetchedAt === t.fetchedAt;
+      if (!same) {
+        const vehicle: Vehicle = {
+          busId,
+          plateNumber,
+          busName,
+          internalCode,
+          lat: t.lat,
+          lon: t.lon,
+          heading: t.heading,
+          speedKmh: t.speedKmh,
+          accuracy: t.accuracy,
+          gpsAt: t.gpsAt,
+          fetchedAt: t.fetchedAt,
+          trip: trip ? vehicleTrip(trip, thresholds) : null,
+        };
+        m = { vehicle, trip, json: JSON.stringify(vehicle), build };
+        this.made.set(busId, m);
+      }
+      m!.build = build;
+      vehicles.push(m!.vehicle);
     }
+    if (this.made.size > ids.length) for (const [id, m] of this.made) if (m.build !== build) this.made.delete(id);
     const locations = this.s.locations();
     const unpositionedTrips: UnpositionedTrip[] = [];
     for (const trip of state.trips) {
