@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyLiveDelta, liveChanges, mergeLiveChanges, type LiveSnapshot } from '@/lib/model';
-import { MemorySnapshotStore } from './snapshot-store';
+import { MemorySnapshotStore, type StoredSnapshot } from './snapshot-store';
 import { adminView, MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 /** A store whose epoch a test sets, as a shared store's would change with a new leader. */
@@ -60,12 +60,18 @@ describe('SnapshotBuilder', () => {
     const { clock, feed } = startTestFeed({ buses: 40, onTrip: 25, limit: 600 });
     await clock.advance(MINUTE);
     let prev: LiveSnapshot | null = null;
+    let unread: StoredSnapshot | null = null;
     let versions = 0;
     let moved = 0;
     for (let i = 0; i < 40; i++) {
       await clock.advance(1_000);
       const stored = feed.liveSnapshot();
-      expect(stored.body).toBe(JSON.stringify({ kind: 'full', ...stored.snapshot }));
+      // The body is joined on first read: every other version's is read only after the next rebuild.
+      if (i % 2 === 0) unread = stored;
+      else {
+        expect(unread!.body).toBe(JSON.stringify({ kind: 'full', ...unread!.snapshot }));
+        expect(stored.body).toBe(JSON.stringify({ kind: 'full', ...stored.snapshot }));
+      }
       if (prev !== null && stored.snapshot.version !== prev.version) {
         expect(stored.snapshot.version).toBe(prev.version + 1);
         expect(stored.changes).toEqual(liveChanges(prev, stored.snapshot));

@@ -112,12 +112,22 @@ export class SnapshotBuilder {
       : prev !== null && prev.stored === stored
         ? { vehicles: vehicles.changed, removedBusIds: vehicles.removed, unpositionedTrips: trips.changed, removedTripIds: trips.removed }
         : liveChanges(stored.snapshot, snapshot);
-    // Byte for byte JSON.stringify({ kind: 'full', ...snapshot }): the same keys in the same order.
-    const body =
+    // Byte for byte JSON.stringify({ kind: 'full', ...snapshot }): the same keys in the same order. Joined on first
+    // read: viewers of the compact form never read it, and at 10,000 buses it is megabytes a second.
+    const health = JSON.stringify(parts.health);
+    let body: string | undefined;
+    const joinBody = () =>
       `{"kind":"full","generatedAt":${now},"epoch":${JSON.stringify(epoch)},"version":${version},` +
       `"vehicles":[${vehicles.json.join(',')}],"unpositionedTrips":[${trips.json.join(',')}],` +
-      `"health":${JSON.stringify(parts.health)},"thresholds":${thresholds}}`;
-    const next: StoredSnapshot = { snapshot, body, changes, health: fullHealth };
+      `"health":${health},"thresholds":${thresholds}}`;
+    const next: StoredSnapshot = {
+      snapshot,
+      get body() {
+        return (body ??= joinBody());
+      },
+      changes,
+      health: fullHealth,
+    };
     store.write(next);
     this.written = { stored: next, vehicles: vehicles.byKey, trips: trips.byKey, rest };
     return next;
