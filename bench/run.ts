@@ -22,7 +22,6 @@ import { mapUpdate } from './map-update';
 import { predictions } from './predictions';
 import { gtfsRt } from './gtfs-rt';
 import { scale } from './scale';
-import { scaleViewers } from './scale-viewers';
 import { schedulerReplay } from './scheduler-replay';
 import { describeMachine } from './support/machine';
 import { syncReadme } from './readme';
@@ -35,7 +34,7 @@ export const ROOT = join(__dirname, '..');
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, apiLoadGtfsRt, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways, scale, scaleViewers];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, apiLoadGtfsRt, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways, scale];
 
 export class UsageError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-// Benchmark "scale-viewers" (issue 34, "the server at 10,000" and "viewers that come and go"): viewers that follow
+// The scale benchmark's viewers and soak parts (issue 34, "the server at 10,000" and "viewers that come and go"): viewers that follow
 // /api/live's compact deltas as the browser does (bench/support/delta-viewers.ts), on one running stack.
 //
 // - holdViewers: one viewer for a window, then 1,000 for durationS. Per window: the viewers' polls (failed, latency
@@ -13,22 +13,18 @@
 //   (bench/support/proc-stats.ts). Goals: CPU ≤ 15 % of a core at steady state, RSS ≤ 400 MB after an hour, no
 //   growth after the first hour (fitted over the samples after 60 min; a run shorter than 75 min does not measure it).
 //
-// The functions take a running BenchStack so that bench/scale.ts can run them on its 10,000-bus stack; the bench
-// entry starts its own stack (BENCH_SCALE_BUSES buses, default 10,000, a 1,200/min key). Its knobs, all seconds
-// but the counts: BENCH_SCALE_VIEWERS (1,000), BENCH_SCALE_HOLD_S (600; quick 30), BENCH_SCALE_ONE_VIEWER_S (the
-// hold's), BENCH_SCALE_SOAK_VIEWERS (100), BENCH_SCALE_SOAK_S (5,400; quick 60), BENCH_SCALE_SAMPLE_S (10),
-// BENCH_SCALE_FILL_S (how long to wait for the buses to be placed before measuring; 300, quick 0).
+// The functions take a running BenchStack: bench/scale.ts runs them on its 10,000-bus stack
+// (BENCH_SCALE_PARTS=viewers,soak runs those parts alone; its knobs set the windows).
 import { loadavg } from 'node:os';
-import { readLive, startBenchStack, waitForLive, type BenchStack } from './support/app-stack';
+import type { BenchStack } from './support/app-stack';
 import { startDeltaViewers, type DeltaViewerReport } from './support/delta-viewers';
 import { sampleTree, type ProcSample } from './support/proc-stats';
-import type { Benchmark, Figure } from './support/report';
+import type { Figure } from './support/report';
 import { percentile } from '../lib/stats/percentile';
 import { median, sleep } from './support/stats';
 
 /** The browsers' poll interval (lib/client/queries.ts LIVE_POLL_MS). */
 const POLL_MS = 5_000;
-const RATE_LIMIT = 1_200;
 export const VIEWER_GOALS = { failedPolls: 0, p99Ms: 250, minShareRatio: 0.95, upstreamWithinPercent: 2 };
 export const SOAK_GOALS = { cpuPercent: 15, rssMBAfterHour: 400, growthMBPerHour: 0 };
 /** The soak's samples after this are the "after the first hour" ones; a run shorter than GROWTH_MIN_S does not fit a growth. */
@@ -100,7 +96,6 @@ function latencySummary(ms: readonly number[]): LatencySummary {
   return { n: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? null };
 }
 
-const pct = (share: number | null) => (share === null ? '–' : `${(100 * share).toFixed(0)} %`);
 
 const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
 
@@ -372,69 +367,3 @@ export function soakFigures(r: SoakResult, at: string): Figure[] {
     { metric: `${n}: app server RSS growth after the first hour`, unit: 'MB/h', fleetmap: r.growthMBPerHour, peer: null, better: 'lower' },
   ];
 }
-
-/** A whole-number knob from the environment, else `fallback`. */
-function knob(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number ≥ 0, got ${raw}`);
-  return n;
-}
-
-/** Waits until 95 % of the buses are listed, then until 95 % of those are placed or fillS have passed: the share placed. */
-async function waitForFleet(bench: BenchStack, buses: number, fillS: number, log: (line: string) => void): Promise<number> {
-  await waitForLive(bench.appUrl, `${buses} buses listed`, (l) => l.vehicles.length >= buses * 0.95, 600_000);
-  const t0 = Date.now();
-  for (;;) {
-    const l = await readLive(bench.appUrl);
-    const share = l.vehicles.filter((v) => v.lat !== null).length / Math.max(1, l.vehicles.length);
-    const waited = (Date.now() - t0) / 1000;
-    if (share >= 0.95 || waited >= fillS) {
-      log(`  ${l.vehicles.length} buses listed, ${(100 * share).toFixed(1)} % placed after ${waited.toFixed(0)} s more`);
-      return share;
-    }
-    await sleep(10_000);
-  }
-}
-
-export const scaleViewers: Benchmark = {
-  name: 'scale-viewers',
-  title: 'Scale: delta viewers at 10,000 buses, the server’s cost',
-  needsApp: true,
-  async run(ctx) {
-    const buses = knob('BENCH_SCALE_BUSES', 10_000);
-    const viewers = knob('BENCH_SCALE_VIEWERS', 1_000);
-    const holdS = knob('BENCH_SCALE_HOLD_S', ctx.quick ? 30 : 600);
-    const oneViewerS = knob('BENCH_SCALE_ONE_VIEWER_S', holdS);
-    const soakViewers = knob('BENCH_SCALE_SOAK_VIEWERS', 100);
-    const soakS = knob('BENCH_SCALE_SOAK_S', ctx.quick ? 60 : 5_400);
-    const sampleS = knob('BENCH_SCALE_SAMPLE_S', 10);
-    const fillS = knob('BENCH_SCALE_FILL_S', ctx.quick ? 0 : 300);
-    // The stack's servers stop by themselves after FLEETMAP_MAX_LIFETIME_S (30 min by default, for tests).
-    const lifetimeS = 1_800 + fillS + oneViewerS + holdS + soakS;
-    if (Number(process.env.FLEETMAP_MAX_LIFETIME_S ?? 1_800) < lifetimeS) process.env.FLEETMAP_MAX_LIFETIME_S = String(lifetimeS);
-    const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT });
-    try {
-      const placedAtStart = await waitForFleet(bench, buses, fillS, ctx.log);
-      const hold = await holdViewers(bench, { viewers, durationS: holdS, oneViewerS, sampleS, log: ctx.log });
-      const soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, log: ctx.log });
-      const at = `${buses.toLocaleString('en-US')} buses`;
-      return {
-        peer: 'one viewer',
-        conditions:
-          `the app on the simulator at ${buses} buses (SIM_BUSES), a ${RATE_LIMIT}/min key; listed buses placed: ${pct(placedAtStart)} after waiting at most ${fillS} s for placement, ` +
-          `${pct(hold.hold.placedShare.start)} when the ${viewers} viewers began, ${pct(hold.hold.placedShare.end)} at their end; ` +
-          `delta viewers as the browser polls (compact form, a full answer first, then since=<version> every ${POLL_MS / 1000} s, If-None-Match on a repeated URL, br, one keep-alive connection each, starts spread over the first interval) in the bench process; ` +
-          `one viewer for ${oneViewerS} s, then ${viewers} for ${holdS} s; latency = each request's time to its last byte; upstream requests a minute of the app's key counted by the simulator; ` +
-          `the poller's share = /api/status usedLastMinute / (limit × share) every ${sampleS} s, lowest over the hold; soak: ${soakViewers} viewers for ${soakS} s, the app server's CPU (utime + stime, % of one core) and VmRSS every ${sampleS} s ` +
-          `(pid ${soak.processes.map((p) => p.pid).join(', ')}), CPU the median after ${soak.warmupS.toFixed(0)} s; load ${hold.oneViewer.loadAverage.start} at the start, ${hold.hold.loadAverage.end} after the hold, ${soak.loadAverage.end} after the soak; ` +
-          `goals: 0 failed polls, p99 ≤ ${VIEWER_GOALS.p99Ms} ms, poller ≥ ${VIEWER_GOALS.minShareRatio} of its share, upstream within ${VIEWER_GOALS.upstreamWithinPercent} % of one viewer's; app CPU ≤ ${SOAK_GOALS.cpuPercent} %, RSS ≤ ${SOAK_GOALS.rssMBAfterHour} MB after an hour, no growth after it`,
-        figures: [...holdFigures(hold, at), ...soakFigures(soak, at)],
-        details: { buses, rateLimit: RATE_LIMIT, placedAtStart, hold, soak },
-      };
-    } finally {
-      await bench.stop();
-    }
-  },
-};
