@@ -4,7 +4,7 @@
 // Short thresholds (one minute standing, 5 s holds) and a small fleet polled often keep each step to a minute or two
 // on the simulator's real-time clock.
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { LiveExceptionsResponse } from '@/lib/model';
 import { authTest, expect, REFUSED_LOADS, signIn, type Account } from './support/auth';
 
@@ -33,6 +33,15 @@ async function axe(page: Page, selector: string) {
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** Opens the panel's list: a click before the page has hydrated does nothing, so click until it says it is open. */
+async function openPanel(panel: Locator): Promise<void> {
+  const button = panel.getByRole('button', { name: /^Exceptions/ });
+  await expect(async () => {
+    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+    await expect(button).toHaveAttribute('aria-expanded', 'true', { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+}
+
 async function wallCount(page: Page): Promise<number> {
   const item = page.getByRole('region', { name: 'Open exceptions' }).getByLabel(/^Stopped: \d+$/);
   if ((await item.count()) === 0) return 0;
@@ -48,7 +57,7 @@ test('a breakdown shows in the panel, a dispatcher acknowledges it and a viewer 
   await signIn(page, dispatcher.name, dispatcher.password);
   await expect(page).toHaveURL(/\/$/);
   const panel = page.getByRole('region', { name: 'Exceptions' });
-  await panel.getByRole('button', { name: /^Exceptions/ }).click();
+  await openPanel(panel);
   const item = panel.getByRole('listitem', { name: /^Critical Stopped: / }).filter({ has: page.getByRole('button', { name: 'Acknowledge' }) });
   await expect(item.first()).toBeVisible({ timeout: OPENS_MS });
   expect(await axe(page, 'section[aria-label="Exceptions"]')).toEqual([]);
@@ -68,7 +77,7 @@ test('a breakdown shows in the panel, a dispatcher acknowledges it and a viewer 
   await signIn(viewerPage, viewer.name, viewer.password);
   await expect(viewerPage).toHaveURL(/\/$/);
   const viewerPanel = viewerPage.getByRole('region', { name: 'Exceptions' });
-  await viewerPanel.getByRole('button', { name: /^Exceptions/ }).click();
+  await openPanel(viewerPanel);
   await expect(viewerPanel.getByRole('listitem', { name: /^Critical Stopped: / }).first()).toBeVisible({ timeout: 60_000 });
   // A viewer reads: no acknowledge, no snooze, and the API refuses it.
   await expect(viewerPanel.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
