@@ -169,7 +169,8 @@ export class JobPicker {
     const due = LIST_KINDS.filter((kind) => this.s.gateway.can(kind, now) && now >= this.nextListAt[kind]);
     // Over the cap (answers slow, stops loading), the trips walk and the background stops wait for locations: the
     // walk stretches. Its first walk goes (a starting feed needs its trips), and the other lists, short, go.
-    const overCap = this.otherKindsShare() >= OTHER_KINDS_MAX_SHARE;
+    const othersShare = this.otherKindsShare();
+    const overCap = othersShare >= OTHER_KINDS_MAX_SHARE;
     const list = due.find((kind) => !(overCap && kind === 'activeTrips' && this.tripsWalked));
     if (list && !this.lastJobWasList) return { kind: list };
     const stops = this.stopsTarget(now);
@@ -177,7 +178,7 @@ export class JobPicker {
     const track = this.pickLocation(now);
     // A trip that ended may take this slot unless the scheduler picked a watched bus; the bus it picked is
     // picked again next slot (nothing was sent for it).
-    if (this.finalTripDue(now) && !(track && track.watchedUntil > now)) {
+    if (this.finalTripDue(now, othersShare) && !(track && track.watchedUntil > now)) {
       const tripId = this.s.finalTrips.take();
       if (tripId !== null) {
         this.nextFinalTripAt = now + FINAL_TRIP_EVERY_N_SLOTS * this.sentSlotMs();
@@ -189,8 +190,9 @@ export class JobPicker {
     return stops !== null ? { kind: 'routeStops', routeId: stops } : null;
   }
 
-  private finalTripDue(now: number): boolean {
-    return this.s.finalTrips.ready > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now) && this.otherKindsShare() < OTHER_KINDS_MAX_SHARE - FINAL_TRIP_CAP_MARGIN;
+  /** `othersShare`: otherKindsShare() when the caller has it already (it reads the whole send log). */
+  private finalTripDue(now: number, othersShare?: number): boolean {
+    return this.s.finalTrips.ready > 0 && now >= this.nextFinalTripAt && this.s.gateway.can('trip', now) && (othersShare ?? this.otherKindsShare()) < OTHER_KINDS_MAX_SHARE - FINAL_TRIP_CAP_MARGIN;
   }
 
   /**

@@ -162,8 +162,8 @@ export class RateBudget {
     const now = this.clock.now();
     const nominal = this.pollPerMinute();
     if (this.firstPollAt === null || now - this.firstPollAt < WINDOW_MS) return nominal;
-    const sent = this.sentLastMinute((_, lane) => lane === 'poll');
-    return Math.min(nominal, Math.max(floorShare * nominal, sent));
+    this.prune(now);
+    return Math.min(nominal, Math.max(floorShare * nominal, this.pollTimes.length));
   }
 
   /**
