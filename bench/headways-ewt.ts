@@ -27,7 +27,7 @@ export function ewtRecorder() {
   const tripOfBus = new Map<number, number>();
   const fixes = new Map<number, DayFix[]>();
   const lastGps = new Map<number, number>();
-  const keep = (t: Trip, now: number) => trips.set(t.id, { tripId: t.id, routeId: t.routeId, busId: t.busId, direction: t.direction, plannedDepartureAt: t.plannedDepartureAt, plannedArrivalAt: t.plannedArrivalAt, actualDepartureAt: t.actualDepartureAt, actualArrivalAt: t.actualArrivalAt, delayMinutes: t.delayMinutes, lastSeenAt: now });
+  const keep = (t: Trip, now: number) => trips.set(t.id, { tripId: t.id, routeId: t.routeId, busId: t.busId, direction: t.direction, plannedDepartureAt: t.plannedDepartureAt, plannedArrivalAt: t.plannedArrivalAt, actualDepartureAt: t.actualDepartureAt, actualArrivalAt: t.actualArrivalAt, delayMinutes: t.delayMinutes, lastSeenAt: now, tripType: t.tripType });
   const hooks: ReplayHooks = {
     start(sim, stops) {
       world = sim.world;

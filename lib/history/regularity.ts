@@ -31,7 +31,7 @@ export interface DeriveOptions {
   stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>;
 }
 
-type TripRow = { trip_id: string | number; first_seen_at: string | number; route_id: number; direction: string | null; bus_id: number | null; planned_departure_at: string | number | null; planned_arrival_at: string | number | null; actual_departure_at: string | number | null; actual_arrival_at: string | number | null; delay_minutes: number | null; last_seen_at: string | number };
+type TripRow = { trip_id: string | number; first_seen_at: string | number; route_id: number; direction: string | null; trip_type: string | null; bus_id: number | null; planned_departure_at: string | number | null; planned_arrival_at: string | number | null; actual_departure_at: string | number | null; actual_arrival_at: string | number | null; delay_minutes: number | null; last_seen_at: string | number };
 type FixRow = { trip_id: string | number; at: string | number; lat: number; lon: number; heading: number | null; speed_kmh: number | null; accuracy: number | null };
 
 const n = (v: string | number | null): number | null => (v === null ? null : Number(v));
@@ -40,7 +40,7 @@ const n = (v: string | number | null): number | null => (v === null ? null : Num
 export async function regularityRowsOf(db: HistoryDb, date: string, opts: DeriveOptions & { complete: boolean }): Promise<RegularityRow[]> {
   const tripRows = await rows<TripRow>(
     db,
-    sql`SELECT trip_id, route_id, direction, bus_id, planned_departure_at, planned_arrival_at, actual_departure_at, actual_arrival_at, delay_minutes, first_seen_at, last_seen_at
+    sql`SELECT trip_id, route_id, direction, trip_type, bus_id, planned_departure_at, planned_arrival_at, actual_departure_at, actual_arrival_at, delay_minutes, first_seen_at, last_seen_at
           FROM history_trips WHERE service_date = ${date} AND route_id IS NOT NULL`,
   );
   if (tripRows.length === 0) return [];
@@ -62,6 +62,7 @@ export async function regularityRowsOf(db: HistoryDb, date: string, opts: Derive
       actualArrivalAt: n(t.actual_arrival_at),
       delayMinutes: t.delay_minutes,
       lastSeenAt: n(t.last_seen_at),
+      tripType: t.trip_type,
     };
     (byRoute.get(t.route_id) ?? byRoute.set(t.route_id, []).get(t.route_id)!).push(trip);
   }

@@ -3,7 +3,7 @@ import { at } from '@/lib/testing/estimate-factories';
 import { MIN, ROUTE, STOPS } from '@/lib/testing/regularity-factories';
 import { DEFAULT_REGULARITY } from '@/lib/model';
 import { pathForTrip } from '@/lib/estimate';
-import { deriveRouteDay, progressFixes, tripGhostMinutes, type DayFix, type DayTrip } from './days';
+import { deriveRouteDay, progressFixes, routeDayPassings, tripGhostMinutes, type DayFix, type DayTrip } from './days';
 import { NO_SUMS, addSums, figuresOfSums } from './passing';
 
 const T0 = Date.UTC(2026, 2, 4, 13);
@@ -98,6 +98,52 @@ describe('a route’s service day from its recorded fixes', () => {
     const bogus: DayFix = { at: T0 + 150_000, lat, lon, heading: 0, speedKmh: 12, accuracy: 10 };
     const path = (fx: DayFix[]) => progressFixes(pathOf(), t, fx).map((p) => [p.at - T0, Math.round(p.m)]);
     expect(path([...fixes(t), bogus])).toEqual(path(fixes(t)));
+  });
+
+  it('passes the stops of a trip whose bus sent no fix between its departure and arrival, by the day’s pace profile', () => {
+    // Trips 1 and 3 take 7 minutes to the 1,000 m stop and 3 for the rest; trip 2's bus sends nothing.
+    const slowThenFast = (t: DayTrip): DayFix[] =>
+      [1, 2, 3, 4, 5, 6, 7, 8, 9].map((min) => {
+        const [lon, lat] = at(0, min <= 7 ? (min * 1_000) / 7 : 1_000 + ((min - 7) * 1_000) / 3);
+        return { at: t.actualDepartureAt! + min * MIN, lat, lon, heading: 0, speedKmh: 12, accuracy: 10 };
+      });
+    const trips = [trip(1, 0, 0), trip(2, 10, 10), trip(3, 20, 20)];
+    const fixesByTrip = new Map([
+      [1, slowThenFast(trips[0]!)],
+      [3, slowThenFast(trips[2]!)],
+    ]);
+    const passings = routeDayPassings({ stops: STOPS, trips, fixesByTrip }).get('outbound')!.passings;
+    const t2 = passings.find((p) => p.tripId === 2)!.actual.map((x) => (x === null ? null : Math.round((x - T0) / 1000)));
+    // Every stop is passed, the 1,000 m stop 7 minutes after departure (not 5, as linear in distance would say).
+    expect(t2[0]).toBe(600);
+    expect(t2[4]).toBe(600 + 420);
+    expect(t2[8]).toBe(1200);
+    // All three trips make headways at every stop.
+    const rows = deriveRouteDay({ routeId: ROUTE, stops: STOPS, trips, fixesByTrip, locations: true, hourOf, config: DEFAULT_REGULARITY });
+    expect(rows.reduce(addSums, NO_SUMS).samples).toBe(18);
+  });
+
+  it('ends a short-turned trip at the stop its planned time reaches, and passes none of the stops after it', () => {
+    const trips = [trip(1, 0, 0), trip(3, 20, 20)];
+    // Trip 2 is planned for 5 of the route's 10 minutes: it turns at the 1,000 m stop (fixes up to 800 m).
+    const short: DayTrip = { ...trip(2, 10, 10), plannedArrivalAt: T0 + 15 * MIN, actualArrivalAt: T0 + 15 * MIN, tripType: 'short_turn' };
+    const fixesByTrip = new Map([...trips.map((t) => [t.tripId, fixes(t)] as const), [2, fixes(trip(2, 10, 10)).slice(0, 4)]]);
+    const passings = routeDayPassings({ stops: STOPS, trips: [trips[0]!, short, trips[1]!], fixesByTrip }).get('outbound')!.passings;
+    const t2 = passings.find((p) => p.tripId === 2)!.actual.map((x) => (x === null ? null : Math.round((x - T0) / 1000)));
+    expect(t2).toEqual([600, 675, 750, 825, 900, null, null, null, null]);
+  });
+
+  it('drops fixes that drift back more than a fix’s noise behind the furthest the bus had been (a street run out and back)', () => {
+    const t = trip(1, 0, 0);
+    const fix = (min: number, north: number): DayFix => {
+      const [lon, lat] = at(0, north);
+      return { at: T0 + min * MIN, lat, lon, heading: 0, speedKmh: 12, accuracy: 10 };
+    };
+    // Up to 800 m at 4 minutes; the way back snapped onto the way out, 120 then 220 m further back each minute; on.
+    const fx = [fix(1, 200), fix(2, 400), fix(3, 600), fix(4, 800), fix(5, 680), fix(6, 460), fix(7, 240), fix(8, 1_600), fix(9, 1_800)];
+    const placed = progressFixes(pathOf(), t, fx).map((p) => Math.round(p.m));
+    // 680 m is within 300 m of the furthest (800 m); 460 and 240 m are not, though each is within 300 m of the one before.
+    expect(placed).toEqual([0, 200, 400, 600, 800, 680, 1_600, 1_800, 2_000]);
   });
 
   it('counts only trips with no bus as ghosts when no fix was recorded all day (a key without locations)', () => {

@@ -5,22 +5,26 @@
 //
 // - Each fix is placed where lib/estimate places it for the map (estimatePosition at the fix's own time, with the
 //   trip as it stood then: not departed before its recorded departure, not arrived before its recorded arrival);
-//   the recorded departure and arrival put the trip at the direction's first and last stop.
+//   the recorded departure and arrival put the trip at the direction's first and last stop. A short-turned trip
+//   (tripType `short_turn`) arrives at the stop its planned time reaches on the direction's pace profile (its planned
+//   time over the nearest whole trips'), not before where its fixes had it: the stops after it are not passed.
 // - Passing times, headway samples and their classes: passing.ts. A sample counts in the local hour of its later
 //   passing (the wait it measures ends then).
 // - Ghost trip-minutes (ghosts.ts's rule over time, passing.ts's ghostMinutes) count in the local hour of the
 //   trip's departure. A trip with no bus is a ghost from its departure to its end; with no fix recorded on the
 //   whole day (a key that cannot read locations) only those count, as on the live ladder.
-import { estimatePosition, pathForTrip, runIndexOf, type EstimateTrip, type RecentFix } from '@/lib/estimate';
+import { estimatePosition, pathForTrip, runIndexOf, type EstimateTrip, type RecentFix, type RoutePath } from '@/lib/estimate';
 import type { EpochMs, RegularityConfig, RouteStop } from '@/lib/model';
 import { tripDepartedAt } from './ghosts';
-import { NO_SUMS, addSums, ghostMinutes, headwaySamples, passingTimes, plannedPassings, sumsOf, type HeadwaySums, type ProgressFix, type TripPassings } from './passing';
+import { NO_SUMS, addSums, ghostMinutes, headwaySamples, paceProfile, passingTimes, plannedPassings, shortTurnStop, sumsOf, type HeadwaySums, type ProgressFix, type TripPassings } from './passing';
 
 export interface DayTrip extends EstimateTrip {
   tripId: number;
   busId: number | null;
   /** When the recorder last saw it on /trips/active: the end of a trip whose arrival is not known. */
   lastSeenAt: EpochMs | null;
+  /** As the feed lists it: `short_turn` ends before the direction's last stop (which stop, the feed does not say). */
+  tripType?: string | null;
 }
 
 /** A recorded fix of the trip's bus while it ran the trip; `at` its GPS time (the fetched time without one). */
@@ -71,8 +75,11 @@ function tripAt(trip: DayTrip, t: EpochMs): EstimateTrip {
   };
 }
 
-/** Each fix's progress along the path, as lib/estimate snaps it (the fix an estimate stands on). */
-export function progressFixes(path: Parameters<typeof estimatePosition>[0]['path'], trip: DayTrip, fixes: readonly DayFix[]): ProgressFix[] {
+/**
+ * Each fix's progress along the path, as lib/estimate snaps it (the fix an estimate stands on); the recorded
+ * departure at the path's start and the arrival at `endM` (the path's end; null: where the trip ended is not known).
+ */
+export function progressFixes(path: Parameters<typeof estimatePosition>[0]['path'], trip: DayTrip, fixes: readonly DayFix[], endM: number | null = path?.line.lengthM ?? null): ProgressFix[] {
   const out: ProgressFix[] = [];
   if (!path) return out;
   if (trip.actualDepartureAt !== null) out.push({ at: trip.actualDepartureAt, m: 0 });
@@ -82,7 +89,7 @@ export function progressFixes(path: Parameters<typeof estimatePosition>[0]['path
     if (e.basis === 'gps-estimate' && e.motion) out.push({ at: e.motion.fromAt, m: e.motion.fromM });
     else if (e.basis === 'fix' && e.progressM !== null) out.push({ at: f.at, m: e.progressM });
   }
-  if (trip.actualArrivalAt !== null) out.push({ at: trip.actualArrivalAt, m: path.line.lengthM });
+  if (trip.actualArrivalAt !== null && endM !== null) out.push({ at: trip.actualArrivalAt, m: endM });
   return plausible(out.sort((a, b) => a.at - b.at));
 }
 
@@ -93,22 +100,29 @@ const MAX_BACK_M = 300;
 
 /**
  * The placed fixes a bus could have made in order: the longest chain in which each fix is reachable from the one
- * before (no faster than MAX_SPEED_MPS, no more than MAX_BACK_M behind). A loop or a street run both ways can snap a
- * fix to the wrong leg; interpolating across it would invent the passings of every stop in between, and dropping
- * only what disagrees with the first fix would lose the whole trip when that first one is the wrong one.
+ * before (no faster than MAX_SPEED_MPS) and no more than MAX_BACK_M behind the furthest the chain had reached (not
+ * only the fix before: a street run both ways, out and back, snaps the way back onto the way out a little further
+ * back at each fix). A loop or a street run both ways can snap a fix to the wrong leg; interpolating across it would
+ * invent the passings of every stop in between, and dropping only what disagrees with the first fix would lose the
+ * whole trip when that first one is the wrong one.
  */
 function plausible(fixes: readonly ProgressFix[]): ProgressFix[] {
   const n = fixes.length;
   if (n < 2) return [...fixes];
-  const reachable = (a: ProgressFix, b: ProgressFix) => b.m >= a.m - MAX_BACK_M && (b.m <= a.m || (b.m - a.m) / Math.max(1, (b.at - a.at) / 1000) <= MAX_SPEED_MPS);
   const length = new Array<number>(n).fill(1);
   const prev = new Array<number>(n).fill(-1);
+  const furthest = fixes.map((f) => f.m);
+  const reachable = (j: number, b: ProgressFix) => {
+    const a = fixes[j]!;
+    return b.m >= furthest[j]! - MAX_BACK_M && (b.m <= a.m || (b.m - a.m) / Math.max(1, (b.at - a.at) / 1000) <= MAX_SPEED_MPS);
+  };
   let best = 0;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < i; j++) {
-      if (length[j]! + 1 > length[i]! && reachable(fixes[j]!, fixes[i]!)) {
+      if (length[j]! + 1 > length[i]! && reachable(j, fixes[i]!)) {
         length[i] = length[j]! + 1;
         prev[i] = j;
+        furthest[i] = Math.max(furthest[j]!, fixes[i]!.m);
       }
     }
     if (length[i]! > length[best]!) best = i;
@@ -142,6 +156,72 @@ export function tripGhostMinutes(trip: DayTrip, fixes: readonly DayFix[], locati
   );
 }
 
+/** One direction's passing times over the day: its stops' metres along the path, and each trip's passings. */
+export interface DirectionPassings {
+  stopsM: readonly number[];
+  passings: TripPassings[];
+}
+
+/**
+ * Every trip's passing times, per direction: first where the fixes tell them (passingTimes), then, with the pace
+ * profile those passings make, across the longer gaps too (between fixes, or between the recorded departure and
+ * arrival of a trip whose bus sent none).
+ */
+export function routeDayPassings(input: Pick<RouteDayInput, 'stops' | 'trips' | 'fixesByTrip'>): Map<string, DirectionPassings> {
+  type Placed = { trip: DayTrip; path: RoutePath; placed: ProgressFix[] };
+  const byDirection = new Map<string, DirectionPassings & { cum: Float64Array; placed: Placed[] }>();
+  for (const trip of input.trips) {
+    const tp = input.stops ? pathForTrip(input.stops, trip.direction) : null;
+    if (!tp?.ok) continue;
+    const direction = directionName(trip.direction);
+    // The path's vertex k is its k-th placed stop (lib/estimate/path.ts): its metres along are the stops'.
+    const cum = tp.path.line.cum;
+    let d = byDirection.get(direction);
+    if (!d) byDirection.set(direction, (d = { cum, stopsM: Array.from(cum), passings: [], placed: [] }));
+    if (d.cum !== cum) continue;
+    // A short-turned trip's arrival is not at the path's end: placed once the profile says where (below).
+    const placed = progressFixes(tp.path, trip, input.fixesByTrip.get(trip.tripId) ?? [], trip.tripType === SHORT_TURN ? null : tp.path.line.lengthM);
+    d.placed.push({ trip, path: tp.path, placed });
+    d.passings.push({ tripId: trip.tripId, actual: passingTimes(d.stopsM, placed), planned: plannedPassings(d.stopsM, trip.plannedDepartureAt, trip.plannedArrivalAt) });
+  }
+  const out = new Map<string, DirectionPassings>();
+  for (const [direction, d] of byDirection) {
+    const profile = paceProfile(d.stopsM, d.passings.map((p) => p.actual));
+    const whole = d.placed.filter((p) => p.trip.tripType !== SHORT_TURN).map((p) => p.trip);
+    const passings = d.passings.map((p, i) => {
+      const { trip, path, placed } = d.placed[i]!;
+      let fixes = placed;
+      if (trip.tripType === SHORT_TURN) {
+        // It arrived at the stop its planned time reaches on the profile, not before where its fixes had it.
+        const share = plannedShare(trip, whole);
+        const k = share === null ? null : shortTurnStop(d.stopsM, profile, share, placed.reduce((m, f) => Math.max(m, f.m), 0) - MAX_BACK_M);
+        if (k !== null) fixes = progressFixes(path, trip, input.fixesByTrip.get(trip.tripId) ?? [], d.stopsM[k]!);
+      }
+      return { ...p, actual: passingTimes(d.stopsM, fixes, profile) };
+    });
+    out.set(direction, { stopsM: d.stopsM, passings });
+  }
+  return out;
+}
+
+const SHORT_TURN = 'short_turn';
+/** Whole trips of the direction whose planned time a short-turned trip's is compared with: the nearest in time. */
+const NEAREST_WHOLE = 5;
+
+/** A short-turned trip's planned time over a whole trip's (the median of the nearest whole trips'), or null. */
+function plannedShare(trip: DayTrip, whole: readonly DayTrip[]): number | null {
+  const at = trip.plannedDepartureAt;
+  if (at === null || trip.plannedArrivalAt === null || !(trip.plannedArrivalAt > at)) return null;
+  const near = whole
+    .filter((w) => w.plannedDepartureAt !== null && w.plannedArrivalAt !== null && w.plannedArrivalAt > w.plannedDepartureAt)
+    .sort((a, b) => Math.abs(a.plannedDepartureAt! - at) - Math.abs(b.plannedDepartureAt! - at))
+    .slice(0, NEAREST_WHOLE)
+    .map((w) => w.plannedArrivalAt! - w.plannedDepartureAt!)
+    .sort((a, b) => a - b);
+  if (near.length === 0) return null;
+  return (trip.plannedArrivalAt - at) / near[near.length >> 1]!;
+}
+
 /** The stored rows of one route's service day: per direction and local hour, rows with nothing in them left out. */
 export function deriveRouteDay(input: RouteDayInput): RegularityRow[] {
   const rows = new Map<string, RegularityRow>();
@@ -151,24 +231,12 @@ export function deriveRouteDay(input: RouteDayInput): RegularityRow[] {
     if (!r) rows.set(key, (r = { routeId: input.routeId, direction, hour, ...NO_SUMS, ghostMinutes: 0 }));
     return r;
   };
-  const byDirection = new Map<string, { cum: Float64Array; stopsM: readonly number[]; passings: TripPassings[] }>();
   for (const trip of input.trips) {
-    const fixes = [...(input.fixesByTrip.get(trip.tripId) ?? [])].sort((a, b) => a.at - b.at);
-    const direction = directionName(trip.direction);
-    const ghost = tripGhostMinutes(trip, fixes, input.locations, input.config.ghostAfterS, input.now);
+    const ghost = tripGhostMinutes(trip, input.fixesByTrip.get(trip.tripId) ?? [], input.locations, input.config.ghostAfterS, input.now);
     const departed = tripDepartedAt(trip);
-    if (ghost > 0 && departed !== null) row(direction, input.hourOf(departed)).ghostMinutes += ghost;
-    const tp = input.stops ? pathForTrip(input.stops, trip.direction) : null;
-    if (!tp?.ok) continue;
-    // The path's vertex k is its k-th placed stop (lib/estimate/path.ts): its metres along are the stops'.
-    const cum = tp.path.line.cum;
-    let d = byDirection.get(direction);
-    if (!d) byDirection.set(direction, (d = { cum, stopsM: Array.from(cum), passings: [] }));
-    if (d.cum !== cum) continue;
-    const stopsM = d.stopsM;
-    d.passings.push({ tripId: trip.tripId, actual: passingTimes(stopsM, progressFixes(tp.path, trip, fixes)), planned: plannedPassings(stopsM, trip.plannedDepartureAt, trip.plannedArrivalAt) });
+    if (ghost > 0 && departed !== null) row(directionName(trip.direction), input.hourOf(departed)).ghostMinutes += ghost;
   }
-  for (const [direction, d] of byDirection) {
+  for (const [direction, d] of routeDayPassings(input)) {
     const byHour = new Map<number, ReturnType<typeof headwaySamples>>();
     for (const s of headwaySamples(d.passings, d.stopsM.length, input.config)) {
       const h = input.hourOf(s.at);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REGULARITY } from '@/lib/model';
-import { figuresOfSums, ghostMinutes, headwaySamples, passingTimes, plannedPassings, sumsOf, type TripPassings } from './passing';
+import { figuresOfSums, ghostMinutes, headwaySamples, paceProfile, passingTimes, plannedPassings, shortTurnStop, sumsOf, type TripPassings } from './passing';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 2, 4, 13);
@@ -18,6 +18,35 @@ describe('passing times', () => {
     expect(passingTimes(STOPS, fixes)).toEqual([T0, T0 + 50_000, null, null, T0 + 8 * MIN]);
     // Order of the fixes does not matter; standing still passes nothing.
     expect(passingTimes(STOPS, [{ at: T0 + MIN, m: 500 }, { at: T0, m: 500 }])).toEqual([null, null, null, null, null]);
+  });
+
+  it('learns the pace profile from the passings: each segment its median time, one nobody passed at the others’ pace', () => {
+    const s = (xs: (number | null)[]) => xs.map((x) => (x === null ? null : T0 + x * 1000));
+    // Segment times: 60/80/70 s (median 70) and 120/100/110 s (median 110); the third segment is never passed.
+    const profile = paceProfile([0, 500, 1000, 1500], [s([0, 60, 180, null]), s([0, 80, 180, null]), s([0, 70, 180, null])]);
+    // 180 s for the 1,000 m known: the last 500 m take 90 s.
+    expect(Array.from(profile)).toEqual([0, 70, 180, 270]);
+  });
+
+  it('fills a gap longer than the interpolation limit in the profile’s time, not in distance', () => {
+    // The buses take 60 s to the second stop, 240 s more to the third (a slow stretch), then 60 s a stop.
+    const profile = Float64Array.from([0, 60, 300, 360, 420]);
+    const fixes = [
+      { at: T0, m: 0 },
+      { at: T0 + 7 * MIN, m: 2_000 },
+    ];
+    expect(passingTimes(STOPS, fixes)).toEqual([null, null, null, null, null]);
+    expect(passingTimes(STOPS, fixes, profile)).toEqual([T0, T0 + 60_000, T0 + 300_000, T0 + 360_000, T0 + 7 * MIN]);
+    // Fixes close enough stay linear in distance.
+    expect(passingTimes(STOPS, [{ at: T0, m: 0 }, { at: T0 + 4 * MIN, m: 2_000 }], profile)).toEqual([T0, T0 + MIN, T0 + 2 * MIN, T0 + 3 * MIN, T0 + 4 * MIN]);
+  });
+
+  it('ends a short-turned trip at the stop its share of the planned time reaches on the profile', () => {
+    const profile = Float64Array.from([0, 60, 300, 360, 420]);
+    // 70 % of 420 s is 294 s: the third stop (300 s); not before where its fixes already had it (1,200 m).
+    expect(shortTurnStop(STOPS, profile, 0.7, 0)).toBe(2);
+    expect(shortTurnStop(STOPS, profile, 0.7, 1_200)).toBe(3);
+    expect(shortTurnStop(STOPS, new Float64Array(5), 0.7, 0)).toBeNull();
   });
 
   it('plans each stop linearly in distance between departure and arrival', () => {

@@ -3,9 +3,12 @@
 //
 // Passing times: a trip's fixes, each placed at its progress along the direction's path (lib/estimate's
 // routeProgress: the one placement), are joined in time order; a stop between two consecutive fixes is passed at
-// the time interpolated linearly between them, unless the fixes are more than MAX_INTERPOLATION_MS apart (too far
-// apart to tell: the stop's passing is left unknown, never guessed). A bus that stands still between two fixes
-// (no progress) passes nothing.
+// the time interpolated linearly in distance between them. Fixes more than MAX_INTERPOLATION_MS apart (a GPS loss,
+// or a bus that sent none between its recorded departure and arrival) are interpolated in the time of the
+// direction's pace profile instead: each stop-to-stop segment's median time over the day's trips that passed both
+// its stops, so that the stretch the buses take longer over takes the longer share of the gap. Without a bracket
+// (no fix or arrival beyond the stop) the passing is left unknown, never guessed. A bus that stands still between
+// two fixes (no progress) passes nothing.
 //
 // Figures over a set of headways h (seconds between consecutive passings at one stop, TCQSM):
 //   cv_h = σ_h / mean(h);  AWT = Σh² / (2 Σh);  SWT = the same over the scheduled headways;  EWT = AWT − SWT.
@@ -23,22 +26,101 @@ export interface ProgressFix {
   m: number;
 }
 
-/** When the trip passed each stop (metres along the path, in order), or null where the fixes cannot tell. */
-export function passingTimes(stopsM: readonly number[], fixes: readonly ProgressFix[], maxGapMs = MAX_INTERPOLATION_MS): Array<EpochMs | null> {
+/**
+ * When the trip passed each stop (metres along the path, in order), or null where the fixes cannot tell. Between
+ * fixes at most `maxGapMs` apart, linear in distance; with the direction's pace profile, also across longer gaps,
+ * linear in the profile's time (the stretch the buses take longer over takes the longer share of the gap).
+ */
+export function passingTimes(stopsM: readonly number[], fixes: readonly ProgressFix[], profile: PaceProfile | null = null, maxGapMs = MAX_INTERPOLATION_MS): Array<EpochMs | null> {
   const out: Array<EpochMs | null> = stopsM.map(() => null);
   const sorted = [...fixes].sort((a, b) => a.at - b.at);
   for (let i = 1; i < sorted.length; i++) {
     const a = sorted[i - 1]!;
     const b = sorted[i]!;
-    if (b.at - a.at > maxGapMs || !(b.m > a.m)) continue;
+    if (!(b.m > a.m)) continue;
+    const long = b.at - a.at > maxGapMs;
+    if (long && !profile) continue;
+    // The scale the time is linear in between the two fixes: metres, or the profile's seconds over a long gap.
+    const scale = long && profile ? (m: number) => profileAt(stopsM, profile, m) : (m: number) => m;
+    const sa = scale(a.m);
+    const sb = scale(b.m);
     for (let k = 0; k < stopsM.length; k++) {
       const m = stopsM[k]!;
       // A stop is passed once: at the first pair of fixes that brackets it.
       if (out[k] !== null || m < a.m || m > b.m) continue;
-      out[k] = Math.round(a.at + ((m - a.m) / (b.m - a.m)) * (b.at - a.at));
+      const share = sb > sa ? (scale(m) - sa) / (sb - sa) : (m - a.m) / (b.m - a.m);
+      out[k] = Math.round(a.at + share * (b.at - a.at));
     }
   }
   return out;
+}
+
+/** Typical seconds from the direction's first stop to each of its stops, from the day's own passings. */
+export type PaceProfile = Float64Array;
+
+/** The profile's seconds at `m` metres along: linear between the stops. */
+function profileAt(stopsM: readonly number[], profile: PaceProfile, m: number): number {
+  const n = stopsM.length;
+  if (n === 0) return m;
+  if (m <= stopsM[0]!) return profile[0]!;
+  let lo = 0;
+  let hi = n - 1;
+  if (m >= stopsM[hi]!) return profile[hi]!;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (stopsM[mid]! <= m) lo = mid;
+    else hi = mid;
+  }
+  const span = stopsM[hi]! - stopsM[lo]!;
+  return span > 0 ? profile[lo]! + ((m - stopsM[lo]!) / span) * (profile[hi]! - profile[lo]!) : profile[lo]!;
+}
+
+/**
+ * The direction's pace profile: each stop-to-stop segment takes the typical (median) time of the trips that passed
+ * both its stops; a segment none did takes the others' pace over its length.
+ */
+export function paceProfile(stopsM: readonly number[], passings: ReadonlyArray<ReadonlyArray<EpochMs | null>>): PaceProfile {
+  const n = stopsM.length;
+  const seg: Array<number | null> = [];
+  let knownS = 0;
+  let knownM = 0;
+  for (let k = 0; k + 1 < n; k++) {
+    const xs: number[] = [];
+    for (const p of passings) {
+      const a = p[k] ?? null;
+      const b = p[k + 1] ?? null;
+      if (a !== null && b !== null && b >= a) xs.push((b - a) / 1000);
+    }
+    if (xs.length === 0) {
+      seg.push(null);
+      continue;
+    }
+    xs.sort((x, y) => x - y);
+    const s = xs[xs.length >> 1]!;
+    seg.push(s);
+    knownS += s;
+    knownM += stopsM[k + 1]! - stopsM[k]!;
+  }
+  const pace = knownM > 0 && knownS > 0 ? knownS / knownM : 1;
+  const out = new Float64Array(n);
+  for (let k = 1; k < n; k++) out[k] = out[k - 1]! + (seg[k - 1] ?? pace * (stopsM[k]! - stopsM[k - 1]!));
+  return out;
+}
+/**
+ * Where a short-turned trip ended: the stop at `share` of the profile's time to the last stop (the trip's planned
+ * time over a whole trip's), not before `fromM` (where its fixes already had it); null without a profile.
+ */
+export function shortTurnStop(stopsM: readonly number[], profile: PaceProfile, share: number, fromM: number): number | null {
+  const n = stopsM.length;
+  const total = profile[n - 1] ?? 0;
+  if (!(total > 0)) return null;
+  const target = share * total;
+  let best: number | null = null;
+  for (let k = 0; k < n; k++) {
+    if (stopsM[k]! < fromM) continue;
+    if (best === null || Math.abs(profile[k]! - target) < Math.abs(profile[best]! - target)) best = k;
+  }
+  return best;
 }
 
 /** Where the timetable has the trip at each stop: its planned departure and arrival, linear in distance between. */
