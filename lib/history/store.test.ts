@@ -35,6 +35,13 @@ describeEachStore('the store', (target) => {
 
 // Starting PGlite takes seconds, tens of seconds on a loaded machine: the timeout only stops a hang.
 describe('the embedded store on disk', { timeout: 180_000 }, () => {
+  it('runs PGlite with its smaller buffers (PGLITE_SETTINGS), not initdb\'s 128 MB', async () => {
+    const store = await openStore({ databaseUrl: null, dataDir: tempDir() });
+    cleanups.push(() => store.close());
+    const got = await rows<{ shared_buffers: string; maintenance_work_mem: string }>(store.db, sql`SELECT current_setting('shared_buffers') AS shared_buffers, current_setting('maintenance_work_mem') AS maintenance_work_mem`);
+    expect(got).toEqual([{ shared_buffers: '16MB', maintenance_work_mem: '16MB' }]);
+  });
+
   it('keeps its data across a close and a reopen, and applies the migrations once', async () => {
     const dir = tempDir();
     const first = await openStore({ databaseUrl: null, dataDir: dir });
