@@ -169,9 +169,15 @@ function usable(f: RecentFix): f is Usable {
 
 /** Distinct fixes by GPS time, oldest first (a repeated GPS time is the same fix fetched again). */
 function distinctFixes(fixes: readonly RecentFix[]): Usable[] {
-  const byTime = new Map<number, Usable>();
-  for (const f of fixes) if (usable(f)) byTime.set(f.gpsAt, f);
-  return [...byTime.values()].sort((a, b) => a.gpsAt - b.gpsAt);
+  const out: Usable[] = [];
+  for (const f of fixes) if (usable(f)) out.push(f);
+  if (out.length < 2) return out;
+  // A stable sort keeps the fixes of one time in the order given: the last of them is the one kept.
+  out.sort((a, b) => a.gpsAt - b.gpsAt);
+  let k = 0;
+  for (let i = 0; i < out.length; i++) if (i + 1 === out.length || out[i + 1]!.gpsAt !== out[i]!.gpsAt) out[k++] = out[i]!;
+  out.length = k;
+  return out;
 }
 
 interface Schedule {
@@ -348,9 +354,13 @@ export function estimatePosition({ path, trip, fixes, now }: EstimateInput, tuni
   if (base && travel === 0 && (last.speedKmh ?? 0) === 0 && last.gpsAt - base.gpsAt >= STOPPED_MIN_MS) return asFix(last, 'stopped', now, staleAt, snapped.alongM);
   let speed = travel !== null && pace !== null ? TRAVEL_WEIGHT * travel + (1 - TRAVEL_WEIGHT) * pace : (travel ?? pace);
   if (speed === null) return asFix(last, 'no-speed', now, staleAt, snapped.alongM);
-  const moving = [last, ...earlier].map((f) => (f.speedKmh ?? 0) * KMH).filter((v) => Number.isFinite(v) && v > 0);
-  if (travel !== null && travel > 0) moving.push(travel);
-  if (moving.length > 0) speed = Math.min(speed, SPEED_CAP_FACTOR * Math.max(...moving));
+  // The fastest the bus was seen moving: the speeds its fixes report and its travel speed (0 when none moved).
+  let fastest = travel !== null && travel > 0 ? travel : 0;
+  for (const f of [last, ...earlier]) {
+    const v = (f.speedKmh ?? 0) * KMH;
+    if (Number.isFinite(v) && v > fastest) fastest = v;
+  }
+  if (fastest > 0) speed = Math.min(speed, SPEED_CAP_FACTOR * fastest);
   speed = Math.min(MAX_SPEED_MPS, speed);
 
   const motion: EstimateMotion = {

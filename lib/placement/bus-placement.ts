@@ -53,23 +53,35 @@ const fixOf = (v: Vehicle): RecentFix => ({ lat: v.lat, lon: v.lon, gpsAt: v.gps
  * reads the bus's travel speed from them. Buses that leave the snapshot are forgotten.
  */
 export class RecentFixes {
-  private readonly byBus = new Map<number, RecentFix[]>();
+  private readonly byBus = new Map<number, { fixes: RecentFix[]; seen: number }>();
+  /** Which record() last saw a bus: the buses not in it are forgotten (a counter, not a set per snapshot). */
+  private generation = 0;
 
   record(vehicles: readonly Vehicle[]): void {
-    const seen = new Set<number>();
+    const generation = ++this.generation;
     for (const v of vehicles) {
-      seen.add(v.busId);
+      const held = this.byBus.get(v.busId);
+      if (held) held.seen = generation;
       if (!hasPosition(v) || v.gpsAt === null) continue;
-      const held = this.byBus.get(v.busId) ?? [];
-      if (held.length > 0 && held[held.length - 1]!.gpsAt === v.gpsAt) continue;
-      const next = [...held.filter((f) => f.gpsAt !== v.gpsAt), fixOf(v)].sort((a, b) => a.gpsAt! - b.gpsAt!);
-      this.byBus.set(v.busId, next.slice(-RECENT_FIXES_NEEDED));
+      const fixes = held?.fixes ?? [];
+      const newest = fixes[fixes.length - 1];
+      if (newest && newest.gpsAt === v.gpsAt) continue;
+      let next: RecentFix[];
+      if (!newest || newest.gpsAt! < v.gpsAt) {
+        // The usual case, a newer fix: appended, the oldest dropped.
+        next = fixes.slice(Math.max(0, fixes.length - RECENT_FIXES_NEEDED + 1));
+        next.push(fixOf(v));
+      } else {
+        next = [...fixes.filter((f) => f.gpsAt !== v.gpsAt), fixOf(v)].sort((a, b) => a.gpsAt! - b.gpsAt!).slice(-RECENT_FIXES_NEEDED);
+      }
+      if (held) held.fixes = next;
+      else this.byBus.set(v.busId, { fixes: next, seen: generation });
     }
-    for (const id of this.byBus.keys()) if (!seen.has(id)) this.byBus.delete(id);
+    for (const [id, held] of this.byBus) if (held.seen !== generation) this.byBus.delete(id);
   }
 
   of(v: Vehicle): readonly RecentFix[] {
-    return this.byBus.get(v.busId) ?? (hasPosition(v) ? [fixOf(v)] : []);
+    return this.byBus.get(v.busId)?.fixes ?? (hasPosition(v) ? [fixOf(v)] : []);
   }
 }
 

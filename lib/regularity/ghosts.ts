@@ -49,10 +49,8 @@ export function ghostTrips(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unposition
   const rule: GhostRule = { ghostAfterS, locations: snapshot.health.locations === true };
   const out: GhostTrip[] = [];
   const seen = new Set<number>();
-  const byBus = new Map<number, Vehicle>();
   // Thousands of trips are asked about on every snapshot and few are ghosts: a trip's record is copied only then.
   for (const v of snapshot.vehicles) {
-    byBus.set(v.busId, v);
     const trip = v.trip;
     if (!trip || seen.has(trip.tripId)) continue;
     seen.add(trip.tripId);
@@ -60,9 +58,12 @@ export function ghostTrips(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unposition
     const reason = ghostReason({ busId: v.busId, lastLocatedAt, departedAt: tripDepartedAt(trip) }, now, rule);
     if (reason) out.push({ ...trip, busId: v.busId, plateNumber: v.plateNumber, busName: v.busName, reason, lastLocatedAt });
   }
+  // The buses by id, for the unpositioned trips alone (most snapshots have few or none).
+  let byBus: Map<number, Vehicle> | null = null;
   for (const t of snapshot.unpositionedTrips) {
     if (seen.has(t.tripId)) continue;
     seen.add(t.tripId);
+    byBus ??= new Map(snapshot.vehicles.map((v) => [v.busId, v]));
     const bus = t.busId === null ? undefined : byBus.get(t.busId);
     const lastLocatedAt = bus ? located(bus) : null;
     const reason = ghostReason({ busId: t.busId, lastLocatedAt, departedAt: tripDepartedAt(t) }, now, rule);

@@ -57,25 +57,28 @@ interface PaceSample {
  * placement's fix, snapped by lib/estimate: the start of its motion, or the fix of a bus standing still).
  */
 export class RecentPace {
-  private readonly byBus = new Map<number, { tripId: number; samples: PaceSample[] }>();
+  private readonly byBus = new Map<number, { tripId: number; samples: PaceSample[]; seen: number }>();
+  /** Which record() last saw a bus: the buses not in it are forgotten (a counter, not a set per snapshot). */
+  private generation = 0;
 
   record(placements: readonly BusPlacement[], tripOf: (busId: number) => number | null): void {
-    const seen = new Set<number>();
+    const generation = ++this.generation;
     for (const p of placements) {
       const tripId = tripOf(p.busId);
       if (tripId === null) continue;
-      seen.add(p.busId);
-      const sample = fixProgress(p.estimate);
-      if (!sample) continue;
       let held = this.byBus.get(p.busId);
-      if (!held || held.tripId !== tripId) this.byBus.set(p.busId, (held = { tripId, samples: [] }));
+      if (!held || held.tripId !== tripId) this.byBus.set(p.busId, (held = { tripId, samples: [], seen: generation }));
+      held.seen = generation;
+      const e = p.estimate;
+      const at = fixAt(e);
+      if (at === null) continue;
       const last = held.samples[held.samples.length - 1];
-      if (last && last.at >= sample.at) continue;
-      held.samples.push(sample);
-      const cut = sample.at - PACE_WINDOW_MS;
+      if (last && last.at >= at) continue;
+      held.samples.push({ at, m: fixM(e)! });
+      const cut = at - PACE_WINDOW_MS;
       while (held.samples.length > 2 && held.samples[1]!.at <= cut) held.samples.shift();
     }
-    for (const id of this.byBus.keys()) if (!seen.has(id)) this.byBus.delete(id);
+    for (const [id, held] of this.byBus) if (held.seen !== generation) this.byBus.delete(id);
   }
 
   /**
@@ -86,25 +89,32 @@ export class RecentPace {
     const held = this.byBus.get(busId);
     if (!held || held.tripId !== tripId || held.samples.length < (at ? 1 : 2)) return null;
     const samples = held.samples;
-    const last = at && at.at > samples[samples.length - 1]!.at ? at : samples[samples.length - 1]!;
+    const newest = samples[samples.length - 1]!;
+    const last = at && at.at > newest.at ? at : newest;
     const from = last.at - PACE_WINDOW_MS;
     // The progress at the window's start, between the fixes either side of it (the first fix when none is older).
-    const after = samples.findIndex((x) => x.at >= from);
-    const b = samples[after === -1 ? samples.length - 1 : after]!;
-    const a = after > 0 ? samples[after - 1]! : null;
-    const first = a && b.at > a.at ? { at: from, m: a.m + ((b.m - a.m) * (from - a.at)) / (b.at - a.at) } : b;
-    const span = last.at - first.at;
+    let after = 0;
+    while (after < samples.length && samples[after]!.at < from) after++;
+    const b = samples[after === samples.length ? samples.length - 1 : after]!;
+    const a = after > 0 && after < samples.length ? samples[after - 1]! : null;
+    const firstAt = a && b.at > a.at ? from : b.at;
+    const firstM = a && b.at > a.at ? a.m + ((b.m - a.m) * (from - a.at)) / (b.at - a.at) : b.m;
+    const span = last.at - firstAt;
     if (span < PACE_MIN_SPAN_MS) return null;
-    const pace = (last.m - first.m) / (span / 1000);
+    const pace = (last.m - firstM) / (span / 1000);
     return pace >= PACE_MIN_MPS ? Math.min(PACE_MAX_MPS, pace) : null;
   }
 }
 
-/** The progress of the fix an estimate stands on, at the fix's GPS time; null for a schedule's estimate. */
-function fixProgress(e: Estimate): PaceSample | null {
-  if (e.basis === 'gps-estimate' && e.motion) return { at: e.motion.fromAt, m: e.motion.fromM };
-  if (e.basis === 'fix' && e.progressM !== null && e.fix) return { at: e.fix.gpsAt, m: e.progressM };
+/** The GPS time of the fix an estimate stands on, where fixM has its progress; null for a schedule's estimate. */
+function fixAt(e: Estimate): EpochMs | null {
+  if (e.basis === 'gps-estimate' && e.motion) return e.motion.fromAt;
+  if (e.basis === 'fix' && e.progressM !== null && e.fix) return e.fix.gpsAt;
   return null;
+}
+
+function fixM(e: Estimate): number | null {
+  return e.basis === 'gps-estimate' && e.motion ? e.motion.fromM : e.progressM;
 }
 
 export interface HeadwayInputs {
@@ -166,16 +176,23 @@ function busOf(v: Vehicle & { trip: VehicleTrip }, p: BusPlacement, path: RouteP
   };
 }
 
+/** A bus on the line with what its gap needs: its place (the sort key) and its trip's planned pace. */
+interface OnLine {
+  m: number;
+  busId: number;
+  bus: HeadwayBus;
+  plannedMps: number | null;
+}
+
 interface DirectionWork {
   direction: (typeof DIRECTIONS)[number];
   path: RoutePath;
   stops: LadderStop[];
   toward: string | null;
-  onLine: HeadwayBus[];
+  onLine: OnLine[];
   layover: HeadwayBus[];
   offLine: HeadwayBus[];
   ghosts: DirectionHeadways['ghosts'];
-  trips: Map<number, VehicleTrip>;
 }
 
 interface DirectionShape {
@@ -205,26 +222,38 @@ function directionsOf(stops: readonly RouteStop[]): DirectionWork[] {
     }
     shapes.set(stops, cut);
   }
-  return cut.map((shape) => ({ ...shape, onLine: [], layover: [], offLine: [], ghosts: [], trips: new Map() }));
+  return cut.map((shape) => ({ ...shape, onLine: [], layover: [], offLine: [], ghosts: [] }));
 }
 
+/** runIndexOf by direction value: a handful of values, read once each rather than once per bus. */
+const runIndexes = new Map<string | null, ReturnType<typeof runIndexOf>>();
+
 function directionFor(dirs: readonly DirectionWork[], trip: Pick<VehicleTrip, 'direction'>): DirectionWork | undefined {
-  const index = runIndexOf(trip.direction);
+  let index = runIndexes.get(trip.direction);
+  if (index === undefined) {
+    index = runIndexOf(trip.direction);
+    // Values come from the upstream: keep the memo small whatever it sends.
+    if (runIndexes.size >= 64) runIndexes.clear();
+    runIndexes.set(trip.direction, index);
+  }
   if (index === null) return undefined;
   if (index === 'any') return dirs.length === 1 ? dirs[0] : undefined;
   return dirs.find((d) => d.direction === DIRECTIONS[index]);
 }
 
+/** The trip's planned pace over the direction (its length over the planned trip time), or null. */
+function plannedPace(path: RoutePath, trip: VehicleTrip): number | null {
+  const plannedS = trip.plannedDepartureAt !== null && trip.plannedArrivalAt !== null ? (trip.plannedArrivalAt - trip.plannedDepartureAt) / 1000 : null;
+  return plannedS !== null && plannedS > 0 ? path.line.lengthM / plannedS : null;
+}
+
 function gapsOf(d: DirectionWork, pace: HeadwayInputs['pace'], config: RegularityConfig, now: EpochMs): HeadwayGap[] {
   const gaps: HeadwayGap[] = [];
   for (let i = 1; i < d.onLine.length; i++) {
-    const leader = d.onLine[i - 1]!;
-    const follower = d.onLine[i]!;
-    const trip = d.trips.get(follower.tripId)!;
+    const leader = d.onLine[i - 1]!.bus;
+    const { bus: follower, plannedMps: planned } = d.onLine[i]!;
     const distanceM = Math.max(0, leader.progressM! - follower.progressM!);
     const recent = pace.of(follower.busId, follower.tripId, { at: now, m: follower.progressM! });
-    const plannedS = trip.plannedDepartureAt !== null && trip.plannedArrivalAt !== null ? (trip.plannedArrivalAt - trip.plannedDepartureAt) / 1000 : null;
-    const planned = plannedS !== null && plannedS > 0 ? d.path.line.lengthM / plannedS : null;
     const paceMps = recent ?? planned;
     if (paceMps === null) continue;
     const headwayS = distanceM / paceMps;
@@ -265,7 +294,8 @@ export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
 
   const ghosts = ghostTrips(snapshot, now, config.ghostAfterS);
   const ghostIds = new Set(ghosts.map((g) => g.tripId));
-  const placements = new Map(input.placements.map((p) => [p.busId, p]));
+  const placements = new Map<number, BusPlacement>();
+  for (const p of input.placements) placements.set(p.busId, p);
   for (const v of snapshot.vehicles) {
     const trip = v.trip;
     if (!trip || trip.routeId === null || ghostIds.has(trip.tripId)) continue;
@@ -275,10 +305,9 @@ export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
     const p = placements.get(v.busId);
     if (!d || !p) continue;
     const bus = busOf(v as Vehicle & { trip: VehicleTrip }, p, d.path, now);
-    d.trips.set(trip.tripId, trip);
     if (bus.layover) d.layover.push(bus);
     else if (bus.progressM === null) d.offLine.push(bus);
-    else d.onLine.push(bus);
+    else d.onLine.push({ m: bus.progressM, busId: bus.busId, bus, plannedMps: plannedPace(d.path, trip) });
   }
   for (const g of ghosts) {
     if (g.routeId === null) continue;
@@ -292,13 +321,13 @@ export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
   for (const [routeId, dirs] of byRoute) {
     const directions = dirs.map((d): DirectionHeadways => {
       // Furthest along first; a tie (two buses at one place) by bus id, so the order is stable between answers.
-      d.onLine.sort((a, b) => b.progressM! - a.progressM! || a.busId - b.busId);
+      d.onLine.sort((a, b) => b.m - a.m || a.busId - b.busId);
       return {
         direction: d.direction,
         toward: d.toward,
         lengthM: d.path.line.lengthM,
         stops: d.stops,
-        buses: d.onLine,
+        buses: d.onLine.map((x) => x.bus),
         gaps: gapsOf(d, input.pace, config, now),
         layover: d.layover.sort((a, b) => (a.plannedDepartureAt ?? 0) - (b.plannedDepartureAt ?? 0) || a.busId - b.busId),
         offLine: d.offLine.sort((a, b) => a.busId - b.busId),

@@ -44,7 +44,8 @@ export class LiveHeadways {
   place(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>, stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>, names: RouteNames, now: EpochMs, routeIds?: ReadonlySet<number>): RouteHeadways[] {
     this.recent.record(snapshot.vehicles);
     const placements = placeBuses(snapshot.vehicles, { mode: 'estimates', stopsByRoute, recent: this.recent, now, staleAfterS: this.o.staleAfterS, cache: this.cache });
-    const trips = new Map(snapshot.vehicles.map((v) => [v.busId, v.trip?.tripId ?? null]));
+    const trips = new Map<number, number | null>();
+    for (const v of snapshot.vehicles) trips.set(v.busId, v.trip?.tripId ?? null);
     this.pace.record(placements, (busId) => trips.get(busId) ?? null);
     return computeHeadways({ snapshot, placements, stopsByRoute, routeNames: names, pace: this.pace, now, config: this.o.config, routeIds });
   }
