@@ -26,7 +26,10 @@ describe('headwayClass', () => {
 
 describe('live headways', () => {
   it('orders a direction’s buses by progress and measures each follower’s time to its leader’s place', () => {
-    const snapshot = makeSnapshot({ vehicles: [bus(3, 200, 0), bus(1, 1500, 6), bus(2, 1400, 3)] });
+    // Each bus seen once, now; bus 3 left just now and bus 2's actual departure is not given: no recent pace.
+    const second = bus(2, 1400, 3);
+    second.trip = { ...second.trip!, actualDepartureAt: null };
+    const snapshot = makeSnapshot({ vehicles: [bus(3, 200, 0), bus(1, 1500, 6), second] });
     const [route] = headways().update(snapshot, network(STOPS), T0);
     expect(route).toMatchObject({ routeId: ROUTE, routeCode: 'M15', routeName: 'First Av' });
     const [out, inbound] = route!.directions;
@@ -51,16 +54,37 @@ describe('live headways', () => {
 
   it('takes the follower’s recent pace once it has been seen over a few minutes', () => {
     const live = headways();
-    const first = makeSnapshot({ vehicles: [bus(1, 1500, 6, {}, T0 - 3 * MIN), bus(2, 500, 5, {}, T0 - 3 * MIN)] });
+    // Bus 2 left its first stop 250 s before it was seen at 500 m (2 m/s), then went 360 m in 3 minutes: 2 m/s all
+    // along, slower than planned.
+    const departed = 3 + 250 / 60;
+    const first = makeSnapshot({ vehicles: [bus(1, 1500, 6, {}, T0 - 3 * MIN), bus(2, 500, departed, {}, T0 - 3 * MIN)] });
     live.update(first, network(STOPS), T0 - 3 * MIN);
-    // Bus 2 went 360 m in 3 minutes: 2 m/s, slower than planned.
     const now = T0 - 3 * MIN + PACE_MIN_SPAN_MS + MIN;
-    const second = makeSnapshot({ vehicles: [bus(1, 1900, 6, {}, now), bus(2, 860, 5, {}, now)] });
+    const second = makeSnapshot({ vehicles: [bus(1, 1900, 6, {}, now), bus(2, 860, departed, {}, now)] });
     const [route] = live.update(second, network(STOPS), now);
     const gap = route!.directions[0]!.gaps[0]!;
     expect(gap.paceSource).toBe('recent');
     expect(gap.paceMps).toBeCloseTo(2, 1);
     expect(gap.headwayS).toBeCloseTo((1900 - 860) / 2, -1);
+  });
+
+  it('counts the follower’s pace from its trip’s departure when it was seen only since', () => {
+    // Bus 2 left its first stop 4 minutes ago and was located once, now, at 600 m: 2.5 m/s since it left (its
+    // fixes alone span nothing; the planned pace is 3.33 m/s).
+    const [route] = headways().update(makeSnapshot({ vehicles: [bus(1, 1500, 6), bus(2, 600, 4)] }), network(STOPS), T0);
+    const gap = route!.directions[0]!.gaps[0]!;
+    expect(gap.paceSource).toBe('recent');
+    expect(gap.paceMps).toBeCloseTo(2.5, 2);
+    expect(gap.headwayS).toBeCloseTo(900 / 2.5, 0);
+  });
+
+  it('has no recent pace from the departure alone, with no fix of the bus on the trip', () => {
+    // Bus 2 has no fix: placed by its schedule, four of ten planned minutes along (800 m).
+    const unseen = bus(2, 0, 4, { lat: null, lon: null, gpsAt: null });
+    const [route] = headways().update(makeSnapshot({ vehicles: [bus(1, 1500, 6), unseen] }), network(STOPS), T0);
+    const gap = route!.directions[0]!.gaps[0]!;
+    expect(gap).toMatchObject({ followerTripId: 102, paceSource: 'scheduled' });
+    expect(gap.paceMps).toBeCloseTo(2000 / 600, 2);
   });
 
   it('places each bus where its estimate has it now, also when the placement is reused from an earlier snapshot', () => {

@@ -4,8 +4,9 @@
 // For each route and direction, the buses on trips are ordered by their route-snapped progress, the place
 // lib/estimate gives the map (placeBuses), never a projection of our own. For each bus behind another:
 //   headway h = the distance along the route from the follower to its leader's place now
-//               ÷ the follower's recent pace (its own progress over the last PACE_WINDOW_MS up to now), or its trip's
-//                 planned pace (the direction's length over the planned trip time) when it has no recent pace;
+//               ÷ the follower's recent pace (its own progress over the last PACE_WINDOW_MS up to now, or since its
+//                 trip's actual departure from the first stop when that is later), or its trip's planned pace (the
+//                 direction's length over the planned trip time) when it has no recent pace;
 //   scheduled headway h_sched = the follower's planned departure − the leader's planned departure;
 //   r = h / h_sched: bunched when r ≤ HEADWAY_BUNCHED_RATIO (0.5), gapped when r ≥ HEADWAY_GAPPED_RATIO (1.5).
 // Ghost trips (ghosts.ts) are not in the order: no bus is seen running them, so the gap they leave shows. Buses
@@ -52,29 +53,44 @@ interface PaceSample {
   m: number;
 }
 
+interface HeldPace {
+  tripId: number;
+  samples: PaceSample[];
+  /** The trip's actual departure is among the samples (progress 0 at the first stop then). */
+  departed: boolean;
+  /** How many of the samples are fixes: a departure alone is no pace of the bus's own. */
+  fixes: number;
+  seen: number;
+}
+
 /**
- * Each bus's progress at its fixes on its current trip, for its recent pace. Fed with every placement made (a
- * placement's fix, snapped by lib/estimate: the start of its motion, or the fix of a bus standing still).
+ * Each bus's progress on its current trip, for its recent pace: at its fixes (fed with every placement made: a
+ * placement's fix, snapped by lib/estimate, the start of its motion or the fix of a bus standing still), and 0 at
+ * the trip's actual departure from its first stop. A trip that left a few minutes ago, its bus located once since,
+ * has a pace from the departure on: its first fixes alone would span too little time.
  */
 export class RecentPace {
-  private readonly byBus = new Map<number, { tripId: number; samples: PaceSample[]; seen: number }>();
+  private readonly byBus = new Map<number, HeldPace>();
   /** Which record() last saw a bus: the buses not in it are forgotten (a counter, not a set per snapshot). */
   private generation = 0;
 
-  record(placements: readonly BusPlacement[], tripOf: (busId: number) => number | null): void {
+  record(placements: readonly BusPlacement[], tripOf: (busId: number) => Pick<VehicleTrip, 'tripId' | 'actualDepartureAt'> | null): void {
     const generation = ++this.generation;
     for (const p of placements) {
-      const tripId = tripOf(p.busId);
-      if (tripId === null) continue;
+      const trip = tripOf(p.busId);
+      if (trip === null) continue;
+      const tripId = trip.tripId;
       let held = this.byBus.get(p.busId);
-      if (!held || held.tripId !== tripId) this.byBus.set(p.busId, (held = { tripId, samples: [], seen: generation }));
+      if (!held || held.tripId !== tripId) this.byBus.set(p.busId, (held = { tripId, samples: [], departed: false, fixes: 0, seen: generation }));
       held.seen = generation;
+      if (!held.departed && trip.actualDepartureAt !== null) departure(held, trip.actualDepartureAt);
       const e = p.estimate;
       const at = fixAt(e);
       if (at === null) continue;
       const last = held.samples[held.samples.length - 1];
       if (last && last.at >= at) continue;
       held.samples.push({ at, m: fixM(e)! });
+      held.fixes++;
       const cut = at - PACE_WINDOW_MS;
       while (held.samples.length > 2 && held.samples[1]!.at <= cut) held.samples.shift();
     }
@@ -87,7 +103,7 @@ export class RecentPace {
    */
   of(busId: number, tripId: number, at?: PaceSample): number | null {
     const held = this.byBus.get(busId);
-    if (!held || held.tripId !== tripId || held.samples.length < (at ? 1 : 2)) return null;
+    if (!held || held.tripId !== tripId || held.fixes === 0 || held.samples.length < (at ? 1 : 2)) return null;
     const samples = held.samples;
     const newest = samples[samples.length - 1]!;
     const last = at && at.at > newest.at ? at : newest;
@@ -104,6 +120,16 @@ export class RecentPace {
     const pace = (last.m - firstM) / (span / 1000);
     return pace >= PACE_MIN_MPS ? Math.min(PACE_MAX_MPS, pace) : null;
   }
+}
+
+/** The trip's departure as a sample, in its place among the fixes (a fix at that very instant stands). */
+function departure(held: HeldPace, at: EpochMs): void {
+  held.departed = true;
+  const samples = held.samples;
+  let i = 0;
+  while (i < samples.length && samples[i]!.at < at) i++;
+  if (i < samples.length && samples[i]!.at === at) return;
+  samples.splice(i, 0, { at, m: 0 });
 }
 
 /** The GPS time of the fix an estimate stands on, where fixM has its progress; null for a schedule's estimate. */
