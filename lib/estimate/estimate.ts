@@ -356,8 +356,8 @@ export function estimatePosition({ path, trip, fixes, now }: EstimateInput, tuni
   if (speed === null) return asFix(last, 'no-speed', now, staleAt, snapped.alongM);
   // The fastest the bus was seen moving: the speeds its fixes report and its travel speed (0 when none moved).
   let fastest = travel !== null && travel > 0 ? travel : 0;
-  for (const f of [last, ...earlier]) {
-    const v = (f.speedKmh ?? 0) * KMH;
+  for (let i = -1; i < earlier.length; i++) {
+    const v = ((i < 0 ? last : earlier[i]!).speedKmh ?? 0) * KMH;
     if (Number.isFinite(v) && v > fastest) fastest = v;
   }
   if (fastest > 0) speed = Math.min(speed, SPEED_CAP_FACTOR * fastest);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { at, straightNorth } from '@/lib/testing/estimate-factories';
 import { distanceM } from '@/lib/geo/sphere';
 import { formatDuration } from '@/lib/view/format';
-import { PlacementCache, RecentFixes, basisPhrase, estimateCounts, placeBuses, routeStopsFromNetwork, type PlaceOptions } from './bus-placement';
+import { PlacementCache, RecentFixes, basisPhrase, estimateCounts, placeBuses, placementsOf, routeStopsFromNetwork, type PlaceOptions } from './bus-placement';
 import { makeTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
 import type { Vehicle } from '@/lib/model';
 
@@ -67,6 +67,26 @@ describe('RecentFixes', () => {
     expect(r.of(makeVehicle({ busId: 2 })).map((f) => f.gpsAt)).toEqual([T0]);
     r.record([makeVehicle({ busId: 1, gpsAt: T0 + 40_000 })]);
     expect(r.of(makeVehicle({ busId: 2, lat: null, lon: null }))).toEqual([]);
+  });
+
+  it('puts a fix older than the newest in its place, and keeps a bus seen without a position', () => {
+    const r = new RecentFixes();
+    for (const gpsAt of [T0, T0 + 20_000, T0 + 10_000]) r.record([makeVehicle({ busId: 1, gpsAt })]);
+    expect(r.of(makeVehicle({ busId: 1 })).map((f) => f.gpsAt)).toEqual([T0, T0 + 10_000, T0 + 20_000]);
+    r.record([makeVehicle({ busId: 1, lat: null, lon: null, gpsAt: null })]);
+    expect(r.of(makeVehicle({ busId: 1, lat: null, lon: null })).map((f) => f.gpsAt)).toEqual([T0, T0 + 10_000, T0 + 20_000]);
+  });
+});
+
+describe('placementsOf', () => {
+  const vehicles = [1, 2, 3, 4].map((busId) => makeVehicle({ busId, gpsAt: T0, trip }));
+  it('pairs each vehicle with its placement, undefined for a bus not placed', () => {
+    const placed = place(vehicles).filter((p) => p.busId !== 3);
+    expect(placementsOf(vehicles, placed).map((p) => p?.busId)).toEqual([1, 2, undefined, 4]);
+  });
+  it('finds placements given in another order by bus id', () => {
+    const placed = place(vehicles).reverse().filter((p) => p.busId !== 2);
+    expect(placementsOf(vehicles, placed).map((p) => p?.busId)).toEqual([1, undefined, 3, 4]);
   });
 });
 

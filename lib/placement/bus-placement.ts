@@ -134,8 +134,8 @@ export interface PlaceOptions {
 }
 
 /**
- * Every bus the map can place: at its estimate (or its fix in `fixes` mode). A bus with no fix is placed only by
- * its trip's schedule; one with neither is not drawn.
+ * Every bus the map can place: at its estimate (or its fix in `fixes` mode), in the order of `vehicles`. A bus with
+ * no fix is placed only by its trip's schedule; one with neither is not drawn.
  */
 export function placeBuses(vehicles: readonly Vehicle[], o: PlaceOptions): BusPlacement[] {
   const out: BusPlacement[] = [];
@@ -164,6 +164,26 @@ export function placeBuses(vehicles: readonly Vehicle[], o: PlaceOptions): BusPl
     out.push(placement);
   }
   return out;
+}
+
+/**
+ * Each vehicle's placement (undefined for a bus not placed), from placeBuses's answer for these vehicles: it keeps
+ * their order, so one walk pairs them without a map by bus id; placements in another order are looked up by id.
+ */
+export function placementsOf(vehicles: readonly Pick<Vehicle, 'busId'>[], placements: readonly BusPlacement[]): (BusPlacement | undefined)[] {
+  const out: (BusPlacement | undefined)[] = new Array(vehicles.length);
+  let j = 0;
+  for (let i = 0; i < vehicles.length; i++) {
+    const p = placements[j];
+    if (p !== undefined && p.busId === vehicles[i]!.busId) {
+      out[i] = p;
+      j++;
+    } else out[i] = undefined;
+  }
+  if (j === placements.length) return out;
+  const byBus = new Map<number, BusPlacement>();
+  for (const p of placements) byBus.set(p.busId, p);
+  return vehicles.map((v) => byBus.get(v.busId));
 }
 
 function undatedFix(v: Vehicle & { lat: number; lon: number }, now: EpochMs): Estimate {

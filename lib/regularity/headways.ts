@@ -26,7 +26,7 @@ import type {
   Vehicle,
   VehicleTrip,
 } from '@/lib/model';
-import type { BusPlacement } from '@/lib/placement/bus-placement';
+import { placementsOf, type BusPlacement } from '@/lib/placement/bus-placement';
 import { ghostTrips } from './ghosts';
 
 /** The follower's recent pace is its progress over at most this long before its last fix... */
@@ -74,11 +74,13 @@ export class RecentPace {
   /** Which record() last saw a bus: the buses not in it are forgotten (a counter, not a set per snapshot). */
   private generation = 0;
 
-  record(placements: readonly BusPlacement[], tripOf: (busId: number) => Pick<VehicleTrip, 'tripId' | 'actualDepartureAt'> | null): void {
+  /** `placed[i]` is the placement of `vehicles[i]` (placementsOf), undefined for a bus not placed. */
+  record(vehicles: readonly Pick<Vehicle, 'trip'>[], placed: readonly (BusPlacement | undefined)[]): void {
     const generation = ++this.generation;
-    for (const p of placements) {
-      const trip = tripOf(p.busId);
-      if (trip === null) continue;
+    for (let i = 0; i < vehicles.length; i++) {
+      const p = placed[i];
+      const trip = vehicles[i]!.trip;
+      if (p === undefined || trip === null) continue;
       const tripId = trip.tripId;
       let held = this.byBus.get(p.busId);
       if (!held || held.tripId !== tripId) this.byBus.set(p.busId, (held = { tripId, samples: [], departed: false, fixes: 0, seen: generation }));
@@ -320,15 +322,15 @@ export function computeHeadways(input: HeadwayInputs): RouteHeadways[] {
 
   const ghosts = ghostTrips(snapshot, now, config.ghostAfterS);
   const ghostIds = new Set(ghosts.map((g) => g.tripId));
-  const placements = new Map<number, BusPlacement>();
-  for (const p of input.placements) placements.set(p.busId, p);
-  for (const v of snapshot.vehicles) {
+  const placed = placementsOf(snapshot.vehicles, input.placements);
+  for (let i = 0; i < snapshot.vehicles.length; i++) {
+    const v = snapshot.vehicles[i]!;
     const trip = v.trip;
     if (!trip || trip.routeId === null || ghostIds.has(trip.tripId)) continue;
     if (!names.has(trip.routeId)) names.set(trip.routeId, { code: trip.routeCode, name: trip.routeName });
     const dirs = work(trip.routeId);
     const d = dirs && directionFor(dirs, trip);
-    const p = placements.get(v.busId);
+    const p = placed[i];
     if (!d || !p) continue;
     const bus = busOf(v as Vehicle & { trip: VehicleTrip }, p, d.path, now);
     if (bus.layover) d.layover.push(bus);

@@ -1,8 +1,8 @@
 // The live headways of a stream of snapshots: the map's placement (placeBuses, with the recent fixes and the cache
 // the map keeps) and each bus's recent pace, carried from one snapshot to the next. Pure: the server's service,
 // the benchmark and the truth test feed it the same way.
-import type { EpochMs, LiveSnapshot, NetworkResponse, RegularityConfig, RouteHeadways, RouteStop, VehicleTrip } from '@/lib/model';
-import { PlacementCache, RecentFixes, placeBuses, routeStopsFromNetwork } from '@/lib/placement/bus-placement';
+import type { EpochMs, LiveSnapshot, NetworkResponse, RegularityConfig, RouteHeadways, RouteStop } from '@/lib/model';
+import { PlacementCache, RecentFixes, placeBuses, placementsOf, routeStopsFromNetwork } from '@/lib/placement/bus-placement';
 import { RecentPace, computeHeadways } from './headways';
 
 export type RouteNames = ReadonlyMap<number, { code: string | null; name: string | null }>;
@@ -44,9 +44,7 @@ export class LiveHeadways {
   place(snapshot: Pick<LiveSnapshot, 'vehicles' | 'unpositionedTrips' | 'health'>, stopsByRoute: ReadonlyMap<number, readonly RouteStop[]>, names: RouteNames, now: EpochMs, routeIds?: ReadonlySet<number>): RouteHeadways[] {
     this.recent.record(snapshot.vehicles);
     const placements = placeBuses(snapshot.vehicles, { mode: 'estimates', stopsByRoute, recent: this.recent, now, staleAfterS: this.o.staleAfterS, cache: this.cache });
-    const trips = new Map<number, VehicleTrip | null>();
-    for (const v of snapshot.vehicles) trips.set(v.busId, v.trip);
-    this.pace.record(placements, (busId) => trips.get(busId) ?? null);
+    this.pace.record(snapshot.vehicles, placementsOf(snapshot.vehicles, placements));
     return computeHeadways({ snapshot, placements, stopsByRoute, routeNames: names, pace: this.pace, now, config: this.o.config, routeIds });
   }
 }
