@@ -4,7 +4,8 @@
 // headways (lib/regularity, placing buses with the map's placeBuses), and every minute each of Fleetmap's gaps is
 // compared with the same pair's headway from the simulator's true positions: the true distance along the same path
 // over the follower's true recent pace (its true progress over the last 10 minutes, at least 2; the trip's planned
-// pace when it has none, as on Fleetmap's side). Then the speed: every route's headways from one snapshot at the
+// pace when it has none, as on Fleetmap's side), the errors also split by the pace each side divided by (recent or
+// scheduled). Then the speed: every route's headways from one snapshot at the
 // default fleet and at 10,000 buses, and one ladder update (a 60-stop direction with 30 buses) in Chromium.
 // Headways over days: over the same replay, what the recorder would keep (every fix the app fetched, on the trip the
 // last walk gave its bus; every trip as last listed, with its final lookup after it leaves the list) goes through
@@ -109,6 +110,8 @@ export const headways: Benchmark = {
     let agree = 0;
     let compared = 0;
     const confusion = new Map<string, number>();
+    /** The errors by the pace each side divided by: Fleetmap's (recent or scheduled) | the truth's. */
+    const bySource = new Map<string, number[]>();
     let batch: ReplaySample[] = [];
     let routeStops: ReadonlyMap<number, readonly RouteStop[]> = new Map();
     let lastCompare = -Infinity;
@@ -165,11 +168,16 @@ export const headways: Benchmark = {
           if (a === undefined || b === undefined || !follower?.path || gap.scheduledS === null) continue;
           const t = follower.trip;
           const planned = t.plannedDepartureAt !== null && t.plannedArrivalAt !== null && t.plannedArrivalAt > t.plannedDepartureAt ? follower.path.line.lengthM / ((t.plannedArrivalAt - t.plannedDepartureAt) / 1000) : null;
-          const pace = truePace(follower.busId, t.id) ?? planned;
+          const recentTrue = truePace(follower.busId, t.id);
+          const pace = recentTrue ?? planned;
           if (pace === null) continue;
           const trueS = Math.max(0, a - b) / pace;
           if (a > b) pending.push({ tripId: gap.followerTripId, targetM: a, at: now, fleetmapS: gap.headwayS, definitionS: trueS });
           errorsS.push(Math.abs(gap.headwayS - trueS));
+          const sources = `${gap.paceSource}|${recentTrue !== null ? 'recent' : 'scheduled'}`;
+          const list = bySource.get(sources) ?? [];
+          if (list.length === 0) bySource.set(sources, list);
+          list.push(Math.abs(gap.headwayS - trueS));
           if (trueS > 0) relErrors.push(Math.abs(gap.headwayS - trueS) / trueS);
           const trueCls = headwayClass(trueS / gap.scheduledS, DEFAULT_REGULARITY);
           compared++;
@@ -267,6 +275,9 @@ export const headways: Benchmark = {
 
     const agreement = compared ? (100 * agree) / compared : null;
     ctx.log(`  ${compared} gaps compared: class agreement ${agreement?.toFixed(1)} %, |h − h_true| median ${median(errorsS)?.toFixed(0)} s, p90 ${percentile(errorsS, 0.9)?.toFixed(0)} s`);
+    // Where the error comes from: a side with only the planned pace while the other has a recent one errs most.
+    const errorBySource = Object.fromEntries([...bySource].map(([k, errs]) => [k, { gaps: errs.length, medianS: median(errs), p90S: percentile(errs, 0.9) }]));
+    ctx.log(`  by pace (Fleetmap's | the truth's): ${Object.entries(errorBySource).map(([k, e]) => `${k} ${e.gaps} gaps, median ${e.medianS?.toFixed(0)} s`).join('; ')}`);
     ctx.log(`  every route's headways from one snapshot: ${at855.onTrips} buses on trips of ${at855.fleet}: ${at855.cold?.median.toFixed(2)} ms (next snapshot ${at855.warm?.median.toFixed(2)} ms); ${at10k.onTrips} of ${at10k.fleet}: ${at10k.cold?.median.toFixed(2)} ms (next ${at10k.warm?.median.toFixed(2)} ms)`);
     ctx.log(`  one ladder update (60 stops, 30 buses): layout ${median(ladder)?.toFixed(3)} ms; in Chromium, main thread ${ladderBrowser.mainMs.median.toFixed(1)} ms median (p95 ${ladderBrowser.mainMs.p95.toFixed(1)}), React's render ${ladderBrowser.renderMs.median.toFixed(1)} ms`);
     ctx.log(`  against the time the follower then took (${travelErrorsS.length} gaps): Fleetmap median ${median(travelErrorsS)?.toFixed(0)} s, the definition on true positions ${median(definitionTravelErrorsS)?.toFixed(0)} s`);
@@ -305,6 +316,7 @@ export const headways: Benchmark = {
         gapsCompared: compared,
         relativeErrorMedian: median(relErrors),
         confusion: Object.fromEntries(confusion),
+        errorBySource,
         speed: { at855, at10k },
         ladderLayoutMs: distribution(ladder),
         ladderBrowser,
