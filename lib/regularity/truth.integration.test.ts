@@ -22,7 +22,8 @@ import { HeadwayService } from './service';
 //    bus that never reports, running for GHOST_AFTER_S, is a ghost;
 //  - every gap's class (bunched, regular, gapped) equals the class of the true distance at the same pace and the same
 //    scheduled headway, except where the true ratio lies within TIE_M of a class boundary.
-// With the clock frozen no bus has a recent pace: both sides divide by the trip's planned pace.
+// With the clock frozen each bus is seen at one instant: its pace runs from its trip's departure to that fix, or is
+// its trip's planned pace; both sides divide by the pace Fleetmap used.
 
 /** How far apart (m) two buses must truly be for their order to be claimed: the GPS noise plus half a minute's travel. */
 const TIE_M = 120;
