@@ -14,7 +14,7 @@
 //   sampled every few seconds.
 // bench/scale.ts calls measureBudget on each fleet's stack (BENCH_SCALE_PARTS=budget runs that part alone).
 import { loadavg } from 'node:os';
-import { decodeCompactFull, type CompactAnswer, type LiveSnapshot } from '../lib/model';
+import { decodeCompactFull, decodeRoster, type CompactAnswer, type CompactRoster, type LiveSnapshot } from '../lib/model';
 import type { BenchStack } from './support/app-stack';
 import type { Distribution, Figure } from './support/report';
 import { distribution, mean, percentile, sleep } from './support/stats';
@@ -137,7 +137,11 @@ class RequestLog {
 async function readCompact(appUrl: string): Promise<LiveSnapshot> {
   const res = await fetch(`${appUrl}/api/live?shape=compact`, { headers: { accept: 'application/json' } });
   if (!res.ok) throw new Error(`/api/live?shape=compact: HTTP ${res.status}`);
-  return decodeCompactFull((await res.json()) as CompactAnswer & { kind: 'full' });
+  const full = (await res.json()) as CompactAnswer & { kind: 'full' };
+  // The buses' names are in the roster it names (lib/model/live-roster.ts).
+  const roster = await fetch(`${appUrl}/api/live?shape=roster&roster=${encodeURIComponent(full.roster)}`, { headers: { accept: 'application/json' } });
+  if (!roster.ok) throw new Error(`/api/live?shape=roster: HTTP ${roster.status}`);
+  return decodeCompactFull(full, decodeRoster((await roster.json()) as CompactRoster));
 }
 
 /** Trip id → the delay shown, over buses placed and trips listed without a position. */

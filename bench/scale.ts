@@ -2,7 +2,9 @@
 // stack per fleet, each part measured on it in turn once its snapshot has filled:
 // - sizes (here): /api/live's full answer and a 5 s delta in the JSON form (the peer column) and in the compact form
 //   the browser reads (?shape=compact, lib/model/live-compact.ts), each as sent (identity, and gzip at the server's
-//   own level 6), and the time Node takes to turn each full answer into the LiveSnapshot the components read;
+//   own level 6), the roster the compact full answer names (?shape=roster: the buses' plates and names, which a
+//   first-time viewer downloads beside it, then once per roster version), and the time Node takes to turn each full
+//   answer into the LiveSnapshot the components read (the compact one with its roster, as a first-time viewer does);
 // - the budget split and the age of delay_minutes (bench/scale-budget.ts), the default fleet as the peer;
 // - the pages in Chromium: long tasks, script time per second, first bus against a bare MapLibre page
 //   (bench/scale-pages.ts);
@@ -14,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { applyCompactDelta, applyLiveDelta, decodeCompactFull, type CompactAnswer, type LiveAnswer, type LiveSnapshot } from '../lib/model';
+import { applyCompactDelta, applyLiveDelta, decodeCompactFull, decodeRoster, type CompactAnswer, type CompactRoster, type LiveAnswer, type LiveSnapshot } from '../lib/model';
 import { budgetFigures, describeBudget, measureBudget, type BudgetFigures } from './scale-budget';
 import { measurePages, pagesFigures, type PagesFigures } from './scale-pages';
 import { holdFigures, holdViewers, serverSoak, soakFigures, SOAK_GOALS, VIEWER_GOALS, type HoldResult, type SoakResult } from './scale-viewers';
@@ -106,6 +108,8 @@ interface FleetFigures {
   vehicles: number;
   json: { full: number; fullGzip: number; deltaGzip: number[]; deltaVehicles: number[] };
   compact: { full: number; fullGzip: number; deltaGzip: number[]; deltaMoved: number[]; deltaWhole: number[] };
+  /** The roster the compact full answer names, as sent and gzipped. */
+  roster: { full: number; fullGzip: number };
   decodeMs: { json: Distribution; compact: Distribution };
   applyDeltaMs: { json: Distribution; compact: Distribution };
   fillSeconds: number;
@@ -149,21 +153,28 @@ async function measureSizes(bench: BenchStack, buses: number, deltas: number, fi
   const full = await bothForms(bench.appUrl, null);
   const jsonText = full.json.body.toString('utf8');
   const compactText = full.compact.body.toString('utf8');
+  const named = (JSON.parse(compactText) as CompactAnswer & { kind: 'full' }).roster;
+  const roster = await get(`${bench.appUrl}/api/live?shape=roster&roster=${encodeURIComponent(named)}`);
+  const rosterText = roster.body.toString('utf8');
+  if ((JSON.parse(rosterText) as CompactRoster).version !== named) throw new Error(`the roster ${named} the full answer named was no longer kept`);
+  const decodeCompact = () => decodeCompactFull(JSON.parse(compactText) as CompactAnswer & { kind: 'full' }, decodeRoster(JSON.parse(rosterText) as CompactRoster));
   const decodeMs = {
     json: timed(() => {
       const { kind: _kind, ...s } = JSON.parse(jsonText) as LiveAnswer & { kind: 'full' };
       return s;
     }),
-    compact: timed(() => decodeCompactFull(JSON.parse(compactText) as CompactAnswer & { kind: 'full' })),
+    // With the roster's own parse and decode: a first-time viewer's cost (one holding that roster version skips it).
+    compact: timed(decodeCompact),
   };
   const { kind: _kind, ...jsonHeld } = JSON.parse(jsonText) as LiveAnswer & { kind: 'full' };
-  const compactHeld = decodeCompactFull(JSON.parse(compactText) as CompactAnswer & { kind: 'full' });
+  const compactHeld = decodeCompact();
 
   const out: FleetFigures = {
     buses,
     vehicles: jsonHeld.vehicles.length,
     json: { full: full.json.body.length, fullGzip: full.json.gzipBytes, deltaGzip: [], deltaVehicles: [] },
     compact: { full: full.compact.body.length, fullGzip: full.compact.gzipBytes, deltaGzip: [], deltaMoved: [], deltaWhole: [] },
+    roster: { full: roster.body.length, fullGzip: roster.gzipBytes },
     decodeMs,
     applyDeltaMs: { json: distribution([0]), compact: distribution([0]) },
     fillSeconds,
@@ -219,6 +230,10 @@ function figuresOf(f: FleetFigures): Figure[] {
   return [
     { metric: `${at}: full answer`, unit: 'kB', fleetmap: kb(f.compact.full), peer: kb(f.json.full), better: 'lower', peerName: JSON_FORM },
     { metric: `${at}: full answer, gzip`, unit: 'kB', fleetmap: kb(f.compact.fullGzip), peer: kb(f.json.fullGzip), better: 'lower', peerName: JSON_FORM },
+    // What a first-time viewer downloads beside the full answer (then again only when a plate or name changes, or a
+    // bus comes or goes): no peer, the JSON form carries the names in its full answer.
+    { metric: `${at}: roster (plates and names), gzip`, unit: 'kB', fleetmap: kb(f.roster.fullGzip), peer: null, better: 'lower' },
+    { metric: `${at}: full answer and roster, gzip (a first-time viewer)`, unit: 'kB', fleetmap: kb(f.compact.fullGzip + f.roster.fullGzip), peer: kb(f.json.fullGzip), better: 'lower', peerName: JSON_FORM },
     { metric: `${at}: 5 s delta, gzip (median)`, unit: 'kB', fleetmap: kb(median(f.compact.deltaGzip)), peer: kb(median(f.json.deltaGzip)), better: 'lower', peerName: JSON_FORM, distribution: { fleetmap: sized(f.compact.deltaGzip), peer: sized(f.json.deltaGzip) } },
     { metric: `${at}: full answer to snapshot in Node (median of ${DECODE_RUNS})`, unit: 'ms', fleetmap: f.decodeMs.compact.median, peer: f.decodeMs.json.median, better: 'lower', peerName: JSON_FORM, distribution: { fleetmap: f.decodeMs.compact, peer: f.decodeMs.json } },
     { metric: `${at}: 5 s delta applied in Node (median of ${DECODE_RUNS})`, unit: 'ms', fleetmap: f.applyDeltaMs.compact.median, peer: f.applyDeltaMs.json.median, better: 'lower', peerName: JSON_FORM, distribution: { fleetmap: f.applyDeltaMs.compact, peer: f.applyDeltaMs.json } },
@@ -270,7 +285,7 @@ export const scale: Benchmark = {
         if (parts.has('sizes')) {
           const f = await measureSizes(bench, buses, deltas, filled);
           ctx.log(
-            `  sizes (${f.vehicles} listed, ${pct(f.placedShare)} placed): full ${kb(f.json.full).toFixed(0)} → ${kb(f.compact.full).toFixed(0)} kB, gzip ${kb(f.json.fullGzip).toFixed(1)} → ${kb(f.compact.fullGzip).toFixed(1)} kB; ` +
+            `  sizes (${f.vehicles} listed, ${pct(f.placedShare)} placed): full ${kb(f.json.full).toFixed(0)} → ${kb(f.compact.full).toFixed(0)} kB, gzip ${kb(f.json.fullGzip).toFixed(1)} → ${kb(f.compact.fullGzip).toFixed(1)} kB, roster ${kb(f.roster.full).toFixed(0)} kB, gzip ${kb(f.roster.fullGzip).toFixed(1)} kB; ` +
               `5 s delta gzip ${kb(median(f.json.deltaGzip)).toFixed(1)} → ${kb(median(f.compact.deltaGzip)).toFixed(1)} kB (median of ${f.compact.deltaGzip.length}); decode ${f.decodeMs.json.median.toFixed(1)} → ${f.decodeMs.compact.median.toFixed(1)} ms`,
           );
           run.sizes = f;
@@ -322,7 +337,7 @@ export const scale: Benchmark = {
       peer: "the JSON form of /api/live for sizes; the default fleet for the budget; a bare MapLibre page for the first bus; one viewer for the upstream requests",
       conditions:
         `the app on the simulator at ${FLEETS.join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, the simulator's local hour ${BENCH_LOCAL_HOUR}:00 at the start, one stack per fleet, each part measured in turn once the snapshot had filled (95 % of the buses listed, and 95 % of those placed or ${fillCapS / 60} min waited; placed: ${runs.map((r) => `${r.buses} buses ${pct(r.placedShare)} after ${r.fillSeconds.toFixed(0)} s`).join(', ')}); parts: ${[...parts].join(', ')}. ` +
-        `Sizes: Fleetmap = ?shape=compact (what the browser reads), peer = the JSON form, as sent without compression and gzipped here at the server's level 6; ${deltas} deltas per fleet, each since the version of 5 s before; decode = JSON.parse (and decodeCompactFull) to the LiveSnapshot, in this Node process, median of ${DECODE_RUNS} after 2 warm-up runs. ` +
+        `Sizes: Fleetmap = ?shape=compact (what the browser reads), peer = the JSON form, as sent without compression and gzipped here at the server's level 6; ${deltas} deltas per fleet, each since the version of 5 s before; the roster the compact full answer names (?shape=roster, the buses' plates and names) is measured beside it, as a first-time viewer downloads both; decode = JSON.parse (and decodeCompactFull, with the roster's parse and decode) to the LiveSnapshot, in this Node process, median of ${DECODE_RUNS} after 2 warm-up runs. ` +
         `Budget: requests per minute by operation as the simulator counted them for the app's key over ${budgetS} s, and delay_minutes shown against the simulator's (bench/scale-budget.ts). ` +
         `Pages: Chromium headless with SwiftShader WebGL, each of /, /wall, /fleet and /ladder left open ${openS} s after ready; long tasks from a 'longtask' observer, script and task time per second from CDP; first bus on / against a bare MapLibre page drawing the same buses, visit for visit (bench/scale-pages.ts). ` +
         `Viewers (${bigAt}): one delta viewer for ${oneViewerS} s, then ${viewers} for ${holdS} s, as the browser polls (compact, a full answer first, then since= every 5 s); then ${soakViewers} for ${soakS} s while the app server's CPU and RSS were sampled every ${sampleS} s (bench/scale-viewers.ts). ` +

@@ -2,8 +2,8 @@
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RevokedDisplay } from '@/components/auth/revoked-display';
-import { ApiError, liveQuery } from '@/lib/client/queries';
-import { decodeCompactFull, type CompactFull } from '@/lib/model';
+import { ApiError, firstLiveSnapshot, liveQuery } from '@/lib/client/queries';
+import type { CompactLiveWithRoster } from '@/lib/model';
 import { ViewerContext } from '@/lib/client/use-viewer';
 import type { Viewer } from '@/lib/model/access';
 
@@ -14,9 +14,9 @@ export interface ProvidersProps {
   /**
    * The live snapshot as the server had it when it rendered the page, in the compact form the feed reads: the cache
    * starts with it, so the first render (on the server, and hydration) already shows the buses and the browser's
-   * first poll asks only for what changed since.
+   * first poll asks only for what changed since. With the roster it names (the buses' names), which the page keeps.
    */
-  live?: CompactFull;
+  live?: CompactLiveWithRoster;
   /** Who is looking (sign-in): open when sign-in is off. */
   viewer?: Viewer;
 }
@@ -40,7 +40,7 @@ export function Providers({ children, live, viewer = OPEN }: ProvidersProps) {
           queries: { refetchOnWindowFocus: false, structuralSharing: true },
         },
       });
-    if (live) c.setQueryData(liveQuery().queryKey, decodeCompactFull(live));
+    if (live) c.setQueryData(liveQuery().queryKey, firstLiveSnapshot(live, c));
     return c;
   });
   if (revoked) return <RevokedDisplay />;

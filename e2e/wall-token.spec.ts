@@ -1,7 +1,7 @@
 // A wall display on a token: an admin creates it, a fresh browser opens the wall with it (the token leaves the
 // address bar for an HttpOnly cookie), the admin revokes it, and the open screen says so. A token limited to
 // routes gets only their buses and trips, whatever it asks.
-import { decodeCompactFull, LIVE_COMPACT_SHAPE, tripMatchesRouteToken, type CompactFull, type LiveAnswer } from '@/lib/model';
+import { decodeCompactFull, decodeRoster, LIVE_COMPACT_SHAPE, LIVE_ROSTER_SHAPE, tripMatchesRouteToken, type CompactFull, type CompactRoster, type LiveAnswer } from '@/lib/model';
 import { authTest, expect, REFUSED_LOADS, signIn, type Account } from './support/auth';
 
 const admin: Account = { name: 'root', role: 'admin', password: 'root-password-123' };
@@ -113,6 +113,13 @@ test('a token limited to routes gets only their buses and trips from /api/live, 
     expect(limited.kind).toBe('full');
     expect(limited.vehicles.length).toBeGreaterThan(0);
     for (const r of routesOf(limited)) expect(tripMatchesRouteToken(r, code)).toBe(true);
+    // Its roster (the buses' plates and names) holds its route's buses only, even asked for everyone's version.
+    const rosterOf = async (request: typeof wall.request, query: string) => decodeRoster((await (await request.get(`${stack.appUrl}/api/live?shape=roster${query}`)).json()) as CompactRoster);
+    const everyonesRoster = await rosterOf(page.request, '');
+    const wallRoster = await rosterOf(wall.request, `&roster=${everyonesRoster.version}`);
+    expect(wallRoster.busIds.length).toBeGreaterThan(0);
+    expect(wallRoster.busIds.length).toBeLessThan(everyonesRoster.busIds.length);
+    expect(wallRoster.version).not.toBe(everyonesRoster.version);
     // Its ETag is its own: the full one's is another answer, and its own gets a 304.
     const etag = full.headers()['etag']!;
     const adminAtOnce = await page.request.get('/api/live', { headers: { 'If-None-Match': etag } });
@@ -138,7 +145,10 @@ test('a token limited to routes gets only their buses and trips from /api/live, 
     // are not written out whole there), read out of the React payload in its HTML and decoded as the page decodes it.
     const html = await (await wall.request.get(`${stack.appUrl}/wall`)).text();
     const flight = [...html.matchAll(/self\.__next_f\.push\(\[1,("(?:[^"\\]|\\.)*")\]\)/g)].map((m) => JSON.parse(m[1]!) as string).join('');
-    const embedded = decodeCompactFull(JSON.parse(jsonObjectAt(flight, flight.indexOf(`{"kind":"full","shape":"${LIVE_COMPACT_SHAPE}"`))) as CompactFull);
+    const embeddedRoster = JSON.parse(jsonObjectAt(flight, flight.indexOf(`{"shape":"${LIVE_ROSTER_SHAPE}"`))) as CompactRoster;
+    const embedded = decodeCompactFull(JSON.parse(jsonObjectAt(flight, flight.indexOf(`{"kind":"full","shape":"${LIVE_COMPACT_SHAPE}"`))) as CompactFull, decodeRoster(embeddedRoster));
+    // Its roster holds its routes' buses only, as /api/live's roster for its token does.
+    expect(decodeRoster(embeddedRoster).busIds).toEqual(embedded.vehicles.map((v) => v.busId));
     expect(embedded.vehicles.length).toBeGreaterThan(0);
     for (const r of routesOf({ kind: 'full', ...embedded })) expect(tripMatchesRouteToken(r, code)).toBe(true);
   } finally {

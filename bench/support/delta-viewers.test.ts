@@ -1,6 +1,6 @@
 import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { encodeCompactDelta, encodeCompactFull, liveChanges, type LiveSnapshot } from '../../lib/model';
+import { encodeCompactDelta, encodeCompactFull, encodeRoster, liveChanges, type LiveSnapshot } from '../../lib/model';
 import { makeSnapshot, makeTrip, makeVehicle, T0 } from '../../lib/testing/view-factories';
 import { ChainMemo, compactLiveUrl, type ReceivedAnswer } from './delta-viewers';
 
@@ -13,7 +13,15 @@ function sent(body: unknown, version: number): ReceivedAnswer {
   return { etag: `W/"${v1.epoch}-${version}.c"`, encoding: 'br', body: brotliCompressSync(Buffer.from(JSON.stringify(body))) };
 }
 
-const full1 = sent(encodeCompactFull(v1), 1);
+const full1 = sent(encodeCompactFull(v1, 'r1'), 1);
+const roster1 = sent(encodeRoster(v1.vehicles, 'r1'), 1);
+
+/** A memo holding the roster full1 names, as a viewer has it once it asked. */
+function memoWithRoster(): ChainMemo {
+  const memo = new ChainMemo();
+  memo.addRoster(roster1);
+  return memo;
+}
 const delta12 = sent(encodeCompactDelta(v2, 1, liveChanges(v1, v2), () => true), 2);
 const delta23 = sent(encodeCompactDelta(v3, 2, liveChanges(v2, v3), () => true), 3);
 
@@ -24,7 +32,7 @@ describe('delta viewers follow the chain as the browser does', () => {
   });
 
   it('decodes a full answer, then applies each delta to the snapshot held', () => {
-    const memo = new ChainMemo();
+    const memo = memoWithRoster();
     const a = memo.follow(undefined, full1);
     expect(a.kind).toBe('full');
     const b = memo.follow(a.kind === 'full' ? a.snapshot : undefined, delta12);
@@ -34,7 +42,7 @@ describe('delta viewers follow the chain as the browser does', () => {
   });
 
   it('counts a delta that does not follow the snapshot held as a broken chain', () => {
-    const memo = new ChainMemo();
+    const memo = memoWithRoster();
     const a = memo.follow(undefined, full1);
     // The delta from version 2 on a snapshot of version 1; and a delta with nothing held.
     expect(memo.follow(a.kind === 'full' ? a.snapshot : undefined, delta23).kind).toBe('broken');
@@ -42,7 +50,7 @@ describe('delta viewers follow the chain as the browser does', () => {
   });
 
   it('decodes one answer once for every viewer holding the same snapshot', () => {
-    const memo = new ChainMemo();
+    const memo = memoWithRoster();
     const a = memo.follow(undefined, full1);
     const held = a.kind === 'full' ? a.snapshot : undefined;
     expect(memo.follow(undefined, { ...full1, body: Buffer.from(full1.body) })).toBe(a);
@@ -52,6 +60,15 @@ describe('delta viewers follow the chain as the browser does', () => {
     // Another snapshot of the same version is another question: decoded again.
     memo.follow(structuredClone(held), delta12);
     expect(memo.decoded).toBe(3);
+  });
+
+  it('asks for the roster a full answer names before decoding it, once', () => {
+    const memo = new ChainMemo();
+    expect(memo.follow(undefined, full1)).toEqual({ kind: 'roster', version: 'r1' });
+    expect(memo.addRoster(roster1)?.version).toBe('r1');
+    const a = memo.follow(undefined, full1);
+    expect(a.kind === 'full' && a.snapshot).toEqual(v1);
+    expect(memo.addRoster(full1)).toBeNull();
   });
 
   it('reads a body it cannot decode as unreadable, not as a snapshot', () => {

@@ -2,7 +2,8 @@
 // a full answer in the compact form (`?shape=compact`), then every 5 s asks what changed since the version it
 // holds (`&since=<epoch>-<version>`) and applies it (applyCompactDelta); a delta that does not apply to the
 // snapshot held is a broken chain, counted, and the viewer asks for a full answer in the same poll, as the browser
-// does. The browser's HTTP cache is played too: the answers are `no-cache` with an ETag, so a browser asking the
+// does. A full answer names the roster of the buses' names (lib/model/live-roster.ts): a viewer that does not hold
+// that version asks for it (`?shape=roster&roster=<version>`), as the browser does. The browser's HTTP cache is played too: the answers are `no-cache` with an ETag, so a browser asking the
 // very URL of its last answer again (the version had not moved) sends If-None-Match and reads a 304 as that
 // answer. Accept-Encoding is Chromium's, so the server compresses as it would for a browser.
 //
@@ -17,7 +18,7 @@ import { Agent, request } from 'node:http';
 import type { Socket } from 'node:net';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { applyCompactDelta, decodeCompactFull, LIVE_COMPACT_SHAPE, liveVersionTag, type CompactAnswer, type LiveSnapshot } from '../../lib/model';
+import { applyCompactDelta, decodeCompactFull, decodeRoster, LIVE_COMPACT_SHAPE, LIVE_ROSTER_SHAPE, liveVersionTag, type CompactAnswer, type CompactRoster, type LiveRoster, type LiveSnapshot } from '../../lib/model';
 import { schedulePolls } from './viewers';
 
 /** What Chromium sends: the server answers br. */
@@ -34,7 +35,7 @@ export interface DeltaViewerCounts {
   failed: number;
   /** Beats skipped because the viewer's previous poll was still running. */
   skipped: number;
-  /** HTTP requests sent (a broken chain's poll sends two). */
+  /** HTTP requests sent (a broken chain's poll sends two, a full answer naming a roster not held one more). */
   requests: number;
   byStatus: Record<string, number>;
   /** 200 answers by kind, and 304s (the version had not moved). */
@@ -83,11 +84,17 @@ export interface ReceivedAnswer {
   body: Buffer;
 }
 
-export type Followed = { kind: 'full' | 'delta'; snapshot: LiveSnapshot } | { kind: 'broken' } | { kind: 'unreadable'; why: string };
+export type Followed =
+  | { kind: 'full'; snapshot: LiveSnapshot; roster: string }
+  | { kind: 'delta'; snapshot: LiveSnapshot }
+  /** A full answer naming a roster not decoded yet: ask for it (ChainMemo.addRoster), then follow the answer again. */
+  | { kind: 'roster'; version: string }
+  | { kind: 'broken' }
+  | { kind: 'unreadable'; why: string };
 
-function decodeBody(a: ReceivedAnswer): CompactAnswer {
+function decodeBody<T = CompactAnswer>(a: ReceivedAnswer): T {
   const raw = a.encoding === 'br' ? brotliDecompressSync(a.body) : a.encoding === 'gzip' ? gunzipSync(a.body) : a.encoding === 'deflate' ? inflateSync(a.body) : a.body;
-  return JSON.parse(raw.toString('utf8')) as CompactAnswer;
+  return JSON.parse(raw.toString('utf8')) as T;
 }
 
 /**
@@ -98,8 +105,28 @@ function decodeBody(a: ReceivedAnswer): CompactAnswer {
 export class ChainMemo {
   private readonly onHeld = new WeakMap<LiveSnapshot, Map<string, Followed>>();
   private readonly onNothing = new Map<string, Followed>();
+  /** Rosters decoded, by version (every viewer asks for its own, and they are the same). */
+  private readonly rosters = new Map<string, LiveRoster>();
   /** Answers decoded (not found in the memo). */
   decoded = 0;
+
+  /** A roster answer, decoded; null when it is not one. */
+  addRoster(answer: ReceivedAnswer): LiveRoster | null {
+    let r: CompactRoster;
+    try {
+      r = decodeBody<CompactRoster>(answer);
+    } catch {
+      return null;
+    }
+    if (r.shape !== LIVE_ROSTER_SHAPE) return null;
+    let decoded = this.rosters.get(r.version);
+    if (!decoded) {
+      decoded = decodeRoster(r);
+      if (this.rosters.size >= FULL_ANSWERS_KEPT) this.rosters.clear();
+      this.rosters.set(r.version, decoded);
+    }
+    return decoded;
+  }
 
   follow(held: LiveSnapshot | undefined, answer: ReceivedAnswer): Followed {
     let memo: Map<string, Followed>;
@@ -111,6 +138,8 @@ export class ChainMemo {
     let f = memo.get(answer.etag);
     if (f === undefined) {
       f = this.decode(held, answer);
+      // Not kept: once the roster is decoded, the same answer is followed again.
+      if (f.kind === 'roster') return f;
       if (held === undefined && memo.size >= FULL_ANSWERS_KEPT) memo.clear();
       memo.set(answer.etag, f);
     }
@@ -126,7 +155,10 @@ export class ChainMemo {
       return { kind: 'unreadable', why: e instanceof Error ? e.message : String(e) };
     }
     if (a.shape !== LIVE_COMPACT_SHAPE) return { kind: 'unreadable', why: `shape ${String(a.shape)}` };
-    if (a.kind === 'full') return { kind: 'full', snapshot: decodeCompactFull(a) };
+    if (a.kind === 'full') {
+      const roster = this.rosters.get(a.roster);
+      return roster === undefined ? { kind: 'roster', version: a.roster } : { kind: 'full', snapshot: decodeCompactFull(a, roster), roster: a.roster };
+    }
     const next = held === undefined ? null : applyCompactDelta(held, a);
     return next === null ? { kind: 'broken' } : { kind: 'delta', snapshot: next };
   }
@@ -140,6 +172,8 @@ export function compactLiveUrl(appUrl: string, held: Pick<LiveSnapshot, 'epoch' 
 interface Viewer {
   agent: Agent;
   held: LiveSnapshot | undefined;
+  /** The version of the roster it holds. */
+  roster: string | null;
   /** The browser cache's entry: the last URL answered 200, and its answer. */
   cachedUrl: string | null;
   cached: ReceivedAnswer | null;
@@ -177,7 +211,7 @@ export function startDeltaViewers(appUrl: string, opts: { viewers: number; inter
   const versions = new Set<string>();
   let newest: LiveSnapshot | undefined;
   const memo = new ChainMemo();
-  const viewers: Viewer[] = Array.from({ length: opts.viewers }, () => ({ agent: new Agent({ keepAlive: true, maxSockets: 1 }), held: undefined, cachedUrl: null, cached: null }));
+  const viewers: Viewer[] = Array.from({ length: opts.viewers }, () => ({ agent: new Agent({ keepAlive: true, maxSockets: 1 }), held: undefined, roster: null, cachedUrl: null, cached: null }));
   const sockets = new WeakSet<Socket>();
   const onSocket = (s: Socket) => {
     if (sockets.has(s)) return;
@@ -186,12 +220,9 @@ export function startDeltaViewers(appUrl: string, opts: { viewers: number; inter
   };
   const bump = (key: string) => (counts.byStatus[key] = (counts.byStatus[key] ?? 0) + 1);
 
-  /** One request of a viewer, played through its browser cache; the answer as the page's fetch would read it, or null (counted). */
-  const ask = async (v: Viewer): Promise<ReceivedAnswer | null> => {
-    const url = compactLiveUrl(appUrl, v.held);
-    const revalidate = url === v.cachedUrl && v.cached !== null;
-    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': BROWSER_ACCEPT_ENCODING };
-    if (revalidate) headers['if-none-match'] = v.cached!.etag;
+  /** One HTTP request of a viewer, counted; null when it had no answer. */
+  const request1 = async (v: Viewer, url: string, extra: Record<string, string>): Promise<Got | null> => {
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': BROWSER_ACCEPT_ENCODING, ...extra };
     counts.requests++;
     const t = performance.now();
     let got: Got;
@@ -204,6 +235,24 @@ export function startDeltaViewers(appUrl: string, opts: { viewers: number; inter
     latencyMs.push(performance.now() - t);
     counts.bytes += got.body.length;
     bump(String(got.status));
+    return got;
+  };
+
+  /**
+   * One request of a viewer, played through its browser cache (the live answers': a roster, `url`, is asked once
+   * per version and kept decoded); the answer as the page's fetch would read it, or null (counted).
+   */
+  const ask = async (v: Viewer, url: string | null = null): Promise<ReceivedAnswer | null> => {
+    if (url !== null) {
+      const got = await request1(v, url, {});
+      return got !== null && got.status === 200 && got.etag !== undefined ? { etag: got.etag, encoding: got.encoding, body: got.body } : null;
+    }
+    url = compactLiveUrl(appUrl, v.held);
+    const revalidate = url === v.cachedUrl && v.cached !== null;
+    const headers: Record<string, string> = {};
+    if (revalidate) headers['if-none-match'] = v.cached!.etag;
+    const got = await request1(v, url, headers);
+    if (got === null) return null;
     if (got.status === 304 && revalidate) {
       counts.notModified++;
       return v.cached;
@@ -214,22 +263,36 @@ export function startDeltaViewers(appUrl: string, opts: { viewers: number; inter
     return v.cached;
   };
 
+  /**
+   * `answer` followed from `held`; a full answer naming a roster the viewer does not hold has it asked first, as
+   * fetchLive does (null when that fails, or the server no longer has that version: the browser then asks again).
+   */
+  const follow = async (v: Viewer, held: LiveSnapshot | undefined, answer: ReceivedAnswer | null): Promise<Followed | null> => {
+    if (answer === null) return null;
+    const f = memo.follow(held, answer);
+    const wanted = f.kind === 'roster' ? f.version : f.kind === 'full' ? f.roster : null;
+    if (wanted === null || wanted === v.roster) return f;
+    const got = await ask(v, `${appUrl}/api/live?${new URLSearchParams({ shape: 'roster', roster: wanted })}`);
+    const roster = got === null ? null : memo.addRoster(got);
+    if (roster === null || roster.version !== wanted) return null;
+    v.roster = wanted;
+    return f.kind === 'roster' ? memo.follow(held, answer) : f;
+  };
+
   const poll = async (index: number): Promise<void> => {
     const v = viewers[index]!;
     counts.polls++;
-    let answer = await ask(v);
-    let followed = answer === null ? null : memo.follow(v.held, answer);
+    let followed = await follow(v, v.held, await ask(v));
     if (followed?.kind === 'broken') {
       // fetchLive: a delta the held snapshot cannot take; start again from a full answer.
       counts.chainBreaks++;
       v.held = undefined;
-      answer = await ask(v);
-      followed = answer === null ? null : memo.follow(undefined, answer);
+      followed = await follow(v, undefined, await ask(v));
       counts.failed++;
       if (followed?.kind === 'full') install(v, followed.snapshot, 'full');
       return;
     }
-    if (followed === null || followed.kind === 'unreadable') {
+    if (followed === null || followed.kind === 'unreadable' || followed.kind === 'roster') {
       counts.failed++;
       return;
     }

@@ -4,7 +4,7 @@
 // routes and each bus's last recorded trip are held too (read once they answer), so that nothing on the page
 // changes between two readings of it (a CSV and the rows): a history still opening answered "unavailable" first.
 import type { Page } from '@playwright/test';
-import { decodeCompactFull, type BusesResponse, type CompactFull, type LiveSnapshot } from '@/lib/model';
+import { decodeCompactFull, decodeRoster, type BusesResponse, type CompactFull, type CompactRoster, type LiveSnapshot } from '@/lib/model';
 import { expect, liveSnapshot } from './fixtures';
 
 export interface HeldFleet {
@@ -28,7 +28,9 @@ export async function holdFleetData(page: Page): Promise<HeldFleet> {
   // The page's feed reads the compact form (lib/model/live-compact.ts): the held snapshot is that answer, and what it
   // decodes to is what the page shows (times in whole seconds, positions to 1e-5°), so the test reads the same.
   const compact = (await (await page.request.get('/api/live?shape=compact')).json()) as CompactFull;
-  const snapshot = decodeCompactFull(compact);
+  const roster = (await (await page.request.get(`/api/live?shape=roster&roster=${encodeURIComponent(compact.roster)}`)).json()) as CompactRoster;
+  if (roster.version !== compact.roster) throw new Error(`the roster changed while the fleet was being held (${compact.roster} → ${roster.version}); run again`);
+  const snapshot = decodeCompactFull(compact, decodeRoster(roster));
   for (const path of ['/api/routes', '/api/buses/last-trips']) {
     let held: unknown = null;
     await expect
@@ -44,7 +46,8 @@ export async function holdFleetData(page: Page): Promise<HeldFleet> {
     await page.route(`**${path}`, (route) => route.fulfill({ json: held }));
   }
   await page.route('**/api/buses', (route) => route.fulfill({ json: buses }));
-  await page.route(/\/api\/live(\?|$)/, (route) => route.fulfill({ json: new URL(route.request().url()).searchParams.get('shape') === 'compact' ? compact : { kind: 'full', ...snapshot } }));
+  const heldAnswer = (shape: string | null) => (shape === 'compact' ? compact : shape === 'roster' ? roster : { kind: 'full', ...snapshot });
+  await page.route(/\/api\/live(\?|$)/, (route) => route.fulfill({ json: heldAnswer(new URL(route.request().url()).searchParams.get('shape')) }));
   // Date.now() stays at the snapshot's time; timers still run, so the page polls and ticks as usual.
   await page.clock.setFixedTime(snapshot.generatedAt);
   return { buses, snapshot };

@@ -2,7 +2,7 @@
 // One queryOptions per resource: the key, the fetcher and the polling interval live here and nowhere else.
 import type { StopArrivalsResponse, TripPredictionsResponse } from '@/lib/model/predictions';
 import { queryOptions } from '@tanstack/react-query';
-import { applyCompactDelta, decodeCompactFull, LIVE_COMPACT_SHAPE, liveVersionTag, parseLiveVersionTag, type CompactAnswer, type LiveSnapshot } from '@/lib/model';
+import { applyCompactDelta, decodeCompactFull, decodeRoster, LIVE_COMPACT_SHAPE, LIVE_ROSTER_SHAPE, liveVersionTag, parseLiveVersionTag, type CompactAnswer, type CompactLiveWithRoster, type CompactRoster, type LiveRoster, type LiveSnapshot } from '@/lib/model';
 import type {
   AccessDeniedReason,
   ApiErrorBody,
@@ -63,11 +63,36 @@ export function liveUrl(held: Pick<LiveSnapshot, 'epoch' | 'version'> | undefine
   return `/api/live?${params}`;
 }
 
+/** Where a page keeps the roster its full answers name (lib/model/live-roster.ts): fetched once per version. */
+export interface RosterHolder {
+  roster: LiveRoster | undefined;
+}
+
+const rosterHolders = new WeakMap<object, RosterHolder>();
+
+/** The roster holder of one query client (one page): the server's render and every page keep their own. */
+export function rosterHolderOf(client: object): RosterHolder {
+  let h = rosterHolders.get(client);
+  if (!h) rosterHolders.set(client, (h = { roster: undefined }));
+  return h;
+}
+
+/** The roster of `version` (the server answers its newest one when it no longer keeps that one). */
+export async function fetchRoster(version: string, signal?: AbortSignal): Promise<LiveRoster> {
+  const a = await getJson<CompactRoster>(`/api/live?${new URLSearchParams({ shape: 'roster', roster: version })}`, signal);
+  if (a.shape !== LIVE_ROSTER_SHAPE) throw new ApiError(502, `/api/live answered a roster in a form this page does not read (${String(a.shape)}); reload the page.`);
+  return decodeRoster(a);
+}
+
+/** How many full answers in a row may name a roster the server no longer has before the page gives up until its next poll. */
+const ROSTER_TRIES = 3;
+
 /**
  * The next snapshot: only what changed since the one held (the server answers in full when it cannot, for
- * instance after a restart), applied to it. Unchanged vehicles keep their objects.
+ * instance after a restart), applied to it. Unchanged vehicles keep their objects. A full answer's buses' names
+ * are in the roster it names: held in `rosters`, fetched when it holds another version.
  */
-export async function fetchLive(held: LiveSnapshot | undefined, watchBusId: number | null | undefined, signal?: AbortSignal): Promise<LiveSnapshot> {
+export async function fetchLive(held: LiveSnapshot | undefined, watchBusId: number | null | undefined, signal?: AbortSignal, rosters: RosterHolder = { roster: undefined }, tries = 1): Promise<LiveSnapshot> {
   // Only a snapshot this server could have sent names a version (a broken one is replaced by a full answer).
   const base = held && parseLiveVersionTag(liveVersionTag(held.epoch, held.version)) && Array.isArray(held.vehicles) && Array.isArray(held.unpositionedTrips) ? held : undefined;
   const answer = await getJson<CompactAnswer>(liveUrl(base, watchBusId), signal);
@@ -75,9 +100,21 @@ export async function fetchLive(held: LiveSnapshot | undefined, watchBusId: numb
   if (answer.kind === 'delta') {
     const next = base ? applyCompactDelta(base, answer) : null;
     // A delta the held snapshot cannot take (it changed under the request): start again from a full one.
-    return next ?? fetchLive(undefined, watchBusId, signal);
+    return next ?? fetchLive(undefined, watchBusId, signal, rosters, tries);
   }
-  return decodeCompactFull(answer);
+  if (rosters.roster?.version !== answer.roster) rosters.roster = await fetchRoster(answer.roster, signal);
+  if (rosters.roster.version === answer.roster) return decodeCompactFull(answer, rosters.roster);
+  // The names changed between the two answers and the server no longer keeps the roster this one named: the
+  // roster now held is the newest, and so, most likely, is the next full answer's.
+  if (tries >= ROSTER_TRIES) throw new ApiError(502, `/api/live named roster ${answer.roster}, which it no longer has; asking again at the next poll.`);
+  return fetchLive(undefined, watchBusId, signal, rosters, tries + 1);
+}
+
+/** A full answer given with the page (lib/server/first-paint.ts): the snapshot, and its roster kept for the next ones. */
+export function firstLiveSnapshot(first: CompactLiveWithRoster, client: object): LiveSnapshot {
+  const roster = decodeRoster(first.roster);
+  rosterHolderOf(client).roster = roster;
+  return decodeCompactFull(first.live, roster);
 }
 
 export function liveQuery(watchBusId?: number | null) {
@@ -85,7 +122,7 @@ export function liveQuery(watchBusId?: number | null) {
   // the key: every view shares one cached snapshot, which each poll moves on by a delta.
   return queryOptions({
     queryKey: ['live'],
-    queryFn: ({ signal, client, queryKey }) => fetchLive(client.getQueryData<LiveSnapshot>(queryKey), watchBusId, signal),
+    queryFn: ({ signal, client, queryKey }) => fetchLive(client.getQueryData<LiveSnapshot>(queryKey), watchBusId, signal, rosterHolderOf(client)),
     refetchInterval: LIVE_POLL_MS,
     refetchIntervalInBackground: true,
     // Keep showing the last snapshot while a refetch fails: the health inside it tells the truth about age.

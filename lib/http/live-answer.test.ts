@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
 import { startTestFeed, stopAll } from '@/lib/testing/feed';
-import { applyCompactDelta, applyLiveDelta, decodeCompactFull, LIVE_COMPACT_SHAPE, liveChanges, type CompactAnswer, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
+import { applyCompactDelta, applyLiveDelta, decodeCompactFull, decodeRoster, LIVE_COMPACT_SHAPE, LIVE_ROSTER_SHAPE, liveChanges, type CompactAnswer, type CompactRoster, type LiveAnswer, type LiveSnapshot } from '@/lib/model';
 import { makeHealth, makeSnapshot, makeVehicle } from '@/lib/testing/view-factories';
 import { chooseEncoding, liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 
@@ -50,15 +50,17 @@ describe('GET /api/live deltas', () => {
 
 describe('GET /api/live?shape=compact', () => {
   const compact = (a: RawAnswer) => JSON.parse(a.body!.toString('utf8')) as CompactAnswer;
-  const decodeFull = (a: CompactAnswer) => {
+  /** A full answer decoded with the roster it names, asked of the same source as the browser asks it. */
+  const decodeFull = (source: LiveSource, a: CompactAnswer) => {
     if (a.kind !== 'full') throw new Error(`expected a full answer, got ${a.kind}`);
-    return decodeCompactFull(a);
+    const roster = JSON.parse(get(source, `/api/live?shape=roster&roster=${a.roster}`).body!.toString('utf8')) as CompactRoster;
+    return decodeCompactFull(a, decodeRoster(roster));
   };
 
   it('a chain of compact deltas applied to the first compact answer equals the compact full answer every time, most buses sent as moves', async () => {
     const { clock, upstream, feed } = startTestFeed({ buses: 40, onTrip: 30, limit: 600 });
     await clock.advance(30_000);
-    let held = decodeFull(compact(get(feed, '/api/live?shape=compact')));
+    let held = decodeFull(feed, compact(get(feed, '/api/live?shape=compact')));
     let moved = 0;
     let whole = 0;
     for (let i = 0; i < 40; i++) {
@@ -72,7 +74,7 @@ describe('GET /api/live?shape=compact', () => {
       const next = applyCompactDelta(held, answer);
       expect(next).not.toBeNull();
       held = next!;
-      const full = decodeFull(compact(get(feed, '/api/live?shape=compact')));
+      const full = decodeFull(feed, compact(get(feed, '/api/live?shape=compact')));
       expect(held).toEqual(full);
       // The same snapshot as the JSON form's, at the compact form's precision.
       const json = withoutKind(JSON.parse(get(feed, '/api/live').body!.toString('utf8')) as LiveAnswer);
@@ -96,6 +98,34 @@ describe('GET /api/live?shape=compact', () => {
     expect(compact(get(source, `/api/live?shape=compact&since=${epoch}-1`))).toMatchObject({ kind: 'delta', since: 1, version: 2 });
     expect(get(source, '/api/live?shape=protobuf').status).toBe(400);
   });
+
+  it('names a roster that keeps its version while only positions move, and changes it with a plate', () => {
+    const { source, write, epoch } = handSource(10);
+    write(40.1);
+    const first = compact(get(source, '/api/live?shape=compact'));
+    if (first.kind !== 'full') throw new Error('expected a full answer');
+    const rosterAnswer = get(source, '/api/live?shape=roster', { 'accept-encoding': 'gzip' });
+    const roster = JSON.parse(gunzipSync(rosterAnswer.body!).toString()) as CompactRoster;
+    expect(roster).toMatchObject({ shape: LIVE_ROSTER_SHAPE, version: first.roster });
+    expect(rosterAnswer.headers).toMatchObject({ ETag: `W/"r-${first.roster}"`, 'Content-Encoding': 'gzip' });
+    expect(get(source, '/api/live?shape=roster', { 'if-none-match': rosterAnswer.headers.ETag }).status).toBe(304);
+    expect(get(source, `/api/live?shape=roster&since=${epoch}-1`).status).toBe(400);
+    // A move: a new version of the snapshot, the same roster.
+    write(40.2);
+    const moved = compact(get(source, '/api/live?shape=compact'));
+    expect(moved).toMatchObject({ kind: 'full', version: 2, roster: first.roster });
+    // A new plate: a new roster, named by the next full answer; the one before is still answered when asked by name.
+    write(40.3, 'NEW-1');
+    const renamed = compact(get(source, '/api/live?shape=compact'));
+    if (renamed.kind !== 'full') throw new Error('expected a full answer');
+    expect(renamed.roster).not.toBe(first.roster);
+    expect(get(source, '/api/live?shape=roster', { 'if-none-match': rosterAnswer.headers.ETag }).status).toBe(200);
+    expect(decodeFull(source, renamed).vehicles[0]!.plateNumber).toBe('NEW-1');
+    const old = JSON.parse(get(source, `/api/live?shape=roster&roster=${first.roster}`).body!.toString()) as CompactRoster;
+    expect(decodeCompactFull(first, decodeRoster(old)).vehicles[0]!.plateNumber).toBe('BX-1001');
+    // A version never made gets the newest one.
+    expect(JSON.parse(get(source, '/api/live?shape=roster&roster=nope').body!.toString())).toMatchObject({ version: renamed.roster });
+  });
 });
 
 /** A source over a store written by hand: versions of a chosen epoch, a chosen window. */
@@ -107,9 +137,9 @@ function handSource(recent: number) {
     liveChangesSince: (epoch, version) => store.changesSince(epoch, version),
     watch: () => true,
   };
-  const write = (busLat: number) => {
+  const write = (busLat: number, plateNumber?: string) => {
     const prev = current?.snapshot ?? null;
-    const snapshot: LiveSnapshot = makeSnapshot({ epoch: store.epoch(), version: (prev?.version ?? 0) + 1, vehicles: [makeVehicle({ busId: 1, lat: busLat })] });
+    const snapshot: LiveSnapshot = makeSnapshot({ epoch: store.epoch(), version: (prev?.version ?? 0) + 1, vehicles: [makeVehicle({ busId: 1, lat: busLat, ...(plateNumber && { plateNumber }) })] });
     current = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: prev ? liveChanges(prev, snapshot) : null, health: makeHealth() };
     store.write(current);
     return snapshot;

@@ -4,6 +4,7 @@ import type { StoredSnapshot } from '@/lib/fleet';
 import { RECENT_VERSIONS } from '@/lib/fleet/snapshot-store';
 import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER, clientKeyOf } from './client-key';
 import { SlowParts } from './live-compact';
+import { Rosters } from './live-roster';
 import { ScopedViews, scopeKey } from './live-scope';
 import { etagMatches, idSchema } from './responses';
 import { chooseEncoding, encodeBody, type Encoding } from '@/lib/encoding/body-encoding';
@@ -74,7 +75,8 @@ class Encoded {
   constructor(
     private readonly identity: Buffer,
     private readonly etag: string,
-    private readonly kind: LiveAnswerKind,
+    /** Undefined for a roster (counted apart from the snapshot's answers). */
+    private readonly kind: LiveAnswerKind | undefined,
   ) {}
 
   answer(encoding: Encoding): RawAnswer {
@@ -84,7 +86,7 @@ class Encoded {
     const headers: Record<string, string> = { 'Cache-Control': 'no-cache', ETag: this.etag, Vary: 'Accept-Encoding' };
     if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
     Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
-    a = Object.freeze({ status: 200, kind: this.kind, headers: Object.freeze(headers), body });
+    a = Object.freeze({ status: 200, ...(this.kind && { kind: this.kind }), headers: Object.freeze(headers), body });
     this.byEncoding.set(encoding, a);
     return a;
   }
@@ -142,16 +144,26 @@ function scopedEncoded(stored: StoredSnapshot, routes: readonly string[], key: s
   if (since !== null && changes !== null) {
     return answers.get(stored, `${c}s${key}:d${since.version}`, etag, 'delta', () => (compact ? JSON.stringify(encodeCompactDelta(view, since.version, changes)) : deltaBody(view, since.version, changes)));
   }
-  return answers.get(stored, `${c}s${key}:full`, etag, 'full', () => JSON.stringify(compact ? encodeCompactFull(view) : { kind: 'full', ...view }));
+  return answers.get(stored, `${c}s${key}:full`, etag, 'full', () => JSON.stringify(compact ? encodeCompactFull(view, rosters.of(key, view.vehicles).version) : { kind: 'full', ...view }));
 }
 
 /** Which buses only moved, for compact deltas: brought to the newest version when a compact delta is made. */
 const slowParts = new SlowParts();
 
-/** `shape=compact` (lib/model/live-compact.ts) or the JSON form (absent, or `shape=json`); undefined for another value. */
-function shapeOf(params: URLSearchParams): 'json' | 'compact' | undefined {
+/**
+ * The rosters the compact form's full answers name (lib/http/live-roster.ts), each answered (and compressed) once
+ * per roster version; their ETag names that version.
+ */
+const rosterEtag = (version: string) => `W/"r-${version}"`;
+const rosters = new Rosters<Encoded>((version, body) => new Encoded(Buffer.from(body), rosterEtag(version), undefined));
+
+/**
+ * `shape=compact` (lib/model/live-compact.ts), `shape=roster` (its roster, lib/model/live-roster.ts) or the JSON form
+ * (absent, or `shape=json`); undefined for another value.
+ */
+function shapeOf(params: URLSearchParams): 'json' | 'compact' | 'roster' | undefined {
   const shape = params.get('shape');
-  return shape === null || shape === 'json' ? 'json' : shape === 'compact' ? 'compact' : undefined;
+  return shape === null || shape === 'json' ? 'json' : shape === 'compact' || shape === 'roster' ? shape : undefined;
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
@@ -196,12 +208,16 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   const since = sinceRaw === null ? null : parseLiveVersionTag(sinceRaw);
   if (sinceRaw !== null && since === null) return errorAnswer(400, 'since must be a version this server sent (<epoch>-<version>, as in the ETag)');
   const shape = shapeOf(params);
-  if (shape === undefined) return errorAnswer(400, 'shape must be json (the default) or compact');
+  if (shape === undefined) return errorAnswer(400, 'shape must be json (the default), compact or roster');
   const compact = shape === 'compact';
   const stored = source.liveSnapshot();
   const { epoch, version } = stored.snapshot;
   const routes = req.routes ?? null;
   const key = routes === null ? null : scopeKey(routes);
+  if (shape === 'roster') {
+    if (since !== null) return errorAnswer(400, 'a roster is answered whole: shape=roster takes no since (roster=<version> asks for one version)');
+    return rosterAnswer(req, params, stored, routes === null || key === null ? null : { routes, key });
+  }
   // Wall tokens are never administrators: a limited view never carries the full health.
   const admin = req.fullHealth === true && key === null;
   // A limited view's ETag names its scope too, an administrator's says so, a compact answer too: the same version
@@ -214,7 +230,9 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
   const p = `${admin ? 'a:' : ''}${compact ? 'c:' : ''}`;
   const health = admin ? stored.health : null;
   const full = () =>
-    answers.get(stored, `${p}full`, etag, 'full', () => (compact ? JSON.stringify(encodeCompactFull(stored.snapshot, health)) : admin ? withFullHealth(stored.body, stored.health) : stored.body));
+    answers.get(stored, `${p}full`, etag, 'full', () =>
+      compact ? JSON.stringify(encodeCompactFull(stored.snapshot, rosters.of('', stored.snapshot.vehicles).version, health)) : admin ? withFullHealth(stored.body, stored.health) : stored.body,
+    );
   let encoded: Encoded;
   if (routes !== null && key !== null) encoded = scopedEncoded(stored, routes, key, since, etag, compact);
   else if (since === null) encoded = full();
@@ -230,6 +248,21 @@ export function liveAnswer(source: LiveSource, req: LiveRequest): RawAnswer {
     });
   }
   const answer = encoded.answer(chooseEncoding(first(req.headers['accept-encoding'])));
+  return req.method === 'HEAD' ? { ...answer, body: null } : answer;
+}
+
+/**
+ * The roster of the viewer's view (everyone's, or its routes' for a wall token: never a bus it may not see): the one
+ * of version `roster=` when it is still kept, else the newest (the browser compares versions and asks again).
+ */
+function rosterAnswer(req: LiveRequest, params: URLSearchParams, stored: StoredSnapshot, scope: { routes: readonly string[]; key: string } | null): RawAnswer {
+  const view = scope === null ? stored.snapshot : scopedViews.view(scope.key, scope.routes, stored.snapshot);
+  const scopeName = scope?.key ?? '';
+  const wanted = params.get('roster');
+  const made = (wanted === null ? undefined : rosters.kept(scopeName, wanted)) ?? rosters.of(scopeName, view.vehicles);
+  const etag = rosterEtag(made.version);
+  if (etagMatches(first(req.headers['if-none-match']) ?? null, etag)) return { status: 304, headers: { 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' }, body: null };
+  const answer = made.answer.answer(chooseEncoding(first(req.headers['accept-encoding'])));
   return req.method === 'HEAD' ? { ...answer, body: null } : answer;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySnapshotStore, type StoredSnapshot } from '@/lib/fleet';
 import { startTestFeed, stopAll } from '@/lib/testing/feed';
-import { applyCompactDelta, applyLiveDelta, decodeCompactFull, liveChanges, liveInRoutes, tripInRoutes, type CompactAnswer, type LiveAnswer, type LiveSnapshot, type Vehicle } from '@/lib/model';
+import { applyCompactDelta, applyLiveDelta, decodeCompactFull, decodeRoster, liveChanges, liveInRoutes, tripInRoutes, type CompactAnswer, type CompactRoster, type LiveAnswer, type LiveSnapshot, type Vehicle } from '@/lib/model';
 import { makeHealth, makeSnapshot, makeTrip, makeVehicle } from '@/lib/testing/view-factories';
 import { liveAnswer, type LiveSource, type RawAnswer } from './live-answer';
 import { normaliseRoutes, scopeKey } from './live-scope';
@@ -68,7 +68,8 @@ describe('GET /api/live for a viewer limited to routes', () => {
     const full = () => {
       const a = compact('/api/live?shape=compact');
       if (a.kind !== 'full') throw new Error('expected a full answer');
-      return decodeCompactFull(a);
+      const roster = JSON.parse(get(feed, `/api/live?shape=roster&roster=${a.roster}`, routes).body!.toString('utf8')) as CompactRoster;
+      return decodeCompactFull(a, decodeRoster(roster));
     };
     let held = full();
     expect(held.vehicles.length).toBeLessThan(everything.vehicles.length);
@@ -114,6 +115,34 @@ describe('GET /api/live for a viewer limited to routes', () => {
     expect(json(get(source, `/api/live?since=${epoch}-2`, null)).vehicles.map((v) => v.busId)).toEqual([1, 2]);
     // A version this scope was never served at (another scope's, or another instance's): the limited view in full.
     expect(json(get(source, `/api/live?since=${epoch}-2`, ['M7'])).kind).toBe('full');
+  });
+
+  it('gives a limited viewer the roster of its own buses only, even when it asks for everyone\'s by version', () => {
+    const store = new MemorySnapshotStore(10);
+    const snapshot = makeSnapshot({
+      epoch: store.epoch(),
+      version: 1,
+      vehicles: [
+        makeVehicle({ busId: 1, plateNumber: 'ON-M15', trip: makeTrip({ tripId: 1, routeId: 10, routeCode: 'M15' }) }),
+        makeVehicle({ busId: 2, plateNumber: 'ON-M7', trip: makeTrip({ tripId: 2, routeId: 7, routeCode: 'M7' }) }),
+        makeVehicle({ busId: 3, plateNumber: 'PARKED', trip: null }),
+      ],
+    });
+    const stored: StoredSnapshot = { snapshot, body: JSON.stringify({ kind: 'full', ...snapshot }), changes: null, health: makeHealth() };
+    store.write(stored);
+    const source: LiveSource = { liveSnapshot: () => stored, liveChangesSince: (e, v) => store.changesSince(e, v), watch: () => true };
+    const rosterOf = (routes: readonly string[] | null, version?: string) =>
+      decodeRoster(JSON.parse(get(source, `/api/live?shape=roster${version ? `&roster=${version}` : ''}`, routes).body!.toString('utf8')) as CompactRoster);
+    const everyone = rosterOf(null);
+    expect(everyone.names.map((n) => n.plateNumber)).toEqual(['ON-M15', 'ON-M7', 'PARKED']);
+    const limited = rosterOf(['M15']);
+    expect(limited.busIds).toEqual([1]);
+    expect(limited.version).not.toBe(everyone.version);
+    // Everyone's version, asked by a wall token: its own roster, not everyone's.
+    expect(rosterOf(['M15'], everyone.version)).toEqual(limited);
+    // Its full answer names its own roster.
+    const full = JSON.parse(get(source, '/api/live?shape=compact', ['M15']).body!.toString('utf8')) as CompactAnswer;
+    expect(full).toMatchObject({ kind: 'full', roster: limited.version });
   });
 
   it('has its own ETag: a limited viewer never gets a 304 for the full ETag, nor the full one for its own', () => {

@@ -1,27 +1,31 @@
 // The compact form of /api/live (`?shape=compact`, docs/live-compact.md): the same snapshot and deltas as the JSON
 // form (lib/model/live.ts), in columns, with what does not change apart from what does. The server encodes it;
-// the browser decodes it to the very LiveSnapshot the components read. Pure functions, shared by both.
+// the browser decodes it to the very LiveSnapshot the components read. Pure functions, shared by both. Encoding
+// and decoding stay in one file (past 400 lines): each column's coding and its inverse are read side by side.
 //
+// - What belongs to the bus and not to the moment (plate, name, internal code) is the roster's
+//   (lib/model/live-roster.ts), served apart: a full answer names the roster's version and leaves those out.
 // - Numbers carry the precision the map uses: latitude and longitude in whole 1e-5 degrees (about a metre),
 //   heading, speed and accuracy whole, every time in whole seconds from the answer's base second `t0` (a trip's
-//   planned arrival from its planned departure, its actual times from the planned ones, a fix's time from when it
-//   was fetched).
-// - Route codes and names, directions and statuses are listed once per answer and referred to by index; a string
-//   column (plates, names) says its common prefix once, a rest that is a whole number goes as a number, and one
-//   that is one more than a number a few rows before goes as a reference back to it (fleets number their buses in
-//   series). Internal codes whose rests are the bus names' say so instead of repeating them.
-// - Latitude and longitude count from the answer's origin `o`, trip ids from the row before.
+//   planned departure from the trip's before it, its planned arrival from its planned departure, its actual times
+//   from the planned ones, a fetch and a fix as their ages: a fetch's at t0, a fix's when it was fetched).
+// - Route codes and names, directions and statuses are listed once per answer and referred to by index.
+// - Latitude and longitude count from the answer's origin `o`, bus ids from the row before; trips are listed by
+//   trip id (ids and planned departures count from the trip before, which operators number in timetable order),
+//   each naming its bus's row.
 // - A delta sends a bus whose trip and names did not change since the viewer's version as its position alone
-//   (`m`, "moved"); the browser keeps the trip and names it holds.
+//   (`m`, "moved"); the browser keeps the trip and names it holds. A bus new or changed goes whole, names included.
+import { decodeStrings, encodeSameRests, encodeStrings, decodeCodes, type CompactSameRests, type CompactStrings } from './compact-strings';
 import type { DelayClass, LiveChanges, LiveDelta, LiveSnapshot, UnpositionedTrip, Vehicle, VehicleTrip } from './live';
 import { applyLiveDelta } from './live-delta';
 import type { LiveHealth } from './live-health';
+import type { BusNames, CompactRoster, LiveRoster } from './live-roster';
 import type { Health } from './upstream-health';
 
 /** The value of `shape` in every compact answer: a browser that meets another one asks for the JSON form's data again. */
-export const LIVE_COMPACT_SHAPE = 'compact-2';
+export const LIVE_COMPACT_SHAPE = 'compact-3';
 
-/** Trips' columns, one row per trip of the rows they go with (in the owners' order). */
+/** Trips' columns, one row per trip, sorted by trip id. */
 export interface CompactTrips {
   /** Index of the trip's [routeId, routeCode, routeName] in the answer's `r`. */
   r: number[];
@@ -31,26 +35,23 @@ export interface CompactTrips {
   dm: (number | null)[];
   /** Index into DELAY_CLASS_ORDER. */
   dc: number[];
-  /** Planned departure (from t0), planned arrival (from the planned departure, else t0), actual departure (from the planned departure, else t0), actual arrival (from the planned arrival, else t0): seconds. */
+  /**
+   * Seconds: planned departure (from the last non-null planned departure of the rows before, the first from t0),
+   * planned arrival (from the planned departure, else t0), actual departure (from the planned departure, else t0),
+   * actual arrival (from the planned arrival, else t0).
+   */
   pd: (number | null)[];
   pa: (number | null)[];
   ad: (number | null)[];
   aa: (number | null)[];
 }
 
-/**
- * A column of strings: each value is `x` followed by its rest in `v`, or null. A whole number ≥ 0 stands for its
- * decimal digits; a negative one, -k, for one more than the number the row k rows before stands for.
- */
-export interface CompactStrings {
-  x: string;
-  v: (string | number | null)[];
-}
-
-/** A column of strings whose rests are those of the column named by `restsOf`, each after this column's own `x`. */
-export interface CompactSameRests {
-  x: string;
-  restsOf: 'n';
+/** Buses' trips: one row per bus on a trip, sorted by trip id. */
+export interface CompactBusTrips extends CompactTrips {
+  /** tripId, as its difference from the row before (the first from 0). */
+  id: number[];
+  /** The row of the trip's bus in the buses' columns. */
+  b: number[];
 }
 
 /** Buses' positions: one row per bus, sorted by busId. */
@@ -63,22 +64,24 @@ export interface CompactPositions {
   hd: (number | null)[];
   sp: (number | null)[];
   ac: (number | null)[];
-  /** gpsAt in seconds from fetchedAt (from t0 when fetchedAt is null); fetchedAt in seconds from t0. */
+  /**
+   * Ages, in seconds: `g` the fix's when it was fetched (gpsAt before fetchedAt, before t0 when fetchedAt is null),
+   * `f` the fetch's at t0 (fetchedAt before t0).
+   */
   g: (number | null)[];
   f: (number | null)[];
 }
 
-/** Buses in full: position, names and trip. */
+/** Buses with their trips: a full answer's (their names are the roster's). */
 export interface CompactVehicles extends CompactPositions {
+  trips: CompactBusTrips;
+}
+
+/** Buses new or changed in a delta: with their names. */
+export interface CompactNamedVehicles extends CompactVehicles {
   p: CompactStrings;
   n: CompactStrings;
   c: CompactStrings | CompactSameRests;
-  /**
-   * tripId as its difference from the last non-null one before it (the first from 0), null for a bus with no trip;
-   * the trips' columns hold one row per non-null tripId, in order.
-   */
-  t: (number | null)[];
-  trips: CompactTrips;
 }
 
 export interface CompactUnpositioned {
@@ -103,8 +106,6 @@ interface CompactCommon {
   r: (number | string | null)[];
   /** Directions and statuses. */
   s: string[];
-  /** Buses new or changed, in full. */
-  v: CompactVehicles;
   /** Unpositioned trips, new or changed. */
   u: CompactUnpositioned;
   health: LiveHealth;
@@ -114,11 +115,17 @@ interface CompactCommon {
 
 export interface CompactFull extends CompactCommon {
   kind: 'full';
+  /** The version of the roster (lib/model/live-roster.ts) that holds every bus's names. */
+  roster: string;
+  /** Every bus, without its names. */
+  v: CompactVehicles;
 }
 
 export interface CompactDelta extends CompactCommon {
   kind: 'delta';
   since: number;
+  /** Buses new or changed, in full. */
+  v: CompactNamedVehicles;
   /** Buses that only moved: their trip and names are the ones the viewer holds. */
   m: CompactPositions;
   removedBusIds: number[];
@@ -126,6 +133,12 @@ export interface CompactDelta extends CompactCommon {
 }
 
 export type CompactAnswer = CompactFull | CompactDelta;
+
+/** A full compact answer with the roster it names: what a page is rendered with (lib/server/first-paint.ts). */
+export interface CompactLiveWithRoster {
+  live: CompactFull;
+  roster: CompactRoster;
+}
 
 const DELAY_CLASS_ORDER: readonly DelayClass[] = ['early', 'on-time', 'late', 'unknown'];
 
@@ -171,21 +184,26 @@ class Tables {
 
 const emptyTrips = (): CompactTrips => ({ r: [], d: [], st: [], dm: [], dc: [], pd: [], pa: [], ad: [], aa: [] });
 
-function pushTrip(out: CompactTrips, t: VehicleTrip, tables: Tables): void {
-  const t0 = tables.t0;
-  const pd = sec(t.plannedDepartureAt);
-  const pa = sec(t.plannedArrivalAt);
-  const ad = sec(t.actualDepartureAt);
-  const aa = sec(t.actualArrivalAt);
-  out.r.push(tables.route(t));
-  out.d.push(tables.string(t.direction));
-  out.st.push(tables.string(t.status));
-  out.dm.push(t.delayMinutes);
-  out.dc.push(Math.max(0, DELAY_CLASS_ORDER.indexOf(t.delayClass)));
-  out.pd.push(pd === null ? null : pd - t0);
-  out.pa.push(pa === null ? null : pa - (pd ?? t0));
-  out.ad.push(ad === null ? null : ad - (pd ?? t0));
-  out.aa.push(aa === null ? null : aa - (pa ?? t0));
+/** Trips' rows, in the order given (by trip id): each planned departure counts from the last one before it. */
+function encodeTrips<T extends CompactTrips>(out: T, trips: readonly VehicleTrip[], tables: Tables): T {
+  let prevPd = tables.t0;
+  for (const t of trips) {
+    const pd = sec(t.plannedDepartureAt);
+    const pa = sec(t.plannedArrivalAt);
+    const ad = sec(t.actualDepartureAt);
+    const aa = sec(t.actualArrivalAt);
+    out.r.push(tables.route(t));
+    out.d.push(tables.string(t.direction));
+    out.st.push(tables.string(t.status));
+    out.dm.push(t.delayMinutes);
+    out.dc.push(Math.max(0, DELAY_CLASS_ORDER.indexOf(t.delayClass)));
+    out.pd.push(pd === null ? null : pd - prevPd);
+    out.pa.push(pa === null ? null : pa - (pd ?? tables.t0));
+    out.ad.push(ad === null ? null : ad - (pd ?? tables.t0));
+    out.aa.push(aa === null ? null : aa - (pa ?? tables.t0));
+    if (pd !== null) prevPd = pd;
+  }
+  return out;
 }
 
 const emptyPositions = (): CompactPositions => ({ id: [], lat: [], lon: [], hd: [], sp: [], ac: [], g: [], f: [] });
@@ -201,44 +219,6 @@ function originOf(vehicles: readonly Vehicle[]): [number, number] {
   return [Number.isFinite(lat) ? lat : 0, Number.isFinite(lon) ? lon : 0];
 }
 
-const WHOLE = /^(0|[1-9][0-9]{0,14})$/;
-
-function encodeStrings(values: readonly (string | null)[]): CompactStrings {
-  let x: string | null = null;
-  for (const s of values) {
-    if (s === null) continue;
-    if (x === null) x = s;
-    else {
-      let i = 0;
-      while (i < x.length && i < s.length && x[i] === s[i]) i++;
-      x = x.slice(0, i);
-    }
-    if (x === '') break;
-  }
-  // A rest of digits alone goes as a number: the prefix then stops before the digits (so "#7100" and "#7200" are
-  // "#" with 7100 and 7200, not "#7" with "100" and "200").
-  x = (x ?? '').replace(/[0-9]+$/, '');
-  const n = x.length;
-  // The row each whole number was last seen at, so that its successor can refer back to it.
-  const lastRow = new Map<number, number>();
-  const v = values.map((s, row): string | number | null => {
-    if (s === null) return null;
-    const rest = s.slice(n);
-    if (!WHOLE.test(rest)) return rest;
-    const num = Number(rest);
-    const before = lastRow.get(num - 1);
-    lastRow.set(num, row);
-    return before !== undefined && row - before < num ? before - row : num;
-  });
-  return { x, v };
-}
-
-/** `c` as the rests of `n` (each after its own prefix) when they are those rests, row for row. */
-function encodeSameRests(c: CompactStrings, n: CompactStrings): CompactStrings | CompactSameRests {
-  const same = c.v.length === n.v.length && c.v.every((r, i) => r === n.v[i]);
-  return same ? { x: c.x, restsOf: 'n' } : c;
-}
-
 function pushPosition(out: CompactPositions, v: Vehicle, prevId: number, tables: Tables): void {
   const t0 = tables.t0;
   const g = sec(v.gpsAt);
@@ -249,49 +229,58 @@ function pushPosition(out: CompactPositions, v: Vehicle, prevId: number, tables:
   out.hd.push(round(v.heading));
   out.sp.push(round(v.speedKmh));
   out.ac.push(round(v.accuracy));
-  out.g.push(g === null ? null : g - (f ?? t0));
-  out.f.push(f === null ? null : f - t0);
+  out.g.push(g === null ? null : (f ?? t0) - g);
+  out.f.push(f === null ? null : t0 - f);
 }
 
 function encodeVehicles(vehicles: readonly Vehicle[], tables: Tables): CompactVehicles {
-  const n = encodeStrings(vehicles.map((v) => v.busName));
-  const c = encodeSameRests(encodeStrings(vehicles.map((v) => v.internalCode)), n);
-  const out: CompactVehicles = { ...emptyPositions(), p: encodeStrings(vehicles.map((v) => v.plateNumber)), n, c, t: [], trips: emptyTrips() };
+  const out = emptyPositions();
   let prev = 0;
-  let prevTrip = 0;
-  for (const v of vehicles) {
+  const onTrips: number[] = [];
+  vehicles.forEach((v, row) => {
     pushPosition(out, v, prev, tables);
     prev = v.busId;
-    if (v.trip === null) out.t.push(null);
-    else {
-      out.t.push(v.trip.tripId - prevTrip);
-      prevTrip = v.trip.tripId;
-      pushTrip(out.trips, v.trip, tables);
-    }
+    if (v.trip !== null) onTrips.push(row);
+  });
+  onTrips.sort((a, b) => vehicles[a]!.trip!.tripId - vehicles[b]!.trip!.tripId);
+  const trips = encodeTrips({ ...emptyTrips(), id: [] as number[], b: onTrips }, onTrips.map((row) => vehicles[row]!.trip!), tables);
+  let prevTrip = 0;
+  for (const row of onTrips) {
+    const id = vehicles[row]!.trip!.tripId;
+    trips.id.push(id - prevTrip);
+    prevTrip = id;
   }
-  return out;
+  return { ...out, trips };
+}
+
+function encodeNamedVehicles(vehicles: readonly Vehicle[], tables: Tables): CompactNamedVehicles {
+  const n = encodeStrings(vehicles.map((v) => v.busName));
+  const c = encodeSameRests(encodeStrings(vehicles.map((v) => v.internalCode)), n);
+  return { ...encodeVehicles(vehicles, tables), p: encodeStrings(vehicles.map((v) => v.plateNumber)), n, c };
 }
 
 function encodeUnpositioned(trips: readonly UnpositionedTrip[], tables: Tables): CompactUnpositioned {
-  const out: CompactUnpositioned = { id: [], b: [], p: encodeStrings(trips.map((t) => t.plateNumber)), n: encodeStrings(trips.map((t) => t.busName)), trips: emptyTrips() };
+  const out: CompactUnpositioned = { id: [], b: [], p: encodeStrings(trips.map((t) => t.plateNumber)), n: encodeStrings(trips.map((t) => t.busName)), trips: encodeTrips(emptyTrips(), trips, tables) };
   let prev = 0;
   for (const t of trips) {
     out.id.push(t.tripId - prev);
     prev = t.tripId;
     out.b.push(t.busId);
-    pushTrip(out.trips, t, tables);
   }
   return out;
 }
 
 const baseSecond = (generatedAt: number) => Math.floor(generatedAt / 1000);
 
-/** A full answer in the compact form (`fullHealth` for an administrator's). */
-export function encodeCompactFull(s: LiveSnapshot, fullHealth: Health | null = null): CompactFull {
+/**
+ * A full answer in the compact form, its buses' names left to the roster of version `roster` (made from the same
+ * snapshot: lib/model/live-roster.ts); `fullHealth` for an administrator's.
+ */
+export function encodeCompactFull(s: LiveSnapshot, roster: string, fullHealth: Health | null = null): CompactFull {
   const tables = new Tables(baseSecond(s.generatedAt), originOf(s.vehicles));
   const v = encodeVehicles(s.vehicles, tables);
   const u = encodeUnpositioned(s.unpositionedTrips, tables);
-  const out: CompactFull = { kind: 'full', shape: LIVE_COMPACT_SHAPE, epoch: s.epoch, version: s.version, generatedAt: s.generatedAt, t0: tables.t0, o: tables.o, r: tables.r, s: tables.s, v, u, health: s.health, thresholds: s.thresholds };
+  const out: CompactFull = { kind: 'full', shape: LIVE_COMPACT_SHAPE, epoch: s.epoch, version: s.version, generatedAt: s.generatedAt, roster, t0: tables.t0, o: tables.o, r: tables.r, s: tables.s, v, u, health: s.health, thresholds: s.thresholds };
   if (fullHealth) out.fullHealth = fullHealth;
   return out;
 }
@@ -312,7 +301,7 @@ export function encodeCompactDelta(s: LiveSnapshot, since: number, changes: Live
       prev = v.busId;
     }
   }
-  const v = encodeVehicles(whole, tables);
+  const v = encodeNamedVehicles(whole, tables);
   const u = encodeUnpositioned(changes.unpositionedTrips, tables);
   const out: CompactDelta = {
     kind: 'delta',
@@ -345,109 +334,119 @@ export function vehicleSlowPart(v: Vehicle): string {
 // --- decoding --------------------------------------------------------------------------------------------------
 
 const fromDeg = (x: number | null, origin: number): number | null => (x === null ? null : (x + origin) / 1e5);
-
-/** A string column's values, its references back resolved. */
-function decodeStrings(c: CompactStrings): (string | null)[] {
-  const nums: number[] = new Array(c.v.length);
-  return c.v.map((v, row) => {
-    if (v === null) return null;
-    if (typeof v === 'string') return c.x + v;
-    const num = v >= 0 ? v : nums[row + v]! + 1;
-    if (!Number.isInteger(num)) throw new Error(`compact string column: row ${row} refers to a row without a number`);
-    nums[row] = num;
-    return c.x + String(num);
-  });
-}
-
-/** The internal codes' column: its own, or the names' rests after its own prefix. */
-function decodeCodes(c: CompactStrings | CompactSameRests, n: CompactStrings): (string | null)[] {
-  return 'restsOf' in c ? decodeStrings({ x: c.x, v: n.v }) : decodeStrings(c);
-}
 const ms = (s: number | null, base: number): number | null => (s === null ? null : (base + s) * 1000);
+const before = (s: number | null, base: number): number | null => (s === null ? null : (base - s) * 1000);
 
-function decodeTrip(c: CompactTrips, i: number, a: CompactCommon, tripId: number): VehicleTrip {
+/** Trips' rows, in order, with the ids given (`idOf(row)`). */
+function decodeTrips(c: CompactTrips, a: CompactCommon, idOf: (i: number) => number): VehicleTrip[] {
   const t0 = a.t0;
-  const pd = c.pd[i]!;
-  const pa = c.pa[i]!;
-  const pdS = pd === null ? null : t0 + pd;
-  const paS = pa === null ? null : (pdS ?? t0) + pa;
-  const r = c.r[i]! * 3;
-  const d = c.d[i]!;
-  const st = c.st[i]!;
-  return {
-    tripId,
-    routeId: a.r[r] as number | null,
-    routeCode: a.r[r + 1] as string | null,
-    routeName: a.r[r + 2] as string | null,
-    direction: d === null ? null : a.s[d]!,
-    status: st === null ? null : a.s[st]!,
-    delayMinutes: c.dm[i]!,
-    delayClass: DELAY_CLASS_ORDER[c.dc[i]!] ?? 'unknown',
-    plannedDepartureAt: pdS === null ? null : pdS * 1000,
-    plannedArrivalAt: paS === null ? null : paS * 1000,
-    actualDepartureAt: ms(c.ad[i]!, pdS ?? t0),
-    actualArrivalAt: ms(c.aa[i]!, paS ?? t0),
-  };
+  const out: VehicleTrip[] = new Array(c.r.length);
+  let prevPd = t0;
+  for (let i = 0; i < c.r.length; i++) {
+    const pd = c.pd[i]!;
+    const pa = c.pa[i]!;
+    const pdS = pd === null ? null : prevPd + pd;
+    if (pdS !== null) prevPd = pdS;
+    const paS = pa === null ? null : (pdS ?? t0) + pa;
+    const r = c.r[i]! * 3;
+    const d = c.d[i]!;
+    const st = c.st[i]!;
+    out[i] = {
+      tripId: idOf(i),
+      routeId: a.r[r] as number | null,
+      routeCode: a.r[r + 1] as string | null,
+      routeName: a.r[r + 2] as string | null,
+      direction: d === null ? null : a.s[d]!,
+      status: st === null ? null : a.s[st]!,
+      delayMinutes: c.dm[i]!,
+      delayClass: DELAY_CLASS_ORDER[c.dc[i]!] ?? 'unknown',
+      plannedDepartureAt: pdS === null ? null : pdS * 1000,
+      plannedArrivalAt: paS === null ? null : paS * 1000,
+      actualDepartureAt: ms(c.ad[i]!, pdS ?? t0),
+      actualArrivalAt: ms(c.aa[i]!, paS ?? t0),
+    };
+  }
+  return out;
 }
 
 /** Row `i` of positions, with the names and trip given. */
-function decodePosition(c: CompactPositions, i: number, busId: number, a: CompactCommon, rest: Pick<Vehicle, 'plateNumber' | 'busName' | 'internalCode' | 'trip'>): Vehicle {
+function decodePosition(c: CompactPositions, i: number, busId: number, a: CompactCommon, names: BusNames, trip: VehicleTrip | null): Vehicle {
   const t0 = a.t0;
   return {
     busId,
-    plateNumber: rest.plateNumber,
-    busName: rest.busName,
-    internalCode: rest.internalCode,
+    plateNumber: names.plateNumber,
+    busName: names.busName,
+    internalCode: names.internalCode,
     lat: fromDeg(c.lat[i]!, a.o[0]),
     lon: fromDeg(c.lon[i]!, a.o[1]),
     heading: c.hd[i]!,
     speedKmh: c.sp[i]!,
     accuracy: c.ac[i]!,
-    gpsAt: ms(c.g[i]!, c.f[i] === null ? t0 : t0 + c.f[i]!),
-    fetchedAt: ms(c.f[i]!, t0),
-    trip: rest.trip,
+    gpsAt: before(c.g[i]!, c.f[i] === null ? t0 : t0 - c.f[i]!),
+    fetchedAt: before(c.f[i]!, t0),
+    trip,
   };
 }
 
-function decodeVehicles(a: CompactCommon): Vehicle[] {
-  const c = a.v;
-  const out: Vehicle[] = new Array(c.id.length);
-  let busId = 0;
+/** Each bus row's trip (null: none). */
+function tripsByRow(c: CompactVehicles, a: CompactCommon): (VehicleTrip | null)[] {
+  const byRow: (VehicleTrip | null)[] = new Array<VehicleTrip | null>(c.id.length).fill(null);
   let tripId = 0;
-  let k = 0;
+  const trips = decodeTrips(c.trips, a, (i) => (tripId += c.trips.id[i]!));
+  for (let k = 0; k < trips.length; k++) {
+    const row = c.trips.b[k]!;
+    if (!(row >= 0 && row < byRow.length) || byRow[row] !== null) throw new Error(`compact answer: trip row ${k} names bus row ${row}, which is not a bus without a trip`);
+    byRow[row] = trips[k]!;
+  }
+  return byRow;
+}
+
+/** Buses, each with the names `namesOf(row, busId)` gives. */
+function decodeVehicles(c: CompactVehicles, a: CompactCommon, namesOf: (row: number, busId: number) => BusNames): Vehicle[] {
+  const out: Vehicle[] = new Array(c.id.length);
+  const trips = tripsByRow(c, a);
+  let busId = 0;
+  for (let i = 0; i < c.id.length; i++) {
+    busId += c.id[i]!;
+    out[i] = decodePosition(c, i, busId, a, namesOf(i, busId), trips[i]!);
+  }
+  return out;
+}
+
+function decodeNamedVehicles(c: CompactNamedVehicles, a: CompactCommon): Vehicle[] {
   const plates = decodeStrings(c.p);
   const names = decodeStrings(c.n);
   const codes = decodeCodes(c.c, c.n);
-  for (let i = 0; i < c.id.length; i++) {
-    busId += c.id[i]!;
-    const dt = c.t[i]!;
-    if (dt !== null) tripId += dt;
-    const trip = dt === null ? null : decodeTrip(c.trips, k++, a, tripId);
-    out[i] = decodePosition(c, i, busId, a, { plateNumber: plates[i]!, busName: names[i]!, internalCode: codes[i]!, trip });
-  }
-  return out;
+  return decodeVehicles(c, a, (i) => ({ plateNumber: plates[i]!, busName: names[i]!, internalCode: codes[i]! }));
 }
 
 function decodeUnpositioned(a: CompactCommon): UnpositionedTrip[] {
   const c = a.u;
-  const out: UnpositionedTrip[] = new Array(c.id.length);
-  let tripId = 0;
   const plates = decodeStrings(c.p);
   const names = decodeStrings(c.n);
-  for (let i = 0; i < c.id.length; i++) {
-    tripId += c.id[i]!;
-    out[i] = { ...decodeTrip(c.trips, i, a, tripId), busId: c.b[i]!, plateNumber: plates[i]!, busName: names[i]! };
-  }
-  return out;
+  let tripId = 0;
+  const trips = decodeTrips(c.trips, a, (i) => (tripId += c.id[i]!));
+  return trips.map((t, i) => ({ ...t, busId: c.b[i]!, plateNumber: plates[i]!, busName: names[i]! }));
 }
 
-/** A compact full answer as the snapshot it stands for. */
-export function decodeCompactFull(a: CompactFull): LiveSnapshot {
+/**
+ * A compact full answer as the snapshot it stands for, its buses' names from `roster`, which must be the version
+ * the answer names (the caller fetches it when it holds another: lib/client/queries.ts).
+ */
+export function decodeCompactFull(a: CompactFull, roster: LiveRoster): LiveSnapshot {
+  if (roster.version !== a.roster) throw new Error(`compact answer: it names roster ${a.roster}, not ${roster.version}`);
+  // Both are sorted by busId: the roster's row of each bus is found walking forward.
+  let r = 0;
+  const namesOf = (_row: number, busId: number): BusNames => {
+    while (r < roster.busIds.length && roster.busIds[r]! < busId) r++;
+    if (roster.busIds[r] !== busId) throw new Error(`compact answer: bus ${busId} is not in roster ${roster.version}`);
+    return roster.names[r]!;
+  };
   const s: LiveSnapshot = {
     generatedAt: a.generatedAt,
     epoch: a.epoch,
     version: a.version,
-    vehicles: decodeVehicles(a),
+    vehicles: decodeVehicles(a.v, a, namesOf),
     unpositionedTrips: decodeUnpositioned(a),
     health: a.health,
     thresholds: a.thresholds,
@@ -476,14 +475,14 @@ function findBus(sorted: readonly Vehicle[], busId: number): Vehicle | undefined
  */
 export function applyCompactDelta(base: LiveSnapshot, a: CompactDelta): LiveSnapshot | null {
   if (a.epoch !== base.epoch || a.since !== base.version) return null;
-  const vehicles = decodeVehicles(a);
+  const vehicles = decodeNamedVehicles(a.v, a);
   const m = a.m;
   let busId = 0;
   for (let i = 0; i < m.id.length; i++) {
     busId += m.id[i]!;
     const held = findBus(base.vehicles, busId);
     if (held === undefined) return null;
-    vehicles.push(decodePosition(m, i, busId, a, held));
+    vehicles.push(decodePosition(m, i, busId, a, held, held.trip));
   }
   const delta: LiveDelta = {
     kind: 'delta',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROUTE_ACCESS, type RouteAccess } from '@/lib/auth/access';
 import { fleetQuery, routesQuery, trackQuery } from '@/lib/http/history-params';
-import { liveCompactDelta, liveCompactFull } from './live-compact-schemas';
+import { liveCompactDelta, liveCompactFull, liveRoster } from './live-compact-schemas';
 import * as s from './schemas';
 import * as ss from './service-schemas';
 
@@ -39,7 +39,11 @@ const ERROR_TEXT: Record<number, string> = {
 const liveQuery = z.object({
   since: z.string().regex(/^[0-9a-z]{1,32}-\d+$/).optional().describe('The ETag value last received (<epoch>-<version>): answer the change since it'),
   watch: z.string().regex(/^\d+$/).optional().describe('A bus id to poll first (dispatcher and above)'),
-  shape: z.enum(['json', 'compact']).optional().describe('compact: the same snapshot in columns, a tenth the size (docs/live-compact.md), under an ETag of its own'),
+  shape: z
+    .enum(['json', 'compact', 'roster'])
+    .optional()
+    .describe("compact: the same snapshot in columns, a tenth the size (docs/live-compact.md), under an ETag of its own, its buses' plates and names left to the roster its full answer names; roster: that roster"),
+  roster: z.string().optional().describe('With shape=roster: the version a full compact answer named (the newest is answered when the server no longer keeps it)'),
 });
 const gtfsRtQuery = z.object({ format: z.enum(['json']).optional().describe('json: the same FeedMessage as JSON, for people') });
 const headwaysQuery = z.object({ route: z.string().optional().describe('Route codes, comma separated; every route when absent') });
@@ -75,7 +79,10 @@ export const OPERATIONS: readonly Operation[] = [
       'Polled every 5 s by every page (in the compact form, ?shape=compact). ETag W/"<epoch>-<version>" (W/"<epoch>-<version>.c" for the compact form); If-None-Match with the newest version gets a 304. Answered by the server before Next.js (scripts/server/server.mjs), compressed once per version.',
     query: liveQuery,
     responses: {
-      200: { description: 'The whole snapshot (kind full), or the change since `since` (kind delta); with shape=compact, in the compact form', schema: z.union([s.liveFull, s.liveDelta, liveCompactFull, liveCompactDelta]) },
+      200: {
+        description: 'The whole snapshot (kind full), or the change since `since` (kind delta); with shape=compact, in the compact form; with shape=roster, the roster (ETag W/"r-<version>")',
+        schema: z.union([s.liveFull, s.liveDelta, liveCompactFull, liveCompactDelta, liveRoster]),
+      },
       304: { description: 'Nothing new since the ETag given' },
       ...errors(400),
     },

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTE_ACCESS, SERVER_ROUTES } from '@/lib/auth/access';
 import { answerChecker } from '@/lib/testing/openapi';
 import { makeSnapshot, makeUnpositionedTrip, makeVehicle } from '@/lib/testing/view-factories';
-import { encodeCompactDelta, encodeCompactFull, liveChanges } from '@/lib/model';
+import { encodeCompactDelta, encodeCompactFull, encodeRoster, liveChanges } from '@/lib/model';
 import { openApiDocument, openApiPath } from './document';
 
 const ROOT = join(__dirname, '..', '..');
@@ -61,8 +61,11 @@ describe('the OpenAPI document', () => {
     expect(check('/api/live', 'get', 200, { ...full, health: { ...full.health, state: 'fine' } }).length).toBeGreaterThan(0);
     // The compact form (?shape=compact), full and delta.
     const { kind: _kind, ...snapshot } = full;
-    const compact = JSON.parse(JSON.stringify(encodeCompactFull(snapshot)));
+    const compact = JSON.parse(JSON.stringify(encodeCompactFull(snapshot, 'r1')));
     expect(check('/api/live', 'get', 200, compact)).toEqual([]);
+    // ... and its roster (?shape=roster).
+    expect(check('/api/live', 'get', 200, JSON.parse(JSON.stringify(encodeRoster(snapshot.vehicles, 'r1'))))).toEqual([]);
+    expect(check('/api/live', 'get', 200, { ...JSON.parse(JSON.stringify(encodeRoster(snapshot.vehicles, 'r1'))), id: ['one'] }).length).toBeGreaterThan(0);
     expect(check('/api/live', 'get', 200, JSON.parse(JSON.stringify(encodeCompactDelta({ ...snapshot, version: 2 }, 1, liveChanges({ vehicles: [], unpositionedTrips: [] }, snapshot), (id) => id === 2))))).toEqual([]);
     expect(check('/api/live', 'get', 200, { ...compact, v: { ...compact.v, lat: ['north'] } }).length).toBeGreaterThan(0);
     expect(check('/api/trips/{id}', 'get', 404, { error: { status: 404, message: 'Trip 9 was not found upstream.' } })).toEqual([]);

@@ -1,7 +1,8 @@
 import 'server-only';
 import { preload } from 'react-dom';
 import { BASEMAP_PATHS, LABEL_FONT } from '@/lib/map-style/offline-style';
-import { encodeCompactFull, liveInRoutes, type CompactFull, type LiveSnapshot } from '@/lib/model';
+import { encodeCompactFull, encodeRoster, liveInRoutes, type CompactLiveWithRoster, type LiveSnapshot } from '@/lib/model';
+import { rosterVersion } from '@/lib/http/live-roster';
 import { appContext } from './context';
 
 // What a live page needs for its first paint, given with the page so that the browser does not discover it
@@ -11,10 +12,12 @@ import { appContext } from './context';
 /**
  * The live snapshot to render the page with, in the compact form the browser's feed reads (lib/model/live-compact.ts:
  * at 10,000 buses a fifth of the JSON form's bytes in the page), and only the buses and trips of `routes` for a wall
- * token limited to some (as /api/live answers it, lib/http/live-scope.ts). Undefined while the server starts (no
- * application context yet) or when the feed cannot give one: the browser then asks /api/live as it always could.
+ * token limited to some (as /api/live answers it, lib/http/live-scope.ts), with the roster of its buses' names it
+ * names (lib/model/live-roster.ts: the page keeps it, and asks /api/live for it only when it changes). Undefined
+ * while the server starts (no application context yet) or when the feed cannot give one: the browser then asks
+ * /api/live as it always could.
  */
-export function firstLive(routes: readonly string[] | null = null): CompactFull | undefined {
+export function firstLive(routes: readonly string[] | null = null): CompactLiveWithRoster | undefined {
   let snapshot: LiveSnapshot;
   try {
     const ctx = appContext();
@@ -23,7 +26,9 @@ export function firstLive(routes: readonly string[] | null = null): CompactFull 
   } catch {
     return undefined;
   }
-  return encodeCompactFull(routes ? liveInRoutes(snapshot, routes) : snapshot);
+  const view = routes ? liveInRoutes(snapshot, routes) : snapshot;
+  const version = rosterVersion(view.vehicles);
+  return { live: encodeCompactFull(view, version), roster: encodeRoster(view.vehicles, version) };
 }
 
 /**

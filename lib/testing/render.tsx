@@ -6,7 +6,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { vi } from 'vitest';
 import { Providers } from '@/components/providers';
 import { ViewerContext } from '@/lib/client/use-viewer';
-import { encodeCompactFull, type LiveSnapshot } from '@/lib/model';
+import { encodeCompactFull, encodeRoster, type CompactLiveWithRoster, type LiveSnapshot } from '@/lib/model';
 import type { Viewer } from '@/lib/model/access';
 
 export function renderWithClient(ui: ReactElement, opts: { viewer?: Viewer } & Omit<RenderOptions, 'wrapper'> = {}) {
@@ -21,17 +21,22 @@ export function renderWithClient(ui: ReactElement, opts: { viewer?: Viewer } & O
 }
 
 /** A fetch stand-in answering JSON by method and path; every call is recorded. Unknown paths answer 404. */
-export function fakeFetch(routes: Record<string, (init: RequestInit | undefined) => { status?: number; body: unknown }>) {
+export function fakeFetch(routes: Record<string, (init: RequestInit | undefined, url: URL) => { status?: number; body: unknown }>) {
   const calls: { method: string; path: string; body: unknown }[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
     calls.push({ method, path: url.pathname, body: typeof init?.body === 'string' ? JSON.parse(init.body) : null });
     const handler = routes[`${method} ${url.pathname}`];
-    const answer = handler ? handler(init) : { status: 404, body: { error: { message: `no route ${method} ${url.pathname}` } } };
+    const answer = handler ? handler(init, url) : { status: 404, body: { error: { message: `no route ${method} ${url.pathname}` } } };
     return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
   };
   return { fetch, calls };
+}
+
+/** A full compact answer of `snapshot` and the roster it names (under a test's version: the server's is a hash). */
+export function compactWithRoster(snapshot: LiveSnapshot, version = `test-${snapshot.version}`): CompactLiveWithRoster {
+  return { live: encodeCompactFull(snapshot, version), roster: encodeRoster(snapshot.vehicles, version) };
 }
 
 /**
@@ -42,9 +47,9 @@ export function fakeFetch(routes: Record<string, (init: RequestInit | undefined)
 export function renderLive(ui: ReactElement, opts: { snapshot?: LiveSnapshot; routes?: Parameters<typeof fakeFetch>[0]; viewer?: Viewer } = {}) {
   const { snapshot, routes = {}, viewer } = opts;
   const answers: Parameters<typeof fakeFetch>[0] = { ...routes };
-  // The page's feed asks for the compact form (lib/model/live-compact.ts).
-  const compact = snapshot && encodeCompactFull(snapshot);
-  if (compact) answers['GET /api/live'] = () => ({ body: compact });
+  // The page's feed asks for the compact form (lib/model/live-compact.ts), and for its roster.
+  const compact = snapshot && compactWithRoster(snapshot);
+  if (compact) answers['GET /api/live'] = (_init, url) => ({ body: url.searchParams.get('shape') === 'roster' ? compact.roster : compact.live });
   const fake = fakeFetch(answers);
   vi.stubGlobal('fetch', fake.fetch);
   return { calls: fake.calls, ...render(<Providers live={compact} viewer={viewer}>{ui}</Providers>) };
