@@ -12,7 +12,8 @@ import { chooseEncoding, encodeBody, type Encoding } from '@/lib/encoding/body-e
 export { chooseEncoding, type Encoding };
 
 // GET /api/live as bytes: the full snapshot, or the delta since the browser's version, each serialised and
-// compressed once per version and encoding however many viewers ask, and sent as they are. Framework-free:
+// compressed once per version and encoding however many viewers ask, and sent as they are; and the roster of the
+// buses' names that the compact form's full answers name (`shape=roster`, made once per roster version). Framework-free:
 // scripts/server/server.mjs answers /api/live with it before Next.js (whose App Router would strip Content-Encoding and
 // compress the body again, and whose routing costs more CPU than the answer itself; see docs/serving.md).
 
