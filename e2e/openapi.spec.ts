@@ -34,6 +34,8 @@ test('the running app answers as its OpenAPI document says', async ({ stack }) =
     ['/api/live', '/api/live?since=nonsense'],
     ['/api/live', '/api/live?shape=compact'],
     ['/api/live', `/api/live?shape=compact&since=${etag}`],
+    ['/api/live', '/api/live?shape=roster'],
+    ['/api/live', `/api/live?shape=roster&since=${etag}`],
     ['/api/live', '/api/live?shape=binary'],
     ['/api/network', '/api/network'],
     ['/api/routes', '/api/routes'],
