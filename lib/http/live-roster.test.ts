@@ -37,6 +37,8 @@ describe('the rosters of /api/live', () => {
     expect(r.kept('', renamed.version)).toBe(renamed);
     // Back to the first rows: the first version again, the same answer.
     expect(r.of('', fleet)).toBe(first);
+    // The version is the rows' alone: another instance holding the same rows (its own objects) names the same one.
+    expect(rosterVersion(structuredClone(fleet))).toBe(first.version);
   });
 
   it('keep the newest few of a scope, and each scope apart', () => {
