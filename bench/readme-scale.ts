@@ -3,6 +3,7 @@
 // them. Generated from bench/results/latest.json and nothing else (bench/readme.ts writes it into the page).
 import { formatValue, type Figure } from './support/report';
 import type { ResultsFile } from './support/results';
+import { describeCarried, type CarryDetails } from './scale-carry';
 
 /** The page the table is written into. */
 export const SCALE_PAGE = 'docs/scale.md';
@@ -60,7 +61,7 @@ function measuredWords(key: string, g: Goal): string {
 
 export function renderScale(file: ResultsFile): string {
   const entry = file.benchmarks.scale;
-  const details = entry?.details as { goals?: Record<string, Goal> } | undefined;
+  const details = entry?.details as ({ goals?: Record<string, Goal> } & CarryDetails) | undefined;
   if (!entry || !details?.goals) return [SCALE_START, '', 'Not measured yet (`npm run bench -- --only scale`).', '', SCALE_END].join('\n');
   const fleets: string[] = [];
   const rows = new Map<string, Map<string, Figure>>();
@@ -77,10 +78,11 @@ export function renderScale(file: ResultsFile): string {
     return f.peer === null ? '' : `${formatValue(f.peer, f.unit)} (${f.peerName ?? entry.peer ?? 'peer'})`;
   };
   const goals = Object.entries(details.goals);
+  const carried = describeCarried(details.partsFrom ?? {});
   return [
     SCALE_START,
     '',
-    `Measured ${entry.run.date.slice(0, 10)} ${entry.run.date.slice(11, 16)} UTC at ${entry.run.machine.commit} (\`${entry.run.command}\`, load ${entry.run.machine.loadAverageAtStart} at the start). The peer column is at ${fleets[fleets.length - 1] ?? 'the big fleet'}; [performance.md](performance.md) gives the conditions in full.`,
+    `Measured ${entry.run.date.slice(0, 10)} ${entry.run.date.slice(11, 16)} UTC at ${entry.run.machine.commit} (\`${entry.run.command}\`, load ${entry.run.machine.loadAverageAtStart} at the start)${carried ? `, except the parts carried from earlier runs: ${carried}` : ''}. The peer column is at ${fleets[fleets.length - 1] ?? 'the big fleet'}; [performance.md](performance.md) gives the conditions in full.`,
     '',
     `| what | ${fleets.join(' | ')} | peer |`,
     `|---|${fleets.map(() => '---|').join('')}---|`,

@@ -26,13 +26,12 @@ import { schedulerReplay } from './scheduler-replay';
 import { describeMachine } from './support/machine';
 import { syncReadme } from './readme';
 import { renderTable, type Benchmark } from './support/report';
-import { mergeResults, readResults, writeResults, type BenchEntry } from './support/results';
+import { LATEST_RESULTS, mergeResults, readResults, RESULTS_DIR, writeResults, type BenchEntry } from './support/results';
 import { upstreamCost } from './upstream-cost';
 import { metricsScrape } from './metrics';
 
 export const ROOT = join(__dirname, '..');
-const RESULTS_DIR = join(ROOT, 'bench', 'results');
-export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
+export { LATEST_RESULTS };
 
 export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, apiLoadGtfsRt, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways, scale];
 

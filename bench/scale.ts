@@ -23,6 +23,8 @@ import { holdFigures, holdViewers, serverSoak, soakFigures, SOAK_GOALS, VIEWER_G
 import { BENCH_LOCAL_HOUR, readLive, startBenchStack, waitForLive, type BenchStack } from './support/app-stack';
 import type { Benchmark, Distribution, Figure } from './support/report';
 import { sleep } from './support/stats';
+import { LATEST_RESULTS, readResults } from './support/results';
+import { carryParts, describeCarried, SCALE_PARTS, type ScalePart } from './scale-carry';
 
 const DEFAULT_FLEET = 855;
 /** The big fleet: BENCH_SCALE_BUSES, 10,000 by default. */
@@ -33,8 +35,10 @@ const RATE_LIMIT = 1_200;
 const POLL_MS = 5_000;
 const DECODE_RUNS = 20;
 const GOALS = { fullBytes: 1.5e6, fullGzipBytes: 150e3, deltaGzipBytes: 30e3, firstBusRatio: { default: 1.3, big: 1.5 }, longTaskMs: 100, locationsShare: 0.7 };
-const PARTS = ['sizes', 'budget', 'pages', 'viewers', 'soak'] as const;
-type Part = (typeof PARTS)[number];
+const PARTS = SCALE_PARTS;
+type Part = ScalePart;
+/** The parts measured on both fleets; the others (viewers, soak) only on the big one. */
+const BOTH_FLEETS_PARTS: readonly Part[] = ['sizes', 'budget', 'pages'];
 
 /** A whole number of seconds (or viewers) from the environment, else `fallback`. */
 function knob(name: string, fallback: number): number {
@@ -278,6 +282,11 @@ export const scale: Benchmark = {
     const runs: FleetRun[] = [];
     for (const buses of FLEETS) {
       const big = buses === BIG_FLEET;
+      if (!big && !BOTH_FLEETS_PARTS.some((p) => parts.has(p))) {
+        // Nothing asked of this fleet: no stack; its parts come from the run before (carryParts).
+        runs.push({ buses, placedShare: Number.NaN, fillSeconds: 0, sizes: null, budget: null, pages: null, hold: null, soak: null });
+        continue;
+      }
       const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT });
       try {
         const filled = await fill(bench, buses, fillCapS, ctx.log);
@@ -303,6 +312,10 @@ export const scale: Benchmark = {
       }
     }
 
+    // A part whose data changed shape since (sizes gained the roster with compact-3) is measured again, never carried.
+    const partsFrom = carryParts(runs, parts, readResults(LATEST_RESULTS).benchmarks.scale, (part, data) => part !== 'sizes' || (data as Partial<FleetFigures>).roster !== undefined);
+    const carried = describeCarried(partsFrom);
+    if (carried) ctx.log(`  carried from earlier runs: ${carried}`);
     const small = runs.find((r) => r.buses === DEFAULT_FLEET)!;
     const big = runs.find((r) => r.buses === BIG_FLEET)!;
     const bigAt = `${BIG_FLEET.toLocaleString('en-US')} buses`;
@@ -336,7 +349,7 @@ export const scale: Benchmark = {
     return {
       peer: "the JSON form of /api/live for sizes; the default fleet for the budget; a bare MapLibre page for the first bus; one viewer for the upstream requests",
       conditions:
-        `the app on the simulator at ${FLEETS.join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, the simulator's local hour ${BENCH_LOCAL_HOUR}:00 at the start, one stack per fleet, each part measured in turn once the snapshot had filled (95 % of the buses listed, and 95 % of those placed or ${fillCapS / 60} min waited; placed: ${runs.map((r) => `${r.buses} buses ${pct(r.placedShare)} after ${r.fillSeconds.toFixed(0)} s`).join(', ')}); parts: ${[...parts].join(', ')}. ` +
+        `the app on the simulator at ${FLEETS.join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, the simulator's local hour ${BENCH_LOCAL_HOUR}:00 at the start, one stack per fleet, each part measured in turn once the snapshot had filled (95 % of the buses listed, and 95 % of those placed or ${fillCapS / 60} min waited; placed: ${runs.map((r) => (Number.isNaN(r.placedShare) ? `${r.buses} buses not started (no part asked of them)` : `${r.buses} buses ${pct(r.placedShare)} after ${r.fillSeconds.toFixed(0)} s`)).join(', ')}); parts measured: ${[...parts].join(', ')}${carried ? `; carried from earlier runs of this benchmark: ${carried}` : ''}. ` +
         `Sizes: Fleetmap = ?shape=compact (what the browser reads), peer = the JSON form, as sent without compression and gzipped here at the server's level 6; ${deltas} deltas per fleet, each since the version of 5 s before; the roster the compact full answer names (?shape=roster, the buses' plates and names) is measured beside it, as a first-time viewer downloads both; decode = JSON.parse (and decodeCompactFull, with the roster's parse and decode) to the LiveSnapshot, in this Node process, median of ${DECODE_RUNS} after 2 warm-up runs. ` +
         `Budget: requests per minute by operation as the simulator counted them for the app's key over ${budgetS} s, and delay_minutes shown against the simulator's (bench/scale-budget.ts). ` +
         `Pages: Chromium headless with SwiftShader WebGL, each of /, /wall, /fleet and /ladder left open ${openS} s after ready; long tasks from a 'longtask' observer, script and task time per second from CDP; first bus on / against a bare MapLibre page drawing the same buses, visit for visit (bench/scale-pages.ts). ` +
@@ -344,7 +357,7 @@ export const scale: Benchmark = {
         `Goals at ${bigAt}: full ≤ 1.5 MB, gzip ≤ 150 kB, 5 s delta gzip ≤ 30 kB, locations ≥ 70 % of the requests, no long task over ${GOALS.longTaskMs} ms after the first paint, first bus ≤ 1.3× the peer at 855 and ≤ 1.5× at 10,000, ` +
         `${VIEWER_GOALS.failedPolls} failed polls, p99 ≤ ${VIEWER_GOALS.p99Ms} ms, the poller ≥ ${VIEWER_GOALS.minShareRatio} of its share, upstream within ${VIEWER_GOALS.upstreamWithinPercent} % of one viewer's, app CPU ≤ ${SOAK_GOALS.cpuPercent} % of a core, RSS ≤ ${SOAK_GOALS.rssMBAfterHour} MB after an hour and no growth after it (kB = 1,000 bytes)`,
       figures,
-      details: { runs, goals },
+      details: { runs, goals, partsFrom },
     };
   },
 };

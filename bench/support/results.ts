@@ -3,10 +3,14 @@
 // file always holds the newest figure of each and says when and on what each was measured. `--quick` runs go
 // to partial.json.tmp: their shorter windows are for trying the machinery, not for citing.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Machine } from './machine';
 import type { BenchResult } from './report';
 
 export const RESULTS_FORMAT = 2;
+
+export const RESULTS_DIR = join(__dirname, '..', 'results');
+export const LATEST_RESULTS = join(RESULTS_DIR, 'latest.json');
 
 export interface RunInfo {
   /** When the benchmark itself started (ISO). */
