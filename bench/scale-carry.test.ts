@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readableCarried } from './scale';
 import { carryParts, describeCarried, type CarriedRun } from './scale-carry';
 import type { BenchEntry } from './support/results';
 
@@ -53,5 +54,17 @@ describe('carrying the scale benchmark parts a run did not measure', () => {
     const runs = [run(10_000)];
     expect(carryParts(runs, new Set(['sizes']), undefined)).toEqual({});
     expect(describeCarried({})).toBeNull();
+  });
+});
+
+describe("the scale benchmark's check of a carried part", () => {
+  it('refuses viewers measured before the load generator reported its event-loop delay, and reads those after', () => {
+    const hold = { viewers: 1_000, polls: { failed: 0, clientCpuPercent: 9.3 }, latencyMs: { p50: 7.6, p99: 1_948, max: 3_427 }, minShareRatio: 0.55, upstreamPerMinute: 750 };
+    expect(readableCarried('viewers', { hold, oneViewer: { upstreamPerMinute: 753 } })).toBe(false);
+    expect(readableCarried('viewers', { hold: { ...hold, polls: { ...hold.polls, clientLoopDelayMs: { max: 42 } } }, oneViewer: { upstreamPerMinute: 753 } })).toBe(true);
+  });
+
+  it('refuses sizes without the roster (before compact-3)', () => {
+    expect(readableCarried('sizes', { vehicles: 10_000, json: { full: 1 }, compact: { full: 1 } })).toBe(false);
   });
 });

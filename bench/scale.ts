@@ -258,6 +258,23 @@ interface FleetRun {
 
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 
+/**
+ * Whether a part measured by an earlier run still reads as this code reads it: its figures are made from it once
+ * here (sizes gained the roster with compact-3, the viewers their load generator's event-loop delay). A part that
+ * does not is measured again, never carried half-read.
+ */
+export function readableCarried(part: Part, data: unknown): boolean {
+  try {
+    if (part === 'sizes') return figuresOf(data as FleetFigures).every((f) => f.fleetmap === null || Number.isFinite(f.fleetmap));
+    if (part === 'budget') return budgetFigures(data as BudgetFigures, data as BudgetFigures).length > 0;
+    if (part === 'pages') return pagesFigures(data as PagesFigures, 'a fleet').length > 0;
+    if (part === 'viewers') return holdFigures(data as HoldResult, 'a fleet').every((f) => f.fleetmap === null || Number.isFinite(f.fleetmap));
+    return soakFigures(data as SoakResult, 'a fleet').length > 0;
+  } catch {
+    return false;
+  }
+}
+
 export const scale: Benchmark = {
   name: 'scale',
   title: 'Scale: the whole app at 855 and 10,000 buses',
@@ -313,7 +330,7 @@ export const scale: Benchmark = {
     }
 
     // A part whose data changed shape since (sizes gained the roster with compact-3) is measured again, never carried.
-    const partsFrom = carryParts(runs, parts, readResults(LATEST_RESULTS).benchmarks.scale, (part, data) => part !== 'sizes' || (data as Partial<FleetFigures>).roster !== undefined);
+    const partsFrom = carryParts(runs, parts, readResults(LATEST_RESULTS).benchmarks.scale, readableCarried);
     const carried = describeCarried(partsFrom);
     if (carried) ctx.log(`  carried from earlier runs: ${carried}`);
     const small = runs.find((r) => r.buses === DEFAULT_FLEET)!;
