@@ -12,7 +12,8 @@ import { FeedHealth } from './health';
 import { JobPicker } from './job-picker';
 import { Lookups, type ListResult } from './lookups';
 import type { Answer } from './on-demand-cache';
-import { MAX_LOCATIONS_IN_FLIGHT, Poller } from './poller';
+import { MAX_IN_FLIGHT } from './in-flight';
+import { Poller } from './poller';
 import { RateBudget, type SharedBudget } from './rate-budget';
 import { SnapshotBuilder } from './snapshot-builder';
 import { MemorySnapshotStore, type SnapshotStore, type StoredSnapshot } from './snapshot-store';
@@ -41,7 +42,10 @@ export interface FeedOptions {
   store?: SnapshotStore;
   /** One structured line per upstream error. */
   log?: (line: Record<string, unknown>) => void;
-  /** Location requests allowed in flight at once (the pacer still spaces their start). */
+  /**
+   * Poll requests allowed in flight at once, at most (default MAX_IN_FLIGHT): below it the cap follows the answers'
+   * latency (in-flight.ts); the budget still spaces their start.
+   */
   maxInFlight?: number;
   /** A per-minute counter shared with other instances on the same key: every request also takes a permit there. */
   sharedBudget?: SharedBudget;
@@ -93,7 +97,7 @@ export class Feed {
     const lookups = (this.lookups = new Lookups({ clock, budget, gateway, state, signal }));
     const finalTrips = new FinalTrips(log);
     const picker = (this.picker = new JobPicker({ config, gateway, state, budget, finalTrips, stopsFetchedAt: (id) => lookups.stopsFetchedAt(id) }));
-    const maxInFlight = opts.maxInFlight ?? MAX_LOCATIONS_IN_FLIGHT;
+    const maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
     const active = () => this.following === null;
     this.poller = new Poller({ clock, config, budget, gateway, state, picker, lookups, finalTrips, maxInFlight, log, events, signal, active });
     this.timeRuleOf = tz.rule;

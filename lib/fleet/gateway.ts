@@ -83,6 +83,8 @@ export class UpstreamGateway {
   consecutiveFailures = 0;
   /** When /status is asked next (at once at start). */
   nextStatusAt = 0;
+  /** A /status request is out: no second one before it answers (the poller does not wait for answers). */
+  private statusOut = false;
   /** Every capability /status has granted since start. */
   private readonly everHad: Capabilities = { ...NO_CAPABILITIES };
   private readonly deniedUntil = new Map<PartnerOperation, number>();
@@ -99,6 +101,11 @@ export class UpstreamGateway {
     const cap = CAPABILITY_OF[op];
     if (cap !== null && !this.capabilities[cap]) return false;
     return (this.deniedUntil.get(op) ?? 0) <= now;
+  }
+
+  /** Whether /status is to be asked now. */
+  statusDue(now: number): boolean {
+    return !this.statusOut && now >= this.nextStatusAt;
   }
 
   /** Connected with a working key: the fleet may be polled. */
@@ -163,11 +170,14 @@ export class UpstreamGateway {
     const { clock, budget, tripsIntervalMs } = this.o;
     this.nextStatusAt = clock.now() + Math.min(STATUS_RETRY_MAX_MS, tripsIntervalMs, STATUS_RETRY_BASE_MS * 2 ** this.statusFailures);
     let res: PartnerResponse<PartnerStatus>;
+    this.statusOut = true;
     try {
       res = await this.call('status', { lane: 'poll' }, (c) => c.status());
     } catch (e) {
       this.statusFailures++;
       throw e;
+    } finally {
+      this.statusOut = false;
     }
     this.statusFailures = 0;
     this.authFailures = 0;

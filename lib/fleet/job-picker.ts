@@ -9,8 +9,8 @@ import { WatchRegistry } from './watches';
 
 // What the poller sends in its next slot. In order: /status when due (nothing else while the key is refused);
 // a bus a viewer has just opened (as every watched bus, at most every other slot: the slot after a watched bus
-// goes to the fleet, on every path, list walks included); a list whose interval has passed (never two list pages in a row while
-// locations wait); a route's stops every few slots while some are missing or due; a trip that left
+// goes to the fleet, on every path, list walks included); the next page of a walk under way, else a list whose
+// interval has passed and that is not being walked (never two list pages in a row while locations wait); a route's stops every few slots while some are missing or due; a trip that left
 // /trips/active at most once every FINAL_TRIP_EVERY_N_SLOTS slots, unless the scheduler's pick is a watched
 // bus; then the location scheduler's pick; whatever list or stops remain when no location may be asked.
 //
@@ -27,7 +27,8 @@ const isListKind = (kind: string): kind is ListKind => (LIST_KINDS as readonly s
 
 export type Job =
   | { kind: 'status' }
-  | { kind: ListKind }
+  /** continues: the next page of the walk under way (false: a new walk's first page). */
+  | { kind: ListKind; continues: boolean }
   | { kind: 'routeStops'; routeId: number }
   | { kind: 'busLocation'; track: BusTrack }
   | { kind: 'finalTrip'; tripId: number };
@@ -80,6 +81,10 @@ export class JobPicker {
   /** Buses a viewer just started watching, not located since: served before anything else. */
   private readonly newWatches = new Set<number>();
   private readonly watches: WatchRegistry;
+  /** Lists whose walk is under way (started, not ended): one walk of a list at a time. */
+  private readonly walking = new Set<ListKind>();
+  /** Walks under way whose next page waits for a slot. */
+  private readonly pageWaiting = new Set<ListKind>();
   /** Whether /trips/active has been walked once (complete or not). */
   private tripsWalked = false;
   private lastJobWasList = false;
@@ -92,25 +97,20 @@ export class JobPicker {
   /** Whether any job may be due now; `inFlight` location requests are already out. */
   hasWork(now: number, inFlight: number): boolean {
     const { gateway, state } = this.s;
-    if (now >= gateway.nextStatusAt) return true;
+    if (gateway.statusDue(now)) return true;
     if (!gateway.ready) return false;
-    if (LIST_KINDS.some((k) => gateway.can(k, now) && now >= this.nextListAt[k])) return true;
+    if (this.pageWaiting.size > 0 || LIST_KINDS.some((k) => this.listDue(k, now))) return true;
     if (gateway.can('busLocation', now) && state.tracks.size > inFlight) return true;
     return this.stopsTarget(now) !== null || this.finalTripDue(now);
   }
 
   pick(now: number): Job | null {
-    if (now >= this.s.gateway.nextStatusAt) return { kind: 'status' };
+    if (this.s.gateway.statusDue(now)) return { kind: 'status' };
     if (!this.s.gateway.ready) return null;
     const job = this.pickFleetJob(now);
     this.lastJobWasList = job !== null && isListKind(job.kind);
     if (job && job.kind !== 'busLocation') this.scheduler.lastWasWatched = false;
     return job;
-  }
-
-  /** A list page took a slot: the next slot may go to a watched bus again. */
-  listPageSent(): void {
-    this.scheduler.lastWasWatched = false;
   }
 
   /** A bus a viewer just opened, else the scheduler's pick; null when no location may or need be asked. */
@@ -147,9 +147,21 @@ export class JobPicker {
     return this.watches.distinctBuses(now);
   }
 
-  /** A list walk starts now: it is next due one interval later. */
+  /** A list walk starts now: it is next due one interval later, and not before this one has ended. */
   listStarted(kind: ListKind, now: number): void {
     this.nextListAt[kind] = now + this.listIntervalMs(kind);
+    this.walking.add(kind);
+  }
+
+  /** The walk under way asks for its next page's slot. */
+  pageWanted(kind: ListKind): void {
+    if (this.walking.has(kind)) this.pageWaiting.add(kind);
+  }
+
+  /** The walk has ended (every page read, cut short, failed or cancelled). */
+  walkEnded(kind: ListKind): void {
+    this.walking.delete(kind);
+    this.pageWaiting.delete(kind);
   }
 
   listWalked(kind: ListKind, pages: number): void {
@@ -164,15 +176,17 @@ export class JobPicker {
   private pickFleetJob(now: number): Job | null {
     const watched = this.takeNewWatch(now);
     if (watched) return { kind: 'busLocation', track: watched };
-    // Lists due one after another (after a fault, all three, overdue) alternate with locations, so positions
-    // keep flowing while they walk; the walk itself does the same between its pages.
-    const due = LIST_KINDS.filter((kind) => this.s.gateway.can(kind, now) && now >= this.nextListAt[kind]);
+    // List pages (the next page of a walk under way first, then a walk falling due; after a fault, all three
+    // overdue) alternate with locations, so positions keep flowing while they walk.
+    const waiting = LIST_KINDS.find((kind) => this.pageWaiting.has(kind));
+    const due = LIST_KINDS.filter((kind) => this.listDue(kind, now));
     // Over the cap (answers slow, stops loading), the trips walk and the background stops wait for locations: the
     // walk stretches. Its first walk goes (a starting feed needs its trips), and the other lists, short, go.
     const othersShare = this.otherKindsShare();
     const overCap = othersShare >= OTHER_KINDS_MAX_SHARE;
     const list = due.find((kind) => !(overCap && kind === 'activeTrips' && this.tripsWalked));
-    if (list && !this.lastJobWasList) return { kind: list };
+    if (waiting && !this.lastJobWasList) return this.nextPage(waiting);
+    if (list && !this.lastJobWasList) return { kind: list, continues: false };
     const stops = this.stopsTarget(now);
     if (stops !== null && !overCap && this.slotCount % STOPS_EVERY_N_SLOTS === 0) return { kind: 'routeStops', routeId: stops };
     const track = this.pickLocation(now);
@@ -186,8 +200,18 @@ export class JobPicker {
       }
     }
     if (track) return { kind: 'busLocation', track };
-    if (due.length > 0) return { kind: due[0]! };
+    if (waiting) return this.nextPage(waiting);
+    if (due.length > 0) return { kind: due[0]!, continues: false };
     return stops !== null ? { kind: 'routeStops', routeId: stops } : null;
+  }
+
+  private listDue(kind: ListKind, now: number): boolean {
+    return !this.walking.has(kind) && this.s.gateway.can(kind, now) && now >= this.nextListAt[kind];
+  }
+
+  private nextPage(kind: ListKind): Job {
+    this.pageWaiting.delete(kind);
+    return { kind, continues: true };
   }
 
   /** `othersShare`: otherKindsShare() when the caller has it already (it reads the whole send log). */

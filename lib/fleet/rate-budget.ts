@@ -153,8 +153,8 @@ export class RateBudget {
 
   /**
    * The poller's requests actually sent per minute: those of the last 60 s, once it has sent for a whole window
-   * (its nominal rate before), never above the nominal rate nor below `floorShare` of it. A poller waiting on
-   * its answers (a list's pages are read one after the other) sends less than its share allows; paced against
+   * (its nominal rate before), never above the nominal rate nor below `floorShare` of it. A poller whose answers
+   * are too slow for its requests in flight (lib/fleet/in-flight.ts) sends less than its share allows; paced against
    * this, the other jobs keep their share of what goes out, not of what could have. The floor keeps a pause (an
    * outage, a 429) from stretching them further once the key is back.
    */

@@ -53,10 +53,11 @@ export function startTestFeed(up: Omit<FakeUpstreamOptions, 'clock'>, opts: Test
   return { clock, upstream, feed, logs };
 }
 
-/** Stopping waits for requests in flight, whose latency runs on the fake clock. */
+/** Stopping waits for requests in flight, whose latency runs on the fake clock: a second at a time until they settled. */
 export async function stopAll(clock: FakeClock, feed: Feed) {
-  const stopped = feed.stop();
-  await clock.advance(1_000);
+  let done = false;
+  const stopped = feed.stop().then(() => void (done = true));
+  for (let s = 0; s < 60 && !done; s++) await clock.advance(1_000);
   await stopped;
 }
 
