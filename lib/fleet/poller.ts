@@ -189,11 +189,10 @@ export class Poller {
     go(true);
   }
 
-  /** Walks waiting for a page's slot end (stopping, or another instance polls now). */
+  /** Walks waiting for a page's slot end (stopping, or another instance polls now); each tells the picker itself. */
   private cancelWalks(): void {
     for (const [kind, go] of this.pageSlots) {
       this.pageSlots.delete(kind);
-      this.s.picker.walkEnded(kind);
       go(false);
     }
   }
