@@ -3,13 +3,13 @@
 // true passing times; and the board's 30-day read of the stored rows.
 import { pathForTrip } from '../lib/estimate';
 import { DEFAULT_REGULARITY, type RouteStop, type Trip } from '../lib/model';
-import { deriveRouteDay, type DayFix, type DayTrip, type RegularityRow } from '../lib/regularity/days';
+import { deriveRouteDay, type DayFix, type DayTrip, type DelayChange, type RegularityRow } from '../lib/regularity/days';
 import { NO_SUMS, addSums, figuresOfSums, headwaySamples, plannedPassings, sumsOf, type TripPassings } from '../lib/regularity/passing';
 import type { createSimulator } from '../lib/sim';
 import { tripRecord } from '../lib/sim/wire';
 import { loadPartnerModules, type ReplayHooks } from './estimation';
 import { trueArrivals } from './predictions';
-import { DAY_START, HOUR_MS, allowServerModules } from './scheduler-replay';
+import { DAY_START, HOUR_MS, allowServerModules, loadServerModules } from './scheduler-replay';
 import { median, percentile } from './support/stats';
 
 /** Routes with at least this many trips over the replayed window have their EWT compared (the goal). */
@@ -17,9 +17,14 @@ export const EWT_MIN_TRIPS = 20;
 
 type World = ReturnType<typeof createSimulator>['world'];
 
-/** What the recorder keeps of the replay: each trip as last listed (its final lookup once it left), each fix on its trip. */
+/**
+ * What the recorder keeps of the replay: each trip as last listed (its final lookup once it left), each fix on its
+ * trip, and each change of a trip's delay at the walk that saw it (lib/history/recorder.ts's seeTrip and onFinal).
+ */
 export function ewtRecorder() {
   const { schemas, map } = loadPartnerModules();
+  // Ticks at every walk of /trips/active (they start on one): a delay change is kept at the walk that saw it.
+  const tickMs = loadServerModules().config.appConfig({}).feed.tripsIntervalMs;
   let world: World | null = null;
   let stopsByRoute: ReadonlyMap<number, readonly RouteStop[]> = new Map();
   const trips = new Map<number, DayTrip & { routeId: number | null }>();
@@ -27,8 +32,15 @@ export function ewtRecorder() {
   const tripOfBus = new Map<number, number>();
   const fixes = new Map<number, DayFix[]>();
   const lastGps = new Map<number, number>();
+  const delays = new Map<number, DelayChange[]>();
+  const delayChange = (t: Trip, at: number) => {
+    const seen = delays.get(t.id);
+    const prev = seen?.[seen.length - 1];
+    if (prev ? prev.delayMinutes !== t.delayMinutes : t.delayMinutes !== null) (seen ?? delays.set(t.id, []).get(t.id)!).push({ at, delayMinutes: t.delayMinutes });
+  };
   const keep = (t: Trip, now: number) => trips.set(t.id, { tripId: t.id, routeId: t.routeId, busId: t.busId, direction: t.direction, plannedDepartureAt: t.plannedDepartureAt, plannedArrivalAt: t.plannedArrivalAt, actualDepartureAt: t.actualDepartureAt, actualArrivalAt: t.actualArrivalAt, delayMinutes: t.delayMinutes, lastSeenAt: now, tripType: t.tripType });
   const hooks: ReplayHooks = {
+    tickMs,
     start(sim, stops) {
       world = sim.world;
       stopsByRoute = stops;
@@ -40,12 +52,16 @@ export function ewtRecorder() {
       for (const id of listed) {
         if (ids.has(id)) continue;
         const ref = world!.tripById(id, now);
-        if (ref) keep(map.tripFromWire(schemas.tripSchema.parse(tripRecord(world!, ref, now, { drift: false })), rule), trips.get(id)!.lastSeenAt!);
+        if (!ref) continue;
+        const final = map.tripFromWire(schemas.tripSchema.parse(tripRecord(world!, ref, now, { drift: false })), rule);
+        keep(final, trips.get(id)!.lastSeenAt!);
+        delayChange(final, now);
       }
       listed.clear();
       tripOfBus.clear();
       for (const t of active) {
         keep(t, now);
+        delayChange(t, now);
         listed.add(t.id);
         if (t.busId !== null) tripOfBus.set(t.busId, t.id);
       }
@@ -57,7 +73,7 @@ export function ewtRecorder() {
       (fixes.get(tripId) ?? fixes.set(tripId, []).get(tripId)!).push({ at: fix.gpsAt, lat: fix.lat, lon: fix.lon, heading: fix.heading, speedKmh: fix.speedKmh, accuracy: fix.accuracy });
     },
   };
-  return { hooks, trips, fixes, world: () => world!, stops: () => stopsByRoute };
+  return { hooks, trips, fixes, delays, world: () => world!, stops: () => stopsByRoute };
 }
 
 interface RouteEwt {
@@ -107,7 +123,7 @@ export function compareEwt(rec: ReturnType<typeof ewtRecorder>, fromMs: number, 
   let deriveMs = 0;
   for (const [routeId, r] of byRoute) {
     const t0 = performance.now();
-    const rows = deriveRouteDay({ routeId, stops: rec.stops().get(routeId), trips: r.trips, fixesByTrip: rec.fixes, locations: true, hourOf: (t) => Math.floor((t - DAY_START) / HOUR_MS), config: DEFAULT_REGULARITY });
+    const rows = deriveRouteDay({ routeId, stops: rec.stops().get(routeId), trips: r.trips, fixesByTrip: rec.fixes, delaysByTrip: rec.delays, locations: true, hourOf: (t) => Math.floor((t - DAY_START) / HOUR_MS), config: DEFAULT_REGULARITY });
     deriveMs += performance.now() - t0;
     dayRows.push(...rows);
     const fm = figuresOfSums(rows.reduce(addSums, NO_SUMS));

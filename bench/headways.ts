@@ -208,7 +208,7 @@ export const headways: Benchmark = {
     const read = await periodReadMs(dayRows);
     ctx.log(`  30-day period read of the stored regularity (PGlite in memory, ${read.storedRows} rows): median ${read.medianMs?.toFixed(1)} ms`);
     const ewtConditions =
-      `EWT: every fix the replay fetched on the trip the last walk gave its bus, and every trip as last listed with its final lookup, through the recorder's derivation (lib/regularity/days.ts); ` +
+      `EWT: every fix the replay fetched on the trip the last walk gave its bus, every trip as last listed with its final lookup, and each change of a trip's delay at the walk that saw it, through the recorder's derivation (lib/regularity/days.ts); ` +
       `against EWT of the simulator's true passing times (trip progress reaching each stop) over the same trips, those that truly ran wholly within the window; routes with ≥ ${EWT_MIN_TRIPS} such trips; ` +
       `the 30-day read: storedRegularity over the replayed day's rows stored under 30 dates, PGlite in memory`;
     const ewtFigures: Figure[] = [

@@ -97,6 +97,44 @@ describeEachStore('headways over days', (target) => {
     expect(both.days.map((d) => d.regularity.derivation)).toEqual(['not-derived', 'derived']);
   });
 
+  it('passes a bus that sent no fix by the delay changes the recorder kept: a hold mid-trip lands where its delay rose', async () => {
+    const store: TestStore = await target.open();
+    cleanups.push(() => store.dispose());
+    const date = '2026-03-04';
+    const t0 = Date.UTC(2026, 2, 4, 13);
+    const events = new TypedEmitter<FeedEvents>();
+    const recorder = new Recorder({ store: async () => store, flushIntervalMs: 3_600_000, log: () => {} });
+    recorder.attach(events);
+    // Planned every 10 minutes, all leave on time. The second bus sends no fix: it reaches the 1,000 m stop on time
+    // (5 minutes in), is held there 4 minutes and runs on (arriving 14 minutes after leaving, 4 late).
+    const trips = [0, 1, 2].map((i): Trip => trip({ id: t0 / 1000 + i, routeId: ROUTE, routeCode: 'M10', busId: 20 + i, tripDate: date, plannedDepartureAt: t0 + i * 10 * MIN, plannedArrivalAt: t0 + (i * 10 + 10) * MIN, actualDepartureAt: t0 + i * 10 * MIN, delayMinutes: 0 }));
+    const runMin = (i: number) => (i === 1 ? 14 : 10);
+    /** The held trip's delay as the feed rounds it, `e` minutes after it left: 0, then rising a minute a minute. */
+    const delayOf = (i: number, e: number) => (i === 1 ? Math.round(Math.min(4, Math.max(0, e - 5))) : 0);
+    for (let t = t0; t <= t0 + 35 * MIN; t += MIN / 4) {
+      const running = trips.filter((x, i) => x.actualDepartureAt! <= t && t < x.actualDepartureAt! + runMin(i) * MIN);
+      events.emit('trips', { fetchedAt: t, trips: running.map((x) => ({ ...x, delayMinutes: delayOf(trips.indexOf(x), (t - x.actualDepartureAt!) / MIN) })) });
+      for (const x of running.filter((y) => y.busId !== 21 && (t - y.actualDepartureAt!) % MIN === 0)) {
+        const [lon, lat] = at(0, ((t - x.actualDepartureAt!) / MIN) * 200);
+        events.emit('fix', { busId: x.busId!, gpsAt: t, fetchedAt: t + 1_000, lat, lon, heading: 0, speedKmh: 12, accuracy: 5, tripId: x.id });
+      }
+      trips.forEach((x, i) => {
+        const arrival = x.actualDepartureAt! + runMin(i) * MIN;
+        if (arrival === t) events.emit('trip-final', { fetchedAt: t, tripId: x.id, trip: { ...x, actualArrivalAt: t, delayMinutes: runMin(i) - 10, status: 'completed' } });
+      });
+    }
+    await recorder.flush();
+    await recorder.close();
+    await closeServiceDays(store.db, { now: Date.UTC(2026, 2, 6, 12), rule: NY, thresholds: T });
+    await deriveRegularityDays(store.db, { now: Date.UTC(2026, 2, 6, 12), rule: NY, config: DEFAULT_REGULARITY, stopsByRoute: STOPS_BY_ROUTE, open: false });
+    const day = await routesOverPeriod(store.db, { from: date, to: date, routeIds: null, thresholds: T, rule: NY, now: Date.UTC(2026, 2, 6, 12) });
+    // True headways: 10 and 10 minutes at the first 5 stops, 14 and 6 at the last 4: AWT = (5 · 2 · 600² + 4 · (840² +
+    // 360²)) / (2 · 9 · 1,200) = 321.3 s, EWT 21.3 s. The hold spread over the trip (its departure and arrival alone)
+    // gives 17.0 s; the delay, rounded to the minute, places each stop within half a minute: closer than half-way.
+    expect(day.routes[0]!.regularity.samples).toBe(18);
+    expect(Math.abs(day.routes[0]!.regularity.ewtS! - 21.3)).toBeLessThan((21.3 - 17.0) / 2);
+  });
+
   it('derives nothing before the network is known', async () => {
     const store: TestStore = await target.open();
     cleanups.push(() => store.dispose());

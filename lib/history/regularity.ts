@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { EpochMs, HistoryRegularity, RegularityConfig, RouteStop } from '@/lib/model';
 import type { TimeRule } from '@/lib/partner';
 import { addDays } from '@/lib/time/calendar';
-import { deriveRouteDay, type DayFix, type DayTrip, type RegularityRow } from '@/lib/regularity/days';
+import { deriveRouteDay, type DayFix, type DayTrip, type DelayChange, type RegularityRow } from '@/lib/regularity/days';
 import { NO_SUMS, addSums, figuresOfSums, type HeadwaySums } from '@/lib/regularity/passing';
 import { localDate, localHours } from './rollups';
 import { regularityDays, regularityHours, routeDays, trips } from './schema';
@@ -32,6 +32,7 @@ export interface DeriveOptions {
 }
 
 type TripRow = { trip_id: string | number; first_seen_at: string | number; route_id: number; direction: string | null; trip_type: string | null; bus_id: number | null; planned_departure_at: string | number | null; planned_arrival_at: string | number | null; actual_departure_at: string | number | null; actual_arrival_at: string | number | null; delay_minutes: number | null; last_seen_at: string | number };
+type DelayRow = { trip_id: string | number; at: string | number; delay_minutes: number | null };
 type FixRow = { trip_id: string | number; at: string | number; lat: number; lon: number; heading: number | null; speed_kmh: number | null; accuracy: number | null };
 
 const n = (v: string | number | null): number | null => (v === null ? null : Number(v));
@@ -88,7 +89,18 @@ export async function regularityRowsOf(db: HistoryDb, date: string, opts: Derive
       const id = Number(f.trip_id);
       (fixesByTrip.get(id) ?? fixesByTrip.set(id, []).get(id)!).push({ at: Number(f.at), lat: f.lat, lon: f.lon, heading: f.heading, speedKmh: f.speed_kmh, accuracy: f.accuracy });
     }
-    out.push(...deriveRouteDay({ routeId, stops: opts.stopsByRoute.get(routeId), trips: routeTrips, fixesByTrip, locations, hourOf, config: opts.config, now: opts.complete ? undefined : opts.now }));
+    // Each trip's delay changes (where a bus with no fix, or a long gap between fixes, spent its time): by its key.
+    const delayRows = await rows<DelayRow>(
+      db,
+      sql`SELECT c.trip_id, c.at, c.delay_minutes FROM history_trips t JOIN history_trip_delay_changes c ON c.trip_id = t.trip_id
+           WHERE t.service_date = ${date} AND t.route_id = ${routeId} ORDER BY c.trip_id, c.at`,
+    );
+    const delaysByTrip = new Map<number, DelayChange[]>();
+    for (const c of delayRows) {
+      const id = Number(c.trip_id);
+      (delaysByTrip.get(id) ?? delaysByTrip.set(id, []).get(id)!).push({ at: Number(c.at), delayMinutes: c.delay_minutes });
+    }
+    out.push(...deriveRouteDay({ routeId, stops: opts.stopsByRoute.get(routeId), trips: routeTrips, fixesByTrip, delaysByTrip, locations, hourOf, config: opts.config, now: opts.complete ? undefined : opts.now }));
   }
   return out;
 }

@@ -123,6 +123,29 @@ describe('a route’s service day from its recorded fixes', () => {
     expect(rows.reduce(addSums, NO_SUMS).samples).toBe(18);
   });
 
+  it('passes the stops of a trip with no fix by its recorded delay: a hold mid-trip lands where its delay rose', () => {
+    // Trips 1 and 3 run at a steady pace; trip 2's bus sends nothing: on time to the 1,000 m stop (5 min), held there
+    // 4 minutes (its delay rising a minute a minute), then on at the same pace (arrival 14 min after departure).
+    const trips = [trip(1, 0, 0), { ...trip(2, 10, 10), actualArrivalAt: T0 + 24 * MIN, lastSeenAt: T0 + 24 * MIN }, trip(3, 20, 20)];
+    const fixesByTrip = new Map([
+      [1, fixes(trips[0]!)],
+      [3, fixes(trips[2]!)],
+    ]);
+    // The rounded delay turns 1..4 as the true one crosses 0.5..3.5 minutes, each seen by the next walk.
+    const delaysByTrip = new Map([[2, [{ at: T0 + 10 * MIN, delayMinutes: 0 }, ...[1, 2, 3, 4].map((d) => ({ at: T0 + (15 + d - 0.5) * MIN + 10_000, delayMinutes: d }))]]]);
+    const t2 = (delays: typeof delaysByTrip | undefined) =>
+      routeDayPassings({ stops: STOPS, trips, fixesByTrip, delaysByTrip: delays })
+        .get('outbound')!
+        .passings.find((p) => p.tripId === 2)!
+        .actual.map((x) => (x === null ? null : Math.round((x - T0) / 1000)));
+    const held = t2(delaysByTrip);
+    const truth = [600, 675, 750, 825, 900, 1215, 1290, 1365, 1440];
+    // Each stop within the half minute the delay is rounded to.
+    held.forEach((x, k) => expect(Math.abs(x! - truth[k]!)).toBeLessThanOrEqual(30));
+    // Without the delays, the hold is spread over the whole trip (the 1,000 m stop 7 minutes after departure).
+    expect(t2(undefined)[4]).toBe(600 + 420);
+  });
+
   it('ends a short-turned trip at the stop its planned time reaches, and passes none of the stops after it', () => {
     const trips = [trip(1, 0, 0), trip(3, 20, 20)];
     // Trip 2 is planned for 5 of the route's 10 minutes: it turns at the 1,000 m stop (fixes up to 800 m).

@@ -8,6 +8,9 @@
 //   the recorded departure and arrival put the trip at the direction's first and last stop. A short-turned trip
 //   (tripType `short_turn`) arrives at the stop its planned time reaches on the direction's pace profile (its planned
 //   time over the nearest whole trips'), not before where its fixes had it: the stops after it are not passed.
+// - Across a long gap between fixes (or a trip with none), the stops are passed by the trip's own clock when its
+//   delay changes were recorded: its planned time at each point (planned departure to arrival, shared out as the
+//   direction's pace profile) shifted by its delay as it changed (delay-clock.ts); else by the pace profile alone.
 // - Passing times, headway samples and their classes: passing.ts. A sample counts in the local hour of its later
 //   passing (the wait it measures ends then).
 // - Ghost trip-minutes (ghosts.ts's rule over time, passing.ts's ghostMinutes) count in the local hour of the
@@ -16,7 +19,10 @@
 import { estimatePosition, pathForTrip, runIndexOf, type EstimateTrip, type RecentFix, type RoutePath } from '@/lib/estimate';
 import type { EpochMs, RegularityConfig, RouteStop } from '@/lib/model';
 import { tripDepartedAt } from './ghosts';
-import { NO_SUMS, addSums, ghostMinutes, headwaySamples, paceProfile, passingTimes, plannedPassings, shortTurnStop, sumsOf, type HeadwaySums, type ProgressFix, type TripPassings } from './passing';
+import { delayClock, type DelayChange } from './delay-clock';
+import { NO_SUMS, addSums, ghostMinutes, headwaySamples, paceProfile, passingTimes, plannedPassings, profileAt, shortTurnStop, sumsOf, type GapClock, type HeadwaySums, type PaceProfile, type ProgressFix, type TripPassings } from './passing';
+
+export type { DelayChange };
 
 export interface DayTrip extends EstimateTrip {
   tripId: number;
@@ -45,6 +51,8 @@ export interface RouteDayInput {
   stops: readonly RouteStop[] | undefined;
   trips: readonly DayTrip[];
   fixesByTrip: ReadonlyMap<number, readonly DayFix[]>;
+  /** Each trip's delay changes in time order (none recorded: the trip is passed by its fixes and the profile alone). */
+  delaysByTrip?: ReadonlyMap<number, readonly DelayChange[]>;
   /** Whether the key read locations at all that day (any fix recorded). */
   locations: boolean;
   /** Local hour (0–23) of an instant on the agency's clock. */
@@ -167,7 +175,7 @@ export interface DirectionPassings {
  * profile those passings make, across the longer gaps too (between fixes, or between the recorded departure and
  * arrival of a trip whose bus sent none).
  */
-export function routeDayPassings(input: Pick<RouteDayInput, 'stops' | 'trips' | 'fixesByTrip'>): Map<string, DirectionPassings> {
+export function routeDayPassings(input: Pick<RouteDayInput, 'stops' | 'trips' | 'fixesByTrip' | 'delaysByTrip'>): Map<string, DirectionPassings> {
   type Placed = { trip: DayTrip; path: RoutePath; placed: ProgressFix[] };
   const byDirection = new Map<string, DirectionPassings & { cum: Float64Array; placed: Placed[] }>();
   for (const trip of input.trips) {
@@ -191,17 +199,34 @@ export function routeDayPassings(input: Pick<RouteDayInput, 'stops' | 'trips' | 
     const passings = d.passings.map((p, i) => {
       const { trip, path, placed } = d.placed[i]!;
       let fixes = placed;
+      let endM: number | null = path.line.lengthM;
       if (trip.tripType === SHORT_TURN) {
         // It arrived at the stop its planned time reaches on the profile, not before where its fixes had it.
         const share = plannedShare(trip, whole);
         const k = share === null ? null : shortTurnStop(d.stopsM, profile, share, placed.reduce((m, f) => Math.max(m, f.m), 0) - MAX_BACK_M);
-        if (k !== null) fixes = progressFixes(path, trip, input.fixesByTrip.get(trip.tripId) ?? [], d.stopsM[k]!);
+        endM = k === null ? null : d.stopsM[k]!;
+        if (endM !== null) fixes = progressFixes(path, trip, input.fixesByTrip.get(trip.tripId) ?? [], endM);
       }
-      return { ...p, actual: passingTimes(d.stopsM, fixes, profile) };
+      const clock = endM === null ? null : tripClock(trip, input.delaysByTrip?.get(trip.tripId), d.stopsM, profile, endM);
+      return { ...p, actual: passingTimes(d.stopsM, fixes, clock ?? profile) };
     });
     out.set(direction, { stopsM: d.stopsM, passings });
   }
   return out;
+}
+
+/**
+ * The trip's own clock along the path (delay-clock.ts): its planned time at each point (planned departure to arrival,
+ * shared out as the pace profile's time to `endM`, where the trip ends) shifted by its delay as recorded; null
+ * without a delay recorded or a planned time.
+ */
+function tripClock(trip: DayTrip, changes: readonly DelayChange[] | undefined, stopsM: readonly number[], profile: PaceProfile, endM: number): GapClock | null {
+  const clock = changes ? delayClock(changes) : null;
+  const from = trip.plannedDepartureAt;
+  const to = trip.plannedArrivalAt;
+  const total = profileAt(stopsM, profile, endM);
+  if (!clock || from === null || to === null || !(to > from) || !(total > 0)) return null;
+  return (m) => clock(from + (Math.min(profileAt(stopsM, profile, m), total) / total) * (to - from));
 }
 
 const SHORT_TURN = 'short_turn';

@@ -20,6 +20,25 @@ describe('passing times', () => {
     expect(passingTimes(STOPS, [{ at: T0 + MIN, m: 500 }, { at: T0, m: 500 }])).toEqual([null, null, null, null, null]);
   });
 
+  it('starts a stretch from the furthest the bus had been, not from a fix placed further back (a street off the stop-to-stop line)', () => {
+    // At 1,000 m after a minute; the next fix, on a street that strays from the line, projects back to 800 m.
+    const stray = [
+      { at: T0, m: 0 },
+      { at: T0 + MIN, m: 1_000 },
+      { at: T0 + 2 * MIN, m: 800 },
+      { at: T0 + 3 * MIN, m: 2_000 },
+    ];
+    // The 1,500 m stop halfway between 1,000 m at 1 min and 2,000 m at 3 min (not 7/12 of the way from 800 m at 2 min).
+    expect(passingTimes(STOPS, stray)[3]).toBe(T0 + 2 * MIN);
+    // A standing bus's noise (5 m back) is where it left from: the later fix.
+    const standing = [
+      { at: T0 + MIN, m: 1_000 },
+      { at: T0 + 2 * MIN, m: 995 },
+      { at: T0 + 3 * MIN, m: 2_005 },
+    ];
+    expect(passingTimes(STOPS, standing)[3]).toBe(T0 + 2 * MIN + Math.round((505 / 1_010) * MIN));
+  });
+
   it('learns the pace profile from the passings: each segment its median time, one nobody passed at the others’ pace', () => {
     const s = (xs: (number | null)[]) => xs.map((x) => (x === null ? null : T0 + x * 1000));
     // Segment times: 60/80/70 s (median 70) and 120/100/110 s (median 110); the third segment is never passed.

@@ -2,13 +2,15 @@
 // headways those passings make. Pure: the recorder's derivation, the benchmark and the tests share it.
 //
 // Passing times: a trip's fixes, each placed at its progress along the direction's path (lib/estimate's
-// routeProgress: the one placement), are joined in time order; a stop between two consecutive fixes is passed at
-// the time interpolated linearly in distance between them. Fixes more than MAX_INTERPOLATION_MS apart (a GPS loss,
-// or a bus that sent none between its recorded departure and arrival) are interpolated in the time of the
-// direction's pace profile instead: each stop-to-stop segment's median time over the day's trips that passed both
-// its stops, so that the stretch the buses take longer over takes the longer share of the gap. Without a bracket
-// (no fix or arrival beyond the stop) the passing is left unknown, never guessed. A bus that stands still between
-// two fixes (no progress) passes nothing.
+// routeProgress: the one placement), are joined in time order; a stop between two fixes is passed at the time
+// interpolated linearly in distance between them, the stretch starting from the last fix at the furthest the bus had
+// been (a fix further back than a standing bus's noise was placed off where the bus was). Fixes more than
+// MAX_INTERPOLATION_MS apart (a GPS loss, or a bus that sent none between its recorded departure and arrival) are
+// interpolated in the time of a clock instead: the trip's own, from its recorded delay (delay-clock.ts, days.ts),
+// or the direction's pace profile (each stop-to-stop segment's median time over the day's trips that passed both
+// its stops), so that the stretch that took longer takes the longer share of the gap. Without a bracket (no fix or
+// arrival beyond the stop) the passing is left unknown, never guessed. A bus that stands still between two fixes
+// (no progress) passes nothing.
 //
 // Figures over a set of headways h (seconds between consecutive passings at one stop, TCQSM):
 //   cv_h = σ_h / mean(h);  AWT = Σh² / (2 Σh);  SWT = the same over the scheduled headways;  EWT = AWT − SWT.
@@ -19,6 +21,11 @@ import { headwayClass } from './headways';
 
 /** Two fixes further apart than this say too little of when the bus passed the stops between them. */
 export const MAX_INTERPOLATION_MS = 5 * 60_000;
+/**
+ * A fix less than this behind the one before is a bus standing there (GPS noise: lib/estimate's STOPPED_M); one
+ * further behind was placed off where the bus was (a street path that strays from the stop-to-stop line).
+ */
+const BACK_NOISE_M = 15;
 
 export interface ProgressFix {
   at: EpochMs;
@@ -27,29 +34,44 @@ export interface ProgressFix {
 }
 
 /**
- * When the trip passed each stop (metres along the path, in order), or null where the fixes cannot tell. Between
- * fixes at most `maxGapMs` apart, linear in distance; with the direction's pace profile, also across longer gaps,
- * linear in the profile's time (the stretch the buses take longer over takes the longer share of the gap).
+ * A time scale along the path (metres along → milliseconds, never decreasing) in which a long gap between fixes is
+ * filled linearly: the pace profile's, or the trip's own clock (days.ts: its planned times and recorded delay).
  */
-export function passingTimes(stopsM: readonly number[], fixes: readonly ProgressFix[], profile: PaceProfile | null = null, maxGapMs = MAX_INTERPOLATION_MS): Array<EpochMs | null> {
+export type GapClock = (m: number) => number;
+
+/**
+ * When the trip passed each stop (metres along the path, in order), or null where the fixes cannot tell. Between
+ * fixes at most `maxGapMs` apart, linear in distance; with the direction's pace profile (or a clock of the trip's
+ * own), also across longer gaps, linear in its time (the stretch that takes longer takes the longer share of the gap).
+ */
+export function passingTimes(stopsM: readonly number[], fixes: readonly ProgressFix[], gapClock: PaceProfile | GapClock | null = null, maxGapMs = MAX_INTERPOLATION_MS): Array<EpochMs | null> {
+  const clock: GapClock | null = gapClock === null ? null : typeof gapClock === 'function' ? gapClock : (m) => profileAt(stopsM, gapClock, m);
   const out: Array<EpochMs | null> = stopsM.map(() => null);
   const sorted = [...fixes].sort((a, b) => a.at - b.at);
+  // The fix the next stretch starts from: the last one at the furthest the bus had been (give or take a standing
+  // bus's noise). A fix further behind says nothing of the stops ahead (a detour off the stop-to-stop line projects
+  // back onto it): the stretch runs from where the bus had been to the next fix beyond.
+  let from = sorted[0];
   for (let i = 1; i < sorted.length; i++) {
-    const a = sorted[i - 1]!;
+    const prev = from!;
     const b = sorted[i]!;
-    if (!(b.m > a.m)) continue;
-    const long = b.at - a.at > maxGapMs;
-    if (long && !profile) continue;
-    // The scale the time is linear in between the two fixes: metres, or the profile's seconds over a long gap.
-    const scale = long && profile ? (m: number) => profileAt(stopsM, profile, m) : (m: number) => m;
-    const sa = scale(a.m);
+    if (!(b.m > prev.m)) {
+      if (b.m >= prev.m - BACK_NOISE_M) from = b;
+      continue;
+    }
+    from = b;
+    const long = b.at - prev.at > maxGapMs;
+    if (long && !clock) continue;
+    // The scale the time is linear in between the two fixes: metres, or the clock's time over a long gap.
+    const scale = long && clock ? clock : (m: number) => m;
+    const sa = scale(prev.m);
     const sb = scale(b.m);
     for (let k = 0; k < stopsM.length; k++) {
       const m = stopsM[k]!;
       // A stop is passed once: at the first pair of fixes that brackets it.
-      if (out[k] !== null || m < a.m || m > b.m) continue;
-      const share = sb > sa ? (scale(m) - sa) / (sb - sa) : (m - a.m) / (b.m - a.m);
-      out[k] = Math.round(a.at + share * (b.at - a.at));
+      if (out[k] !== null || m < prev.m || m > b.m) continue;
+      const share = sb > sa ? (scale(m) - sa) / (sb - sa) : (m - prev.m) / (b.m - prev.m);
+      out[k] = Math.round(prev.at + share * (b.at - prev.at));
     }
   }
   return out;
@@ -59,7 +81,7 @@ export function passingTimes(stopsM: readonly number[], fixes: readonly Progress
 export type PaceProfile = Float64Array;
 
 /** The profile's seconds at `m` metres along: linear between the stops. */
-function profileAt(stopsM: readonly number[], profile: PaceProfile, m: number): number {
+export function profileAt(stopsM: readonly number[], profile: PaceProfile, m: number): number {
   const n = stopsM.length;
   if (n === 0) return m;
   if (m <= stopsM[0]!) return profile[0]!;
