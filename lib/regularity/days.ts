@@ -217,11 +217,11 @@ export function routeDayPassings(input: Pick<RouteDayInput, 'stops' | 'trips' | 
 
 /**
  * The trip's own clock along the path (delay-clock.ts): its planned time at each point (planned departure to arrival,
- * shared out as the pace profile's time to `endM`, where the trip ends) shifted by its delay as recorded; null
- * without a delay recorded or a planned time.
+ * shared out as the pace profile's time to `endM`, where the trip ends) shifted by its delay as recorded, the last
+ * value holding until its arrival (or its last listing); null without a delay recorded or a planned time.
  */
 function tripClock(trip: DayTrip, changes: readonly DelayChange[] | undefined, stopsM: readonly number[], profile: PaceProfile, endM: number): GapClock | null {
-  const clock = changes ? delayClock(changes) : null;
+  const clock = changes ? delayClock(changes, trip.actualArrivalAt ?? trip.lastSeenAt) : null;
   const from = trip.plannedDepartureAt;
   const to = trip.plannedArrivalAt;
   const total = profileAt(stopsM, profile, endM);

@@ -16,6 +16,15 @@ describe('a trip’s clock from its recorded delay', () => {
     expect(s(clock(T0 + 10 * MIN))).toBe(13 * 60);
   });
 
+  it('takes the first value seen as the delay then, and the last one as the delay when the trip ended', () => {
+    // Seen 2 minutes late from T0; 3 from 10 minutes on (the deviation crossed 2.5 then); the trip ended at 20.
+    const clock = delayClock([{ at: T0, delayMinutes: 2 }, { at: T0 + 10 * MIN, delayMinutes: 3 }], T0 + 20 * MIN)!;
+    expect(s(clock(T0 - 2 * MIN))).toBe(0);
+    expect(s(clock(T0 + 17 * MIN))).toBe(20 * 60);
+    // Between them, through the crossing.
+    expect(s(clock(T0 + 7.5 * MIN))).toBe(10 * 60);
+  });
+
   it('holds a bus where it stood while its delay rose a minute a minute, through the half-minute crossings', () => {
     // On time until 5 min, then held 5 minutes: the rounded delay turns 1..5 as the true one crosses 0.5..4.5 min.
     const changes: DelayChange[] = [{ at: T0, delayMinutes: 0 }, ...[1, 2, 3, 4, 5].map((d) => ({ at: T0 + (4.5 + d) * MIN, delayMinutes: d }))];

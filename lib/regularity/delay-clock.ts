@@ -4,11 +4,13 @@
 // delay_minutes is the trip's deviation from its timetable at that moment, rounded to the minute (the simulator's
 // is round(delay seconds / 60) of its progress, lib/sim/world.ts; the feed's is documented the same). The trip is at
 // the point its timetable reaches `s` seconds after its planned departure when t − delay(t) = plannedDeparture + s.
-// A change from d to d′ says the deviation crossed (d + d′) / 2 about then: the deviation is taken piecewise linear
-// through those crossings (flat before the first and after the last). As steps, a bus held still, the delay rising a
-// minute a minute, would reach the points just past where it stood anywhere within the hold; through the crossings
-// its progress clock (t − delay) stays at where it stood until the hold ends. The progress clock never goes back
-// (a bus does not return along its route): a point is reached the first time it gets there.
+// A change from d to d′ says the deviation crossed (d + d′) / 2 about then; the first value seen, and the last one
+// when the trip ended (no change seen since: it held until then), are the best guess at those times. The deviation
+// is taken piecewise linear through those knots (flat before the first and after the last). As steps, a bus held
+// still, the delay rising a minute a minute, would reach the points just past where it stood anywhere within the
+// hold; through the crossings its progress clock (t − delay) stays at where it stood until the hold ends. The
+// progress clock never goes back (a bus does not return along its route): a point is reached the first time it
+// gets there.
 import type { EpochMs } from '@/lib/model';
 
 /** A change of the trip's delay as the recorder saw it on /trips/active: the walk's time and the new value. */
@@ -19,15 +21,18 @@ export interface DelayChange {
 
 /**
  * The trip's clock: when it reached the point its timetable reaches at `plannedAt` (epoch ms of its planned time
- * there), by its recorded delay; null without any delay recorded.
+ * there), by its recorded delay (`until`: when the trip ended, its last value holding until then); null without any
+ * delay recorded.
  */
-export function delayClock(changes: readonly DelayChange[]): ((plannedAt: EpochMs) => EpochMs) | null {
+export function delayClock(changes: readonly DelayChange[], until: EpochMs | null = null): ((plannedAt: EpochMs) => EpochMs) | null {
   const known = changes.filter((c): c is { at: EpochMs; delayMinutes: number } => c.delayMinutes !== null && Number.isFinite(c.delayMinutes)).sort((a, b) => a.at - b.at);
   if (known.length === 0) return null;
-  // Knots of the deviation (ms): at each change, halfway between the values before and after it.
-  const knots: { at: EpochMs; delayMs: number }[] = [];
+  // Knots of the deviation (ms): the first value seen, then at each change halfway between the values before and
+  // after it, and the last value again when the trip ended (no change seen since: it held until then).
+  const knots: { at: EpochMs; delayMs: number }[] = [{ at: known[0]!.at, delayMs: known[0]!.delayMinutes * 60_000 }];
   for (let i = 1; i < known.length; i++) knots.push({ at: known[i]!.at, delayMs: ((known[i - 1]!.delayMinutes + known[i]!.delayMinutes) / 2) * 60_000 });
-  if (knots.length === 0) knots.push({ at: known[0]!.at, delayMs: known[0]!.delayMinutes * 60_000 });
+  const last = knots[knots.length - 1]!;
+  if (until !== null && until > last.at) knots.push({ at: until, delayMs: known[known.length - 1]!.delayMinutes * 60_000 });
   return (plannedAt) => {
     // Before the first knot the deviation is flat: the progress clock runs with time.
     const first = knots[0]!;
