@@ -166,33 +166,35 @@ test("clicking a stop two routes share opens its next arrivals, listing buses of
   const s = shared!;
 
   // The route's overlay, the map on the stop at street zoom; then a click where the overlay draws the stop.
-  await page.goto(`/?route=${s.routeId}&lng=${s.lon.toFixed(5)}&lat=${s.lat.toFixed(5)}&z=17.00`);
+  const stopView = `/?route=${s.routeId}&lng=${s.lon.toFixed(5)}&lat=${s.lat.toFixed(5)}&z=17.00`;
+  await page.goto(stopView);
   await mapReady(page);
-  let point = { x: 0, y: 0 };
-  await expect
-    .poll(
-      async () => {
-        const hit = await page.evaluate(
-          ([stopId, lon, lat, layers]) => {
-            const map = window.__fleetmap!.map;
-            const p = map.project([lon as number, lat as number]);
-            const present = (layers as string[]).filter((l) => map.getLayer(l));
-            const ids = present.length ? map.queryRenderedFeatures(p, { layers: present }).map((f) => Number(f.properties.stopId)) : [];
-            const rect = map.getCanvas().getBoundingClientRect();
-            return { ok: ids.includes(stopId as number), x: rect.left + p.x, y: rect.top + p.y };
-          },
-          [s.stopId, s.lon, s.lat, ROUTE_OVERLAY_STOP_LAYER_IDS] as const,
-        );
-        point = { x: hit.x, y: hit.y };
-        return hit.ok;
+  const stopOnScreen = () =>
+    page.evaluate(
+      ([stopId, lon, lat, layers]) => {
+        const map = window.__fleetmap!.map;
+        const p = map.project([lon as number, lat as number]);
+        const present = (layers as string[]).filter((l) => map.getLayer(l));
+        const ids = present.length ? map.queryRenderedFeatures(p, { layers: present }).map((f) => Number(f.properties.stopId)) : [];
+        const rect = map.getCanvas().getBoundingClientRect();
+        return { ok: ids.includes(stopId as number), x: rect.left + p.x, y: rect.top + p.y };
       },
-      { timeout: 60_000 },
-    )
-    .toBe(true);
-  await page.mouse.click(point.x, point.y);
-
+      [s.stopId, s.lon, s.lat, ROUTE_OVERLAY_STOP_LAYER_IDS] as const,
+    );
+  await expect.poll(async () => (await stopOnScreen()).ok, { timeout: 60_000 }).toBe(true);
   const panel = page.getByRole('region', { name: `Next arrivals here: ${s.name}` });
-  await expect(panel).toBeVisible();
+  // Each click is tried again: a bus gliding over the stop may take it (failed once in a full run beside the
+  // 10,000-bus benchmark: the panel never opened in 20 s). A bus selected instead may move the view: then back.
+  await expect(async () => {
+    const hit = await stopOnScreen();
+    if (!hit.ok) {
+      await page.goto(stopView);
+      await mapReady(page);
+    }
+    expect(hit.ok).toBe(true);
+    await page.mouse.click(hit.x, hit.y);
+    await expect(panel).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 90_000 });
   const list = panel.getByRole('list', { name: 'Next arrivals' });
   // Both routes' buses, each row under its route (the page refreshes every 10 s: the set may move meanwhile).
   await expect
