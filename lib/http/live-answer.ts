@@ -1,5 +1,5 @@
 import 'server-only';
-import { encodeCompactDelta, encodeCompactFull, liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type Health, type LiveChanges, type LiveDelta, type LiveSnapshot } from '@/lib/model';
+import { encodeCompactDelta, encodeCompactFull, liveVersionTag, mergeLiveChanges, parseLiveVersionTag, type CompactRoster, type Health, type LiveChanges, type LiveDelta, type LiveSnapshot, type Vehicle } from '@/lib/model';
 import type { StoredSnapshot } from '@/lib/fleet';
 import { RECENT_VERSIONS } from '@/lib/fleet/snapshot-store';
 import { CLIENT_ADDRESS_HEADER, CLIENT_PRINCIPAL_HEADER, clientKeyOf } from './client-key';
@@ -157,6 +157,14 @@ const slowParts = new SlowParts();
  */
 const rosterEtag = (version: string) => `W/"r-${version}"`;
 const rosters = new Rosters<Encoded>((version, body) => new Encoded(Buffer.from(body), rosterEtag(version), undefined));
+
+/**
+ * The roster of a page's first paint (lib/server/first-paint.ts): the one /api/live names for the same view, from the
+ * same cache, so a page render neither hashes nor encodes the roster again.
+ */
+export function firstPaintRoster(routes: readonly string[] | null, vehicles: readonly Vehicle[]): { version: string; roster: CompactRoster } {
+  return rosters.of(routes === null ? '' : scopeKey(routes), vehicles);
+}
 
 /**
  * `shape=compact` (lib/model/live-compact.ts), `shape=roster` (its roster, lib/model/live-roster.ts) or the JSON form

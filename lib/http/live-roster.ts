@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { encodeRoster, rosterContent, type Vehicle } from '@/lib/model';
+import { encodeRoster, rosterContent, type CompactRoster, type Vehicle } from '@/lib/model';
 
 // The rosters of /api/live's compact form (`?shape=roster`, lib/model/live-roster.ts): each scope's (everyone's, or a
 // wall token's routes') made from the live view it is asked with, versioned by a hash of its rows, so that every
@@ -11,6 +11,8 @@ import { encodeRoster, rosterContent, type Vehicle } from '@/lib/model';
 
 export interface Made<E> {
   version: string;
+  /** The roster itself (the page's first paint carries it). */
+  roster: CompactRoster;
   answer: E;
 }
 
@@ -66,10 +68,14 @@ export class Rosters<E> {
       return newest;
     }
     const version = rosterVersion(vehicles);
-    const made = s.made.find((m) => m.version === version) ?? { version, answer: this.make(version, JSON.stringify(encodeRoster(vehicles, version))) };
+    const made = s.made.find((m) => m.version === version) ?? this.made(version, encodeRoster(vehicles, version));
     s.vehicles = vehicles;
     s.made = [made, ...s.made.filter((m) => m !== made)].slice(0, this.keep);
     return made;
+  }
+
+  private made(version: string, roster: CompactRoster): Made<E> {
+    return { version, roster, answer: this.make(version, JSON.stringify(roster)) };
   }
 
   /** A roster of `scope` kept under `version`, if it still is. */

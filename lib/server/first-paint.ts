@@ -1,8 +1,8 @@
 import 'server-only';
 import { preload } from 'react-dom';
 import { BASEMAP_PATHS, LABEL_FONT } from '@/lib/map-style/offline-style';
-import { encodeCompactFull, encodeRoster, liveInRoutes, type CompactLiveWithRoster, type LiveSnapshot } from '@/lib/model';
-import { rosterVersion } from '@/lib/http/live-roster';
+import { encodeCompactFull, liveInRoutes, type CompactLiveWithRoster, type LiveSnapshot } from '@/lib/model';
+import { firstPaintRoster } from '@/lib/http/live-answer';
 import { appContext } from './context';
 
 // What a live page needs for its first paint, given with the page so that the browser does not discover it
@@ -27,8 +27,8 @@ export function firstLive(routes: readonly string[] | null = null): CompactLiveW
     return undefined;
   }
   const view = routes ? liveInRoutes(snapshot, routes) : snapshot;
-  const version = rosterVersion(view.vehicles);
-  return { live: encodeCompactFull(view, version), roster: encodeRoster(view.vehicles, version) };
+  const { version, roster } = firstPaintRoster(routes, view.vehicles);
+  return { live: encodeCompactFull(view, version), roster };
 }
 
 /**
