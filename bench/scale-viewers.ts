@@ -257,6 +257,8 @@ export interface SoakSample {
 
 export interface SoakResult {
   viewers: number;
+  /** The app's history store (bench/scale.ts BENCH_SCALE_STORE); runs before it was recorded used the embedded one. */
+  store?: 'embedded' | 'postgresql';
   seconds: number;
   /** The processes measured (the app server and any under it), at the end. */
   processes: { pid: number; command: string }[];
@@ -279,6 +281,7 @@ export interface SoakOptions {
   viewers: number;
   durationS: number;
   sampleS: number;
+  store: 'embedded' | 'postgresql';
   /** Samples before this are left out of the steady-state CPU (default: a fifth of the run, at most 5 min). */
   warmupS?: number;
   log(line: string): void;
@@ -333,6 +336,7 @@ export async function serverSoak(bench: BenchStack, opts: SoakOptions): Promise<
   const g = SOAK_GOALS;
   const r: SoakResult = {
     viewers: opts.viewers,
+    store: opts.store,
     seconds,
     processes: last.processes,
     samples,
@@ -351,7 +355,7 @@ export async function serverSoak(bench: BenchStack, opts: SoakOptions): Promise<
     },
   };
   opts.log(
-    `  soak, ${opts.viewers} viewers, ${(seconds / 60).toFixed(1)} min (${r.processes.map((p) => `pid ${p.pid}: ${p.command}`).join('; ')}): app CPU ${steadyCpuPercent?.toFixed(1) ?? '–'} % of a core (median after ${warmupS.toFixed(0)} s), ` +
+    `  soak, ${opts.viewers} viewers, ${opts.store} store, ${(seconds / 60).toFixed(1)} min (${r.processes.map((p) => `pid ${p.pid}: ${p.command}`).join('; ')}): app CPU ${steadyCpuPercent?.toFixed(1) ?? '–'} % of a core (median after ${warmupS.toFixed(0)} s), ` +
       `RSS ${rssEndMB.toFixed(0)} MB at the end, ${rssAfterHourMB === null ? 'not measured after an hour' : `${rssAfterHourMB.toFixed(0)} MB after an hour`}, ` +
       `growth ${fitted === null ? `not measured (needs ${GROWTH_MIN_S / 60} min)` : `${fitted.toFixed(1)} MB/h after the first hour`}; ${polls.polls} polls, ${polls.failed} failed; load ${r.loadAverage.start} → ${r.loadAverage.end}`,
   );
@@ -359,7 +363,7 @@ export async function serverSoak(bench: BenchStack, opts: SoakOptions): Promise<
 }
 
 export function soakFigures(r: SoakResult, at: string): Figure[] {
-  const n = `${at}, ${r.viewers} delta viewers`;
+  const n = `${at}, ${r.viewers} delta viewers, ${r.store === 'postgresql' ? 'PostgreSQL store' : 'embedded store'}`;
   return [
     { metric: `${n}: app server CPU at steady state (% of one core)`, unit: '%', fleetmap: r.steadyCpuPercent, peer: null, better: 'lower' },
     { metric: `${n}: app server RSS at the end (${(r.seconds / 60).toFixed(0)} min)`, unit: 'MB', fleetmap: r.rssEndMB, peer: null, better: 'lower' },

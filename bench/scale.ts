@@ -13,6 +13,10 @@
 // BENCH_SCALE_PARTS (sizes,budget,pages,viewers,soak; all by default) picks parts; BENCH_SCALE_HOLD_S,
 // BENCH_SCALE_ONE_VIEWER_S, BENCH_SCALE_SOAK_S and BENCH_SCALE_BUDGET_S set their windows; BENCH_LOCAL_HOUR the
 // simulator's hour (bench/support/app-stack.ts); BENCH_PAGES_PROFILE=<dir> adds a profiled visit of each page.
+// BENCH_SCALE_STORE picks the app's history store: "embedded" (PGlite in the app's process, the default, as `npm start`
+// runs) or "postgresql" (DATABASE_URL on a database of its own, made on TEST_DATABASE_URL's server and dropped after,
+// as production runs). The embedded store's PostgreSQL lives in the app's process and its memory counts in the app's
+// RSS; the server's own is outside it. Each part records the store it ran on.
 import { performance } from 'node:perf_hooks';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -25,6 +29,7 @@ import type { Benchmark, Distribution, Figure } from './support/report';
 import { sleep } from './support/stats';
 import { LATEST_RESULTS, readResults } from './support/results';
 import { carryParts, describeCarried, SCALE_PARTS, type ScalePart } from './scale-carry';
+import { createTestDatabase } from '../lib/testing/database';
 
 const DEFAULT_FLEET = 855;
 /** The big fleet: BENCH_SCALE_BUSES, 10,000 by default. */
@@ -55,6 +60,15 @@ function partsOf(raw: string | undefined): Set<Part> {
   const unknown = asked.filter((x) => !(PARTS as readonly string[]).includes(x));
   if (unknown.length > 0) throw new Error(`BENCH_SCALE_PARTS: unknown part ${unknown.join(', ')} (parts: ${PARTS.join(', ')})`);
   return new Set(asked as Part[]);
+}
+
+export type ScaleStore = 'embedded' | 'postgresql';
+
+/** BENCH_SCALE_STORE: where the app keeps its history during the run. */
+function storeOf(raw: string | undefined): ScaleStore {
+  if (raw === undefined || raw === '' || raw === 'embedded') return 'embedded';
+  if (raw === 'postgresql') return 'postgresql';
+  throw new Error(`BENCH_SCALE_STORE must be embedded or postgresql, got ${raw}`);
 }
 
 /** The server's gzip level (lib/http/live-answer.ts GZIP_LEVEL): what it sends a browser asking gzip. */
@@ -281,6 +295,7 @@ export const scale: Benchmark = {
   needsApp: true,
   async run(ctx) {
     const parts = partsOf(process.env.BENCH_SCALE_PARTS);
+    const store = storeOf(process.env.BENCH_SCALE_STORE);
     const deltas = ctx.quick ? 2 : 5;
     const fillCapS = knob('BENCH_SCALE_FILL_S', ctx.quick ? 120 : 1_200);
     const budgetS = knob('BENCH_SCALE_BUDGET_S', ctx.quick ? 30 : 180);
@@ -304,7 +319,11 @@ export const scale: Benchmark = {
         runs.push({ buses, placedShare: Number.NaN, fillSeconds: 0, sizes: null, budget: null, pages: null, hold: null, soak: null });
         continue;
       }
-      const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT });
+      const db = store === 'postgresql' ? await createTestDatabase() : null;
+      const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT, env: db ? { DATABASE_URL: db.url } : {} }).catch(async (e: unknown) => {
+        await db?.drop();
+        throw e;
+      });
       try {
         const filled = await fill(bench, buses, fillCapS, ctx.log);
         const run: FleetRun = { buses, ...filled, sizes: null, budget: null, pages: null, hold: null, soak: null };
@@ -322,10 +341,11 @@ export const scale: Benchmark = {
         }
         if (parts.has('pages')) run.pages = await measurePages(bench, { openS, log: ctx.log, firstBusVisits: ctx.quick ? 2 : 5, profileDir: process.env.BENCH_PAGES_PROFILE });
         if (big && parts.has('viewers')) run.hold = await holdViewers(bench, { viewers, durationS: holdS, oneViewerS, sampleS, log: ctx.log });
-        if (big && parts.has('soak')) run.soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, log: ctx.log });
+        if (big && parts.has('soak')) run.soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, store, log: ctx.log });
         runs.push(run);
       } finally {
         await bench.stop();
+        await db?.drop();
       }
     }
 
@@ -369,8 +389,8 @@ export const scale: Benchmark = {
         `the app on the simulator at ${FLEETS.join(' and ')} buses (SIM_BUSES), a ${RATE_LIMIT}/min key, the simulator's local hour ${BENCH_LOCAL_HOUR}:00 at the start, one stack per fleet, each part measured in turn once the snapshot had filled (95 % of the buses listed, and 95 % of those placed or ${fillCapS / 60} min waited; placed: ${runs.map((r) => (Number.isNaN(r.placedShare) ? `${r.buses} buses not started (no part asked of them)` : `${r.buses} buses ${pct(r.placedShare)} after ${r.fillSeconds.toFixed(0)} s`)).join(', ')}); parts measured: ${[...parts].join(', ')}${carried ? `; carried from earlier runs of this benchmark: ${carried}` : ''}. ` +
         `Sizes: Fleetmap = ?shape=compact (what the browser reads), peer = the JSON form, as sent without compression and gzipped here at the server's level 6; ${deltas} deltas per fleet, each since the version of 5 s before; the roster the compact full answer names (?shape=roster, the buses' plates and names) is measured beside it, as a first-time viewer downloads both; decode = JSON.parse (and decodeCompactFull, with the roster's parse and decode) to the LiveSnapshot, in this Node process, median of ${DECODE_RUNS} after 2 warm-up runs. ` +
         `Budget: requests per minute by operation as the simulator counted them for the app's key over ${budgetS} s, and delay_minutes shown against the simulator's (bench/scale-budget.ts). ` +
-        `Pages: Chromium headless with SwiftShader WebGL, each of /, /wall, /fleet and /ladder left open ${openS} s after ready; long tasks from a 'longtask' observer, script and task time per second from CDP; first bus on / against a bare MapLibre page drawing the same buses, visit for visit (bench/scale-pages.ts). ` +
-        `Viewers (${bigAt}): one delta viewer for ${oneViewerS} s, then ${viewers} for ${holdS} s, as the browser polls (compact, a full answer first, then since= every 5 s); then ${soakViewers} for ${soakS} s while the app server's CPU and RSS were sampled every ${sampleS} s (bench/scale-viewers.ts). ` +
+        `Pages: Chromium headless with SwiftShader WebGL, each of /, /wall, /fleet and /ladder left open ${openS} s after ready; long tasks from a 'longtask' observer, script and task time per second from CDP; first bus on / against a bare MapLibre page drawing the same buses, visit for visit; that bare page also left open as the pages were, as drawn once and fed every 5 s (every bus moved a little, as a live map at its plainest), the peer of the live maps' long tasks (bench/scale-pages.ts). ` +
+        `Viewers (${bigAt}): one delta viewer for ${oneViewerS} s, then ${viewers} for ${holdS} s, as the browser polls (compact, a full answer first, then since= every 5 s); then ${soakViewers} for ${soakS} s while the app server's CPU and RSS were sampled every ${sampleS} s (bench/scale-viewers.ts), the app's history in ${big.soak?.store === 'postgresql' ? 'PostgreSQL on this machine (DATABASE_URL; the database server\'s memory is outside the app\'s RSS)' : "the embedded store (PGlite, in the app's process and its RSS)"}. ` +
         `Goals at ${bigAt}: full ≤ 1.5 MB, gzip ≤ 150 kB, 5 s delta gzip ≤ 30 kB, locations ≥ 70 % of the requests, no long task over ${GOALS.longTaskMs} ms after the first paint, first bus ≤ 1.3× the peer at 855 and ≤ 1.5× at 10,000, ` +
         `${VIEWER_GOALS.failedPolls} failed polls, p99 ≤ ${VIEWER_GOALS.p99Ms} ms, the poller ≥ ${VIEWER_GOALS.minShareRatio} of its share, upstream within ${VIEWER_GOALS.upstreamWithinPercent} % of one viewer's, app CPU ≤ ${SOAK_GOALS.cpuPercent} % of a core, RSS ≤ ${SOAK_GOALS.rssMBAfterHour} MB after an hour and no growth after it (kB = 1,000 bytes)`,
       figures,

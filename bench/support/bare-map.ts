@@ -2,7 +2,8 @@
 // the app's /api/live at the moment the peer is made, written to a static GeoJSON file) in one circle layer, over
 // the app's own offline style (lib/map-style/offline-style, with the app's /api/network copied as a static file),
 // framed as the app frames its first view (the buses' bounds, the same padding and zoom bound). A competent bare
-// page: the map is made at once, the buses are fetched while the style loads. Served by this
+// page: the map is made at once, the buses are fetched while the style loads. With ?feed=<ms> it also feeds its
+// source again at that interval, every bus moved a few tens of metres: the peer for a live page's long tasks. Served by this
 // process from loopback; Chromium loads MapLibre's ES module build and its worker from the same origin.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -33,8 +34,20 @@ maplibregl.setWorkerUrl('/maplibre-gl-worker.mjs');
 const buses = fetch('/buses.json').then((r) => r.json());
 const map = new maplibregl.Map({ container: 'map', style: '/style.json', ...__VIEW__, attributionControl: false });
 map.once('style.load', async () => {
-  map.addSource('buses', { type: 'geojson', data: await buses });
+  const data = await buses;
+  map.addSource('buses', { type: 'geojson', data });
   map.addLayer({ id: '${BARE_BUS_LAYER}', type: 'circle', source: 'buses', paint: { 'circle-radius': 5, 'circle-color': '#1D4ED8', 'circle-stroke-color': '#FFFFFF', 'circle-stroke-width': 1.5 } });
+  // ?feed=<ms>: a live map at its plainest, every bus moved a little and the source fed again at that interval.
+  const feedMs = Number(new URLSearchParams(location.search).get('feed'));
+  if (feedMs > 0) {
+    setInterval(() => {
+      for (const f of data.features) {
+        f.geometry.coordinates[0] += (Math.random() - 0.5) * 4e-4;
+        f.geometry.coordinates[1] += (Math.random() - 0.5) * 3e-4;
+      }
+      map.getSource('buses').setData(data);
+    }, feedMs);
+  }
 });
 window.__bare = map;
 </script>
@@ -96,6 +109,11 @@ export async function startBareMapPeer(appUrl: string): Promise<{ url: string; b
 /** Navigation → the first animation frame in which the peer has drawn a bus, ms (performance.now at that frame). */
 export async function bareFirstBusMs(page: Page, url: string): Promise<number> {
   await page.goto(url, { waitUntil: 'commit' });
+  return waitForBareBus(page);
+}
+
+/** On a peer page already navigated to: the first animation frame in which it has drawn a bus, ms. */
+export async function waitForBareBus(page: Page): Promise<number> {
   const handle = await page.waitForFunction(
     (layer) => {
       const map = (window as unknown as { __bare?: { getLayer(id: string): unknown; queryRenderedFeatures(o: { layers: string[] }): unknown[] } }).__bare;
