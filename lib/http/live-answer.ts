@@ -54,8 +54,11 @@ export interface LiveRequest {
   fullHealth?: boolean;
 }
 
-/** What a 200 answer of /api/live brings: the whole snapshot, or the change since the viewer's version. */
-export type LiveAnswerKind = 'full' | 'delta';
+/**
+ * What a 200 answer of /api/live brings: the whole snapshot, the change since the viewer's version, or the roster
+ * of the buses' names a compact answer names (?shape=roster).
+ */
+export type LiveAnswerKind = 'full' | 'delta' | 'roster';
 
 export interface RawAnswer {
   status: number;
@@ -156,7 +159,7 @@ const slowParts = new SlowParts();
  * per roster version; their ETag names that version.
  */
 const rosterEtag = (version: string) => `W/"r-${version}"`;
-const rosters = new Rosters<Encoded>((version, body) => new Encoded(Buffer.from(body), rosterEtag(version), undefined));
+const rosters = new Rosters<Encoded>((version, body) => new Encoded(Buffer.from(body), rosterEtag(version), 'roster'));
 
 /**
  * The roster of a page's first paint (lib/server/first-paint.ts): the one /api/live names for the same view, from the

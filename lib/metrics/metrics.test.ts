@@ -140,6 +140,7 @@ describe('serving', () => {
     exchange(m, 'TRACE', '/', 405);
     m.requests.liveAnswer({ status: 200, kind: 'full' }, exchange(m, 'GET', '/api/live', 200));
     m.requests.liveAnswer({ status: 200, kind: 'delta' }, exchange(m, 'GET', '/api/live?since=e-1', 200, { 'x-fleetmap-client-address': '10.0.0.2' }));
+    m.requests.liveAnswer({ status: 200, kind: 'roster' }, exchange(m, 'GET', '/api/live?shape=roster&roster=r1', 200));
     m.requests.liveAnswer({ status: 304 }, exchange(m, 'GET', '/api/live', 304));
     m.requests.liveAnswer({ status: 400 }, exchange(m, 'GET', '/api/live?since=x', 400, { 'x-fleetmap-client-address': '10.0.0.3' }));
     let s = parseScrape(await m.scrape());
@@ -147,6 +148,7 @@ describe('serving', () => {
     expect(samplesOf(s, 'http_server_request_duration_seconds', { route: '/' })[0]!.labels.method).toBe('other');
     expect(valueOf(s, 'fleetmap_live_answers_total', { kind: 'full' })).toBe(1);
     expect(valueOf(s, 'fleetmap_live_answers_total', { kind: 'delta' })).toBe(1);
+    expect(valueOf(s, 'fleetmap_live_answers_total', { kind: 'roster' })).toBe(1);
     expect(valueOf(s, 'fleetmap_live_answers_total', { kind: '304' })).toBe(1);
     expect(valueOf(s, 'fleetmap_viewers')).toBe(2);
     now += 61_000;

@@ -34,7 +34,7 @@ export interface RequestObserver {
   /** At the start of every request; the observer watches the response's end itself. */
   request(req: IncomingMessage, res: ServerResponse): void;
   /** Each answer of /api/live, as scripts/server/server.mjs sends it. */
-  liveAnswer(answer: { status: number; kind?: LiveAnswer['kind'] }, req: IncomingMessage): void;
+  liveAnswer(answer: { status: number; kind?: LiveAnswer['kind'] | 'roster' }, req: IncomingMessage): void;
 }
 
 export function servingMetrics(registry: Registry, trustProxyHops: () => number, now: () => number = Date.now): RequestObserver {
@@ -49,11 +49,11 @@ export function servingMetrics(registry: Registry, trustProxyHops: () => number,
   });
   const live = new Counter({
     name: 'fleetmap_live_answers_total',
-    help: '/api/live answers by kind: the full snapshot, a delta since the viewer\'s version, or 304 (nothing new).',
+    help: '/api/live answers by kind: the full snapshot, a delta since the viewer\'s version, the roster of the buses\' names (?shape=roster), or 304 (nothing new).',
     labelNames: ['kind'] as const,
     registers: [registry],
   });
-  for (const kind of ['full', 'delta', '304']) live.inc({ kind }, 0);
+  for (const kind of ['full', 'delta', 'roster', '304']) live.inc({ kind }, 0);
   // Client -> when it last polled /api/live. Insertion order is refreshed on each poll, so the oldest come first.
   const seen = new Map<string, number>();
   const forget = (before: number) => {
