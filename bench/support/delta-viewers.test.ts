@@ -2,7 +2,7 @@ import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { encodeCompactDelta, encodeCompactFull, encodeRoster, liveChanges, type LiveSnapshot } from '../../lib/model';
 import { makeSnapshot, makeTrip, makeVehicle, T0 } from '../../lib/testing/view-factories';
-import { ChainMemo, compactLiveUrl, type ReceivedAnswer } from './delta-viewers';
+import { ChainMemo, compactLiveUrl, HELD_KEPT, type ReceivedAnswer } from './delta-viewers';
 
 const v1 = makeSnapshot({ version: 1, generatedAt: T0, vehicles: [makeVehicle({ busId: 3, trip: makeTrip({ tripId: 70 }) }), makeVehicle({ busId: 8 })] });
 const v2: LiveSnapshot = { ...v1, version: 2, generatedAt: T0 + 5_000, vehicles: [{ ...v1.vehicles[0]!, lat: 40.76 }, v1.vehicles[1]!] };
@@ -60,6 +60,21 @@ describe('delta viewers follow the chain as the browser does', () => {
     // Another snapshot of the same version is another question: decoded again.
     memo.follow(structuredClone(held), delta12);
     expect(memo.decoded).toBe(3);
+  });
+
+  it('keeps the answers of the newest held snapshots only, so an old snapshot does not hold the chain after it', () => {
+    const memo = memoWithRoster();
+    const a = memo.follow(undefined, full1);
+    const held = a.kind === 'full' ? a.snapshot : undefined;
+    const first = memo.follow(held, delta12);
+    for (let i = 0; i < 3 * HELD_KEPT; i++) memo.follow(structuredClone(held), delta12);
+    expect(memo.heldKept).toBe(HELD_KEPT);
+    // The first held snapshot's answer was let go: asked again, it is decoded again, to an equal snapshot.
+    const decoded = memo.decoded;
+    const again = memo.follow(held, delta12);
+    expect(memo.decoded).toBe(decoded + 1);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 
   it('asks for the roster a full answer names before decoding it, once', () => {

@@ -27,6 +27,13 @@ const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Full answers kept decoded for viewers that ask one (a few versions: viewers start over an interval). */
 const FULL_ANSWERS_KEPT = 8;
+/**
+ * Held snapshots whose answers are kept, the newest: viewers polling every 5 s hold two or three versions at once.
+ * Bounded because each kept answer is a snapshot that is itself a key: kept by a WeakMap, a full answer decoded at
+ * the start held every later snapshot of the chain alive (a soak at 10,000 buses ran this process out of its 4 GB
+ * heap in 47 minutes).
+ */
+export const HELD_KEPT = 16;
 
 export interface DeltaViewerCounts {
   /** Polls made (one per beat that found the viewer idle). */
@@ -103,12 +110,17 @@ function decodeBody<T = CompactAnswer>(a: ReceivedAnswer): T {
  * held). Snapshots are never changed once made, so viewers share them.
  */
 export class ChainMemo {
-  private readonly onHeld = new WeakMap<LiveSnapshot, Map<string, Followed>>();
+  private readonly onHeld = new Map<LiveSnapshot, Map<string, Followed>>();
   private readonly onNothing = new Map<string, Followed>();
   /** Rosters decoded, by version (every viewer asks for its own, and they are the same). */
   private readonly rosters = new Map<string, LiveRoster>();
   /** Answers decoded (not found in the memo). */
   decoded = 0;
+
+  /** How many held snapshots have answers kept (at most HELD_KEPT). */
+  get heldKept(): number {
+    return this.onHeld.size;
+  }
 
   /** A roster answer, decoded; null when it is not one. */
   addRoster(answer: ReceivedAnswer): LiveRoster | null {
@@ -132,8 +144,12 @@ export class ChainMemo {
     let memo: Map<string, Followed>;
     if (held === undefined) memo = this.onNothing;
     else {
-      memo = this.onHeld.get(held) ?? new Map<string, Followed>();
-      this.onHeld.set(held, memo);
+      let kept = this.onHeld.get(held);
+      if (kept === undefined) {
+        if (this.onHeld.size >= HELD_KEPT) this.onHeld.delete(this.onHeld.keys().next().value!);
+        this.onHeld.set(held, (kept = new Map<string, Followed>()));
+      }
+      memo = kept;
     }
     let f = memo.get(answer.etag);
     if (f === undefined) {
