@@ -30,8 +30,8 @@ const FULL_ANSWERS_KEPT = 8;
 /**
  * Held snapshots whose answers are kept, the newest: viewers polling every 5 s hold two or three versions at once.
  * Bounded because each kept answer is a snapshot that is itself a key: kept by a WeakMap, a full answer decoded at
- * the start held every later snapshot of the chain alive (a soak at 10,000 buses ran this process out of its 4 GB
- * heap in 47 minutes).
+ * the start could hold every later snapshot of the chain alive. (A soak at 10,000 buses ran this process out of its
+ * 4 GB heap in 47 minutes; with this bound its RSS still grew, so that is not the whole of it.)
  */
 export const HELD_KEPT = 16;
 
