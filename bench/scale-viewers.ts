@@ -174,7 +174,7 @@ function cpuPercent(a: ProcSample, b: ProcSample): number {
 function describeWindow(w: ViewerWindow): string {
   const ms = (x: number | null) => (x === null ? '–' : x.toFixed(0));
   return (
-    `${w.viewers} viewer${w.viewers === 1 ? '' : 's'}, ${w.seconds.toFixed(0)} s: ${w.polls.polls} polls, ${w.polls.failed} failed (${w.polls.chainBreaks} broken chains), ${w.polls.skipped} skipped, ` +
+    `${w.viewers} viewer${w.viewers === 1 ? '' : 's'}, ${w.seconds.toFixed(0)} s: ${w.polls.polls} polls, ${w.polls.failed} failed (${w.polls.chainBreaks} broken chains), ${w.polls.divergent} versions reached unequal, ${w.polls.skipped} skipped, ` +
     `latency p50 ${ms(w.latencyMs.p50)} / p99 ${ms(w.latencyMs.p99)} / max ${ms(w.latencyMs.max)} ms; ${w.polls.fullAnswers} full, ${w.polls.deltaAnswers} deltas, ${w.polls.notModified} 304; ` +
     `${(w.polls.bytes / MB).toFixed(1)} MB received on ${w.polls.connections} connections; upstream ${w.upstreamPerMinute.toFixed(1)}/min, poller ≥ ${w.minShareRatio?.toFixed(3) ?? '–'} of its share; ` +
     `app ${w.appCpuPercent.toFixed(1)} % of a core, ${w.appRssMB.toFixed(0)} MB; generator ${w.polls.clientCpuPercent.toFixed(1)} % of a core, its event loop delayed ≤ ${w.polls.clientLoopDelayMs.max.toFixed(0)} ms (p99 ${w.polls.clientLoopDelayMs.p99.toFixed(0)}); load ${w.loadAverage.start} → ${w.loadAverage.end}`
@@ -357,7 +357,7 @@ export async function serverSoak(bench: BenchStack, opts: SoakOptions): Promise<
   opts.log(
     `  soak, ${opts.viewers} viewers, ${opts.store} store, ${(seconds / 60).toFixed(1)} min (${r.processes.map((p) => `pid ${p.pid}: ${p.command}`).join('; ')}): app CPU ${steadyCpuPercent?.toFixed(1) ?? '–'} % of a core (median after ${warmupS.toFixed(0)} s), ` +
       `RSS ${rssEndMB.toFixed(0)} MB at the end, ${rssAfterHourMB === null ? 'not measured after an hour' : `${rssAfterHourMB.toFixed(0)} MB after an hour`}, ` +
-      `growth ${fitted === null ? `not measured (needs ${GROWTH_MIN_S / 60} min)` : `${fitted.toFixed(1)} MB/h after the first hour`}; ${polls.polls} polls, ${polls.failed} failed; load ${r.loadAverage.start} → ${r.loadAverage.end}`,
+      `growth ${fitted === null ? `not measured (needs ${GROWTH_MIN_S / 60} min)` : `${fitted.toFixed(1)} MB/h after the first hour`}; ${polls.polls} polls, ${polls.failed} failed, ${polls.divergent} versions reached unequal; load ${r.loadAverage.start} → ${r.loadAverage.end}`,
   );
   return r;
 }

@@ -2,7 +2,7 @@ import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { encodeCompactDelta, encodeCompactFull, encodeRoster, liveChanges, type LiveSnapshot } from '../../lib/model';
 import { makeSnapshot, makeTrip, makeVehicle, T0 } from '../../lib/testing/view-factories';
-import { ChainMemo, compactLiveUrl, HELD_KEPT, type ReceivedAnswer } from './delta-viewers';
+import { ChainMemo, compactLiveUrl, HELD_KEPT, type Followed, type ReceivedAnswer } from './delta-viewers';
 
 const v1 = makeSnapshot({ version: 1, generatedAt: T0, vehicles: [makeVehicle({ busId: 3, trip: makeTrip({ tripId: 70 }) }), makeVehicle({ busId: 8 })] });
 const v2: LiveSnapshot = { ...v1, version: 2, generatedAt: T0 + 5_000, vehicles: [{ ...v1.vehicles[0]!, lat: 40.76 }, v1.vehicles[1]!] };
@@ -14,6 +14,8 @@ function sent(body: unknown, version: number): ReceivedAnswer {
 }
 
 const full1 = sent(encodeCompactFull(v1, 'r1'), 1);
+/** The snapshot a viewer holds after an answer it followed (none when it was not a full answer or a delta). */
+const snapshotOf = (f: Followed): LiveSnapshot | undefined => (f.kind === 'full' || f.kind === 'delta' ? f.snapshot : undefined);
 const roster1 = sent(encodeRoster(v1.vehicles, 'r1'), 1);
 
 /** A memo holding the roster full1 names, as a viewer has it once it asked. */
@@ -60,6 +62,30 @@ describe('delta viewers follow the chain as the browser does', () => {
     // Another snapshot of the same version is another question: decoded again.
     memo.follow(structuredClone(held), delta12);
     expect(memo.decoded).toBe(3);
+  });
+
+  it('gives viewers that reached a version by a full answer and by a delta one snapshot of it, so their chains join', () => {
+    const memo = memoWithRoster();
+    const a = memo.follow(undefined, full1);
+    const byDelta = memo.follow(snapshotOf(a), delta12);
+    const byFull = memo.follow(undefined, sent(encodeCompactFull(v2, 'r1'), 2));
+    expect([byDelta.kind, byFull.kind]).toEqual(['delta', 'full']);
+    expect(snapshotOf(byFull)).toBe(snapshotOf(byDelta));
+    expect(memo.divergent).toBe(0);
+    // Both viewers then hold the same snapshot: the next delta is decoded once for the two.
+    const decoded = memo.decoded;
+    expect(memo.follow(snapshotOf(byFull), delta23)).toBe(memo.follow(snapshotOf(byDelta), delta23));
+    expect(memo.decoded).toBe(decoded + 1);
+  });
+
+  it('counts a version reached as a snapshot unequal to the one kept, and leaves that viewer its own', () => {
+    const memo = memoWithRoster();
+    const byDelta = memo.follow(snapshotOf(memo.follow(undefined, full1)), delta12);
+    const other: LiveSnapshot = { ...v2, vehicles: [{ ...v2.vehicles[0]!, lat: 40.8 }, v2.vehicles[1]!] };
+    const byFull = memo.follow(undefined, sent(encodeCompactFull(other, 'r1'), 2));
+    expect(memo.divergent).toBe(1);
+    expect(snapshotOf(byFull)).not.toBe(snapshotOf(byDelta));
+    expect(snapshotOf(byFull)?.vehicles[0]?.lat).toBe(40.8);
   });
 
   it('keeps the answers of the newest held snapshots only, so an old snapshot does not hold the chain after it', () => {

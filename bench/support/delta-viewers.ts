@@ -13,10 +13,13 @@
 // in the benchmark's process, on the cores the server uses, so it must stay cheap: a decoded answer is shared by
 // every viewer that got the same answer (same ETag) on the same held snapshot (the same object), so 1,000 viewers
 // at one version decompress, parse and apply each answer once (ChainMemo); which is still exactly what each
-// would compute on its own, the results being pure functions of the two. Its own CPU is measured and reported.
+// would compute on its own, the results being pure functions of the two. Viewers that reached one version by
+// different ways (a full answer, a chain of deltas) are given one snapshot of it when the two are equal, so their
+// chains join again rather than each keeping a copy of the fleet. Its own CPU is measured and reported.
 import { Agent, request } from 'node:http';
 import type { Socket } from 'node:net';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { isDeepStrictEqual } from 'node:util';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { applyCompactDelta, decodeCompactFull, decodeRoster, LIVE_COMPACT_SHAPE, LIVE_ROSTER_SHAPE, liveVersionTag, type CompactAnswer, type CompactRoster, type LiveRoster, type LiveSnapshot } from '../../lib/model';
 import { schedulePolls } from './viewers';
@@ -28,10 +31,10 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** Full answers kept decoded for viewers that ask one (a few versions: viewers start over an interval). */
 const FULL_ANSWERS_KEPT = 8;
 /**
- * Held snapshots whose answers are kept, the newest: viewers polling every 5 s hold two or three versions at once.
- * Bounded because each kept answer is a snapshot that is itself a key: kept by a WeakMap, a full answer decoded at
- * the start could hold every later snapshot of the chain alive. (A soak at 10,000 buses ran this process out of its
- * 4 GB heap in 47 minutes; with this bound its RSS still grew, so that is not the whole of it.)
+ * Held snapshots whose answers are kept, the newest, and versions whose one snapshot is kept: viewers polling every
+ * 5 s hold two or three versions at once. Bounded because each kept answer is a snapshot that is itself a key: kept
+ * by a WeakMap, a full answer decoded at the start could hold every later snapshot of the chain alive (a soak at
+ * 10,000 buses ran this process out of its 4 GB heap in 47 minutes).
  */
 export const HELD_KEPT = 16;
 
@@ -51,6 +54,11 @@ export interface DeltaViewerCounts {
   notModified: number;
   /** Deltas that did not follow the snapshot held (each also a failed poll). */
   chainBreaks: number;
+  /**
+   * Versions a viewer reached as a snapshot not equal to the one another viewer reached for that version (by a full
+   * answer against a chain of deltas, say): 0 when the server's full answers and deltas agree.
+   */
+  divergent: number;
   /** Body bytes as received (compressed), every request. */
   bytes: number;
   /** TCP connections the viewers opened (one per viewer, plus any the server closed and a viewer opened again). */
@@ -114,8 +122,18 @@ export class ChainMemo {
   private readonly onNothing = new Map<string, Followed>();
   /** Rosters decoded, by version (every viewer asks for its own, and they are the same). */
   private readonly rosters = new Map<string, LiveRoster>();
+  /**
+   * One snapshot per version reached, the newest HELD_KEPT versions. Without it, viewers that reached a version by
+   * different ways held different (equal) objects, so the memo answered each apart and made each its own next
+   * snapshot; once more than HELD_KEPT were held, every eviction split one more chain off, until each of 100 viewers
+   * held a copy of the 10,000-bus fleet of its own (a heap snapshot of a soak: 400,000 buses' records made in six
+   * minutes, the heap growing 10 MB a minute) and decoded every delta for itself.
+   */
+  private readonly byVersion = new Map<string, LiveSnapshot>();
   /** Answers decoded (not found in the memo). */
   decoded = 0;
+  /** Snapshots of a version reached before that were not equal to the one kept (each viewer then keeps its own). */
+  divergent = 0;
 
   /** How many held snapshots have answers kept (at most HELD_KEPT). */
   get heldKept(): number {
@@ -173,10 +191,24 @@ export class ChainMemo {
     if (a.shape !== LIVE_COMPACT_SHAPE) return { kind: 'unreadable', why: `shape ${String(a.shape)}` };
     if (a.kind === 'full') {
       const roster = this.rosters.get(a.roster);
-      return roster === undefined ? { kind: 'roster', version: a.roster } : { kind: 'full', snapshot: decodeCompactFull(a, roster), roster: a.roster };
+      return roster === undefined ? { kind: 'roster', version: a.roster } : { kind: 'full', snapshot: this.joined(decodeCompactFull(a, roster)), roster: a.roster };
     }
     const next = held === undefined ? null : applyCompactDelta(held, a);
-    return next === null ? { kind: 'broken' } : { kind: 'delta', snapshot: next };
+    return next === null ? { kind: 'broken' } : { kind: 'delta', snapshot: this.joined(next) };
+  }
+
+  /** The snapshot kept for `s`'s version when it is equal to `s` (then `s` is let go), else `s`. */
+  private joined(s: LiveSnapshot): LiveSnapshot {
+    const tag = liveVersionTag(s.epoch, s.version);
+    const kept = this.byVersion.get(tag);
+    if (kept === undefined) {
+      if (this.byVersion.size >= HELD_KEPT) this.byVersion.delete(this.byVersion.keys().next().value!);
+      this.byVersion.set(tag, s);
+      return s;
+    }
+    if (isDeepStrictEqual(kept, s)) return kept;
+    this.divergent++;
+    return s;
   }
 }
 
@@ -222,7 +254,7 @@ function get(agent: Agent, url: string, headers: Record<string, string>, onSocke
 }
 
 export function startDeltaViewers(appUrl: string, opts: { viewers: number; intervalMs: number }): DeltaViewers {
-  const counts: DeltaViewerCounts = { polls: 0, failed: 0, skipped: 0, requests: 0, byStatus: {}, fullAnswers: 0, deltaAnswers: 0, notModified: 0, chainBreaks: 0, bytes: 0, connections: 0 };
+  const counts: DeltaViewerCounts = { polls: 0, failed: 0, skipped: 0, requests: 0, byStatus: {}, fullAnswers: 0, deltaAnswers: 0, notModified: 0, chainBreaks: 0, divergent: 0, bytes: 0, connections: 0 };
   const latencyMs: number[] = [];
   const versions = new Set<string>();
   let newest: LiveSnapshot | undefined;
@@ -331,7 +363,7 @@ export function startDeltaViewers(appUrl: string, opts: { viewers: number; inter
   return {
     newest: () => newest,
     latencies: () => latencyMs,
-    counts: () => ({ ...counts, skipped: schedule.skipped(), byStatus: { ...counts.byStatus } }),
+    counts: () => ({ ...counts, skipped: schedule.skipped(), divergent: memo.divergent, byStatus: { ...counts.byStatus } }),
     async stop() {
       await schedule.stop();
       const cpu = process.cpuUsage(cpu0);
@@ -341,6 +373,7 @@ export function startDeltaViewers(appUrl: string, opts: { viewers: number; inter
       return {
         ...counts,
         skipped: schedule.skipped(),
+        divergent: memo.divergent,
         viewers: opts.viewers,
         intervalMs: opts.intervalMs,
         latencyMs,
