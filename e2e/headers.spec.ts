@@ -62,10 +62,12 @@ for (const path of MAP_PAGES) {
       document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
     await page.goto(path);
-    // Bus features drawn means the style loaded and MapLibre's worker parsed and laid out the data.
     await expect.poll(() => renderedBusCount(page), { timeout: 60_000 }).toBeGreaterThan(0);
-    const workers = page.workers().map((w) => new URL(w.url()).pathname);
-    expect(workers.some((w) => w.endsWith('maplibre-gl-worker.mjs')), `workers: ${workers.join(', ')}`).toBe(true);
+    // Buses can be on screen before MapLibre's worker exists (the overlay draws them until it has tiled the fleet:
+    // first-paint.spec.ts), so the worker is waited for, and then the map's tiles, which only the worker lays out.
+    const workers = () => page.workers().map((w) => new URL(w.url()).pathname);
+    await expect.poll(() => workers().some((w) => w.endsWith('maplibre-gl-worker.mjs')), { timeout: 60_000, message: 'the map worker running' }).toBe(true);
+    await expect.poll(() => page.evaluate(() => window.__fleetmap!.map.loaded()), { timeout: 60_000, message: 'the style and its tiles loaded' }).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)).toEqual([]);
     // The fixture also fails the test on any console error, which is where Chromium reports a refused load.
   });
