@@ -102,30 +102,44 @@ export class FeedHealth {
     return healthSentence({ state, lastError, capabilities }, now, true);
   }
 
+  /**
+   * The located buses' ages and scheduler weights, those on trips (all of them when none is): one pass over the
+   * tracks into typed arrays, sorted natively. Made for every snapshot build, once a second: at 10,000 buses the
+   * arrays of tracks, filters and comparator sorts it replaced were about 2 % of the server's main thread.
+   */
   private freshness(now: number): Health['freshness'] {
     if (!this.gateway.capabilities.locations) return { meanAgeS: null, p95AgeS: null, boundS: null, trackedBuses: 0, weightsKmh: null };
-    const tracks = [...this.state.tracks.values()];
-    const onTrip = tracks.filter((t) => t.onTrip);
-    const tracked = onTrip.length > 0 ? onTrip : tracks;
-    const ages = tracked
-      .filter((t) => t.fetchedAt !== null && t.lat !== null)
-      .map((t) => (now - t.fetchedAt!) / 1000)
-      .sort((a, b) => a - b);
+    const tracks = this.state.tracks;
+    let onTrip = 0;
+    for (const t of tracks.values()) if (t.onTrip) onTrip++;
+    const tracked = onTrip > 0 ? onTrip : tracks.size;
+    const ageS = new Float64Array(tracked);
+    const weightKmh = new Float64Array(tracked);
+    let located = 0;
+    for (const t of tracks.values()) {
+      if ((onTrip > 0 && !t.onTrip) || t.fetchedAt === null || t.lat === null) continue;
+      ageS[located] = (now - t.fetchedAt) / 1000;
+      weightKmh[located++] = schedulerWeightKmh(t);
+    }
+    const ages = ageS.subarray(0, located).sort();
+    let sum = 0;
+    for (const a of ages) sum += a;
     const otherPolls = this.budget.sentLastMinute((kind, lane) => lane === 'poll' && kind !== 'busLocation');
     const locationPerMinute = Math.max(1, this.budget.pollPerMinute() - otherPolls);
     return {
-      meanAgeS: ages.length === 0 ? null : ages.reduce((a, b) => a + b, 0) / ages.length,
+      meanAgeS: located === 0 ? null : sum / located,
       p95AgeS: percentile(ages, 0.95),
-      boundS: tracked.length === 0 ? null : (tracked.length / (2 * locationPerMinute)) * 60,
-      trackedBuses: tracked.length,
-      weightsKmh: weightSpread(tracked.filter((t) => t.fetchedAt !== null && t.lat !== null).map(schedulerWeightKmh)),
+      boundS: tracked === 0 ? null : (tracked / (2 * locationPerMinute)) * 60,
+      trackedBuses: tracked,
+      weightsKmh: weightSpread(weightKmh.subarray(0, located).sort()),
     };
   }
 }
 
-function weightSpread(weights: number[]): Health['freshness']['weightsKmh'] {
-  if (weights.length === 0) return null;
-  const w = weights.sort((a, b) => a - b);
+function weightSpread(w: Float64Array): Health['freshness']['weightsKmh'] {
+  if (w.length === 0) return null;
   const at = (p: number) => percentile(w, p)!;
-  return { buses: w.length, min: w[0]!, p25: at(0.25), median: at(0.5), p75: at(0.75), max: w.at(-1)!, atSpeedFloor: w.filter((x) => x <= FLOOR_WEIGHT_KMH).length };
+  let atSpeedFloor = 0;
+  for (const x of w) if (x <= FLOOR_WEIGHT_KMH) atSpeedFloor++;
+  return { buses: w.length, min: w[0]!, p25: at(0.25), median: at(0.5), p75: at(0.75), max: w[w.length - 1]!, atSpeedFloor };
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { applyLiveDelta, liveChanges, mergeLiveChanges, type LiveSnapshot } from '@/lib/model';
 import { MemorySnapshotStore, type StoredSnapshot } from './snapshot-store';
+import { FleetState } from './fleet-state';
+import { SnapshotBuilder } from './snapshot-builder';
+import { FeedTimezone } from './timezone';
 import { adminView, MINUTE, startTestFeed, stopAll } from '@/lib/testing/feed';
 
 /** A store whose epoch a test sets, as a shared store's would change with a new leader. */
@@ -92,5 +95,40 @@ describe('SnapshotBuilder', () => {
     expect(versions).toBeGreaterThan(10);
     expect(moved).toBeGreaterThan(versions);
     expect(moved).toBeLessThan(versions * 40);
+  });
+
+  it('a bus no longer tracked is removed in the step change, a bus tracked anew is added in its order, and the body follows', async () => {
+    // The health of a running feed, held still: only the tracks change between the builds.
+    const { clock, feed } = startTestFeed({ buses: 5, onTrip: 3, limit: 600 });
+    await clock.advance(MINUTE);
+    const health = adminView(feed.liveSnapshot()).health;
+    await stopAll(clock, feed);
+
+    const state = new FleetState(new FeedTimezone(null));
+    const place = (busId: number, lat: number) => Object.assign(state.track(busId), { lat, lon: -73.9, gpsAt: 1_000 * busId, fetchedAt: 2_000 * busId });
+    for (const id of [5, 2, 9, 7]) place(id, 40.7);
+    const builder = new SnapshotBuilder({ state, store: new MemorySnapshotStore(), thresholds: { lateMin: 5, earlyMin: 1 }, locations: () => true, health: () => health });
+    const t0 = 1_768_000_000_000;
+    const first = builder.live(t0);
+    expect(first.snapshot.vehicles.map((v) => v.busId)).toEqual([2, 5, 7, 9]);
+
+    // Bus 7 is dropped (its bus left the fleet list), bus 3 appears, bus 9 moves: the step names each once.
+    state.tracks.delete(7);
+    place(3, 40.71);
+    place(9, 40.72);
+    const second = builder.live(t0 + 1_000);
+    expect(second.snapshot.version).toBe(first.snapshot.version + 1);
+    expect(second.snapshot.vehicles.map((v) => v.busId)).toEqual([2, 3, 5, 9]);
+    expect(second.changes).toEqual(liveChanges(first.snapshot, second.snapshot));
+    expect(second.changes!.removedBusIds).toEqual([7]);
+    expect(second.changes!.vehicles.map((v) => v.busId)).toEqual([3, 9]);
+    expect(second.body).toBe(JSON.stringify({ kind: 'full', ...second.snapshot }));
+
+    // Nothing changed: the same version. Then only a drop: a version whose step is that drop alone.
+    expect(builder.live(t0 + 2_000)).toBe(second);
+    state.tracks.delete(2);
+    const third = builder.live(t0 + 3_000);
+    expect(third.changes).toEqual({ vehicles: [], removedBusIds: [2], unpositionedTrips: [], removedTripIds: [] });
+    expect(third.snapshot.vehicles.map((v) => v.busId)).toEqual([3, 5, 9]);
   });
 });

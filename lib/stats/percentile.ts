@@ -16,7 +16,7 @@ function quantileOf(n: number, at: (i: number) => number, p: number): number | n
 }
 
 /** The p-quantile (0..1) of ascending `sorted` values (type 7, see quantileOf); null for no values. */
-export function percentile(sorted: readonly number[], p: number): number | null {
+export function percentile(sorted: ArrayLike<number>, p: number): number | null {
   return quantileOf(sorted.length, (i) => sorted[i]!, p);
 }
 
