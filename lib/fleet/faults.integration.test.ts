@@ -183,9 +183,10 @@ async function runCase(c: FaultCase): Promise<{ during: AdminSnapshot; held: Adm
     noticedMs = Date.now() - onAt;
     expect(during.health.message).toMatch(c.message);
     await Promise.all([sleep(HOLD_MS), c.whileHeld?.()]);
-    held = await live();
-    expect(held.health.state).toBe(c.state);
-    expect(held.health.message).toMatch(c.message);
+    // Still the fault's state after the hold, waited for rather than read once: in a 429 storm the state is
+    // 'degraded' between the end of one pause and the next 429's answer, a moment that a loaded machine (the unit
+    // tests beside the browser tests) stretches until a single read can land in it.
+    held = await until(`state ${c.state} after holding ${c.name}`, live, (s) => s.health.state === c.state && c.message.test(s.health.message ?? ''), NOTICE_DEADLINE_MS);
 
     // The last good data stays: every bus placed before the fault is still placed.
     const was = fixes(before);
