@@ -4,7 +4,7 @@
 // once: the single-threaded checks beside the end-to-end build; then the unit tests beside the browser tests. Alone,
 // the unit tests left about 40 % of the two cores idle (they mostly wait on simulated clocks) and the browser tests
 // 16 % (they mostly wait on the pages' polls); run one after the other they took 229 + 528 s (29 November 2026).
-// Steps that run at once print each line whole, prefixed with the step's name. Every step runs even if an earlier one
+// Each step's lines are printed whole, prefixed with its name (steps run at once). Every step runs even if an earlier one
 // failed, so one run shows everything that is wrong.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -41,19 +41,13 @@ function prefixLines(stream, out, prefix) {
   });
 }
 
-function run([name, args], alone) {
+function run([name, args]) {
   const started = Date.now();
   console.log(`\n=== ${name} ===`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-    });
-    if (!alone) {
-      prefixLines(child.stdout, process.stdout, `[${name}] `);
-      prefixLines(child.stderr, process.stderr, `[${name}] `);
-    }
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    prefixLines(child.stdout, process.stdout, `[${name}] `);
+    prefixLines(child.stderr, process.stderr, `[${name}] `);
     const done = (ok) => resolve({ name, ok, seconds: Math.round((Date.now() - started) / 1000) });
     child.on('error', (err) => {
       console.error(`${name}: ${err.message}`);
@@ -65,7 +59,7 @@ function run([name, args], alone) {
 
 const started = Date.now();
 const results = [];
-for (const group of groups) results.push(...(await Promise.all(group.map((step) => run(step, group.length === 1)))));
+for (const group of groups) results.push(...(await Promise.all(group.map(run))));
 
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.seconds} s)`);
