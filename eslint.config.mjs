@@ -10,7 +10,7 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: ['node_modules/**', '.next/**', '.next-*/**', 'public/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**', 'next-env.d.ts'],
+    ignores: ['node_modules/**', '.next/**', '.next-*/**', 'public/**', 'test-results/**', 'test-results-scale/**', 'playwright-report/**', 'e2e/artifacts/**', 'next-env.d.ts'],
   },
   {
     rules: {

@@ -6,7 +6,8 @@ import './globals.css';
 export const metadata: Metadata = {
   title: 'Fleetmap',
   description: 'Live fleet map for dispatchers, managers and wall displays.',
-  // Inline, so browsers do not ask for a /favicon.ico that does not exist.
+  // Inline, so pages need no request for it; public/favicon.ico (the same mark) answers a browser that asks for
+  // /favicon.ico all the same (Chromium did, twice in one run of the ladder e2e, which navigates page after page).
   icons: {
     icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%231e293b'/%3E%3Ccircle cx='8' cy='8' r='3.5' fill='%23009E73'/%3E%3C/svg%3E",
   },

@@ -29,11 +29,12 @@ import { renderTable, type Benchmark } from './support/report';
 import { LATEST_RESULTS, mergeResults, readResults, RESULTS_DIR, writeResults, type BenchEntry } from './support/results';
 import { upstreamCost } from './upstream-cost';
 import { metricsScrape } from './metrics';
+import { openDay } from './open-day';
 
 export const ROOT = join(__dirname, '..');
 export { LATEST_RESULTS };
 
-export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, apiLoadGtfsRt, mapUpdate, firstBus, basemap, fleetTable, history, cluster, metricsScrape, headways, scale];
+export const BENCHMARKS: readonly Benchmark[] = [upstreamCost, freshness, schedulerReplay, estimation, predictions, exceptions, gtfsRt, apiLoad, apiLoadGtfsRt, mapUpdate, firstBus, basemap, fleetTable, history, openDay, cluster, metricsScrape, headways, scale];
 
 export class UsageError extends Error {
   constructor(

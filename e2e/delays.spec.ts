@@ -131,7 +131,9 @@ test('a most-delayed trip opens the map with that trip selected', async ({ page 
 // The board needs trips only. stackOptions is worker-scoped, so the Standard-plan stack (no gps:read: the feed
 // never learns a position) is started here for this one test.
 test('works on a key without GPS: the same figures, from trips alone', async ({ browser }) => {
-  test.setTimeout(180_000);
+  // A stack of its own: starting it alone can take minutes beside the other workers on a loaded machine (it ran out
+  // of 180 s once), as the fixtures' stacks may (startWithin 330 s).
+  test.setTimeout(480_000);
   const std = await startStack({ key: 'standard' });
   const page = await browser.newPage({ baseURL: std.appUrl });
   const guard = guardPage(page, std.appUrl);

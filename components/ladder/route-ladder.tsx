@@ -199,7 +199,7 @@ function DirectionLadder({ route, d, down, now, theme, selectedTripId, onSelect,
             </text>
           </g>
         ))}
-        {layout.buses.map(({ bus, y, lane }) => (
+        {layout.buses.map(({ bus, m, y, lane }) => (
           <g
             key={`bus-${bus.busId}`}
             role="button"
@@ -210,6 +210,7 @@ function DirectionLadder({ route, d, down, now, theme, selectedTripId, onSelect,
             data-bus={bus.busId}
             data-trip={bus.tripId}
             data-y={y}
+            data-m={Math.round(m)}
             className="cursor-pointer outline-none transition-transform duration-1000 ease-linear motion-reduce:transition-none focus-visible:[&>rect.focus]:opacity-100"
             style={{ transform: `translate(${laneX(lane)}px, ${y}px)` }}
             onClick={() => onSelect(bus.tripId)}

@@ -121,4 +121,15 @@ describe('lifecycle', () => {
     expect(resolved.map((t) => [t.type, t.exception.seq, t.exception.acknowledgedBy])).toEqual([['resolved', 4, 'dana']]);
     expect(e.acknowledge(id, 'dana', null, T0)).toBeNull();
   });
+
+  it('finds an exception by id while it is not resolved: opened here, resumed from the store, again under its next id', () => {
+    const e = new ExceptionEngine(DEFAULT_THRESHOLDS);
+    e.resume([{ ...run(new ExceptionEngine(DEFAULT_THRESHOLDS), 100, () => [late(2)])[0]!.exception }], new Map());
+    const steps = run(e, 600, (s) => [...(s < 100 || s >= 300 ? [late(1)] : []), late(2)]);
+    const [first, second] = steps.filter((t) => t.type === 'opened').map((t) => t.exception.id);
+    expect(e.get(exceptionId('late|trip:2', 0))).toMatchObject({ rule: 'late', subject: { tripId: 2 } });
+    expect(e.get(first!)).toBeNull();
+    expect(e.get(second!)).toMatchObject({ id: second, state: 'open' });
+    expect(e.open().map((x) => x.id).sort()).toEqual([exceptionId('late|trip:2', 0), second].sort());
+  });
 });

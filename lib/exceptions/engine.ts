@@ -51,6 +51,8 @@ export function keyOf(e: Pick<FleetException, 'rule' | 'subject'>): string {
 
 export class ExceptionEngine {
   private readonly tracked = new Map<string, Tracked>();
+  /** The tracked keys with an exception, by its id: thousands can be open at 10,000 buses, and get() runs per stored row. */
+  private readonly byId = new Map<string, Tracked>();
   /** Exceptions opened so far per key (from the store at start, then counted here). */
   private readonly occurrences = new Map<string, number>();
   private wasSuppressed = true;
@@ -65,7 +67,9 @@ export class ExceptionEngine {
     for (const [k, n] of occurrences) this.occurrences.set(k, Math.max(n, this.occurrences.get(k) ?? 0));
     for (const e of open) {
       const key = keyOf(e);
-      this.tracked.set(key, { key, rule: e.rule, onSince: e.since, offSince: null, exception: { ...e } });
+      const t: Tracked = { key, rule: e.rule, onSince: e.since, offSince: null, exception: { ...e } };
+      this.tracked.set(key, t);
+      this.byId.set(e.id, t);
       this.occurrences.set(key, Math.max(this.occurrences.get(key) ?? 0, 1));
     }
   }
@@ -78,8 +82,7 @@ export class ExceptionEngine {
   }
 
   get(id: string): FleetException | null {
-    for (const t of this.tracked.values()) if (t.exception?.id === id) return t.exception;
-    return null;
+    return this.byId.get(id)?.exception ?? null;
   }
 
   /**
@@ -133,6 +136,7 @@ export class ExceptionEngine {
         resolvedAt: null,
         seq: 1,
       };
+      this.byId.set(t.exception.id, t);
       out.push({ type: 'opened', at: now, exception: { ...t.exception } });
     }
     for (const t of [...this.tracked.values()]) {
@@ -151,6 +155,7 @@ export class ExceptionEngine {
       e.seq += 1;
       out.push({ type: 'resolved', at: now, exception: { ...e } });
       this.tracked.delete(t.key);
+      this.byId.delete(e.id);
     }
     return out;
   }

@@ -61,11 +61,15 @@ describe('gps-lost', () => {
 
 describe('ghost', () => {
   it('reads lib/regularity’s rule, with the silence counted from when data came back at the earliest', () => {
-    const silent = makeVehicle({ busId: 1, gpsAt: T0 - 6 * MIN, fetchedAt: T0 - 6 * MIN });
+    // Its fix was 6 minutes old when the feed asked, a few seconds ago.
+    const silent = makeVehicle({ busId: 1, gpsAt: T0 - 6 * MIN, fetchedAt: T0 - 5_000 });
     const noBus = makeUnpositionedTrip({ tripId: 900, busId: null });
     const i = input({ snapshot: makeSnapshot({ vehicles: [silent], unpositionedTrips: [noBus] }) });
     expect(rules(i).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:1', 'ghost|trip:900']);
     expect(rules({ ...i, resumedAt: T0 - 2 * MIN }).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:900']);
+    // Fresh when the feed last asked, 6 minutes ago: seen running (at 10,000 buses the feed sees a bus every few minutes).
+    const unasked = input({ snapshot: makeSnapshot({ vehicles: [{ ...silent, fetchedAt: T0 - 6 * MIN + 5_000 }], unpositionedTrips: [noBus] }) });
+    expect(rules(unasked).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:900']);
   });
 });
 

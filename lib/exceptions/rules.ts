@@ -14,7 +14,7 @@ import type {
   VehicleTrip,
 } from '@/lib/model';
 import { INTEGRATION_RULES } from '@/lib/model/exceptions';
-import { ghostReason, tripDepartedAt } from '@/lib/regularity/ghosts';
+import { busSeen, ghostReason, tripDepartedAt } from '@/lib/regularity/ghosts';
 import type { RuleThresholds } from './config';
 import type { BusTracks, OffRouteState, TrackFix } from './tracks';
 
@@ -154,17 +154,13 @@ function gpsLostRule(input: RuleInput, out: Condition[]): void {
 /** lib/regularity's ghost rule, its silence counted from when fresh data came back at the earliest. */
 function ghostRule(input: RuleInput, trips: readonly ActiveTrip[], out: Condition[]): void {
   const rule = { ghostAfterS: input.ghostAfterS, locations: input.snapshot.health.locations === true };
-  const locatedAt = (v: Vehicle) => (v.lat !== null && v.lon !== null && v.gpsAt !== null ? v.gpsAt : null);
   // A vehicle's own trip reads its fix; an unpositioned trip's bus is looked up (the map built only if one needs it).
-  let located: Map<number, EpochMs | null> | null = null;
-  const lookup = (busId: number) => {
-    located ??= new Map(input.snapshot.vehicles.map((v) => [v.busId, locatedAt(v)]));
-    return located.get(busId) ?? null;
-  };
+  let byBus: Map<number, Vehicle> | null = null;
+  const lookup = (busId: number) => (byBus ??= new Map(input.snapshot.vehicles.map((v) => [v.busId, v]))).get(busId) ?? null;
   for (const { trip, busId, busName, vehicle } of trips) {
     const departed = tripDepartedAt(trip);
-    const lastLocatedAt = busId === null ? null : vehicle ? locatedAt(vehicle) : lookup(busId);
-    const reason = ghostReason({ busId, lastLocatedAt, departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt) }, input.now, rule);
+    const bus = busId === null ? null : (vehicle ?? lookup(busId));
+    const reason = ghostReason({ busId, departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt), ...busSeen(bus) }, input.now, rule);
     if (!reason) continue;
     const subject = tripSubject(trip, busId, busName);
     const why = reason === 'no-bus' ? 'runs with no bus' : reason === 'never-located' ? 'has a bus that was never located' : `has a bus not located for ${Math.round(input.ghostAfterS / 60)} min`;

@@ -191,7 +191,7 @@ export class ExceptionService {
       this.deliverer = new Deliverer({ store, targets: () => this.targets(), now: this.now, retry: this.o.retry, random: this.o.random, fetchImpl: this.o.fetchImpl, pollMs: this.o.deliveryPollMs, log: this.log, onResult: (result) => this.tellDelivery(result) });
       this.deliverer.start();
     } else {
-      this.adoptActions(await store.unresolved());
+      this.adoptActions(await store.actedOn());
     }
     const now = this.now();
     const { snapshot } = this.o.feed.liveSnapshot();

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { authAudit } from '@/lib/auth/schema';
 import type { AdminWebhookTarget, DeadDelivery, EpochMs, ExceptionRule, ExceptionSeverity, ExceptionState, FleetException, WebhookEventType } from '@/lib/model';
@@ -79,6 +79,15 @@ export class ExceptionStore {
   /** Exceptions not yet resolved, oldest first. */
   async unresolved(): Promise<FleetException[]> {
     const rows = await this.db.select().from(exceptions).where(ne(exceptions.state, 'resolved')).orderBy(asc(exceptions.openedAt));
+    return rows.map(exceptionOf);
+  }
+
+  /**
+   * Exceptions not yet resolved that someone acknowledged or snoozed: the only rows whose seq passed 1 (an exception
+   * opens at 1 and only a person's action counts it up before it resolves). The leader takes them into its engine.
+   */
+  async actedOn(): Promise<FleetException[]> {
+    const rows = await this.db.select().from(exceptions).where(and(ne(exceptions.state, 'resolved'), gt(exceptions.seq, 1)));
     return rows.map(exceptionOf);
   }
 

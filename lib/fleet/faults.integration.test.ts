@@ -33,7 +33,8 @@ const TRIPS_INTERVAL_S = 2;
 const TIMEOUT_MS = 800;
 /** How long each fault is held after the app has noticed it. */
 const HOLD_MS = 2_500;
-const NOTICE_DEADLINE_MS = 30_000;
+// 30 s ran out once for the 403's state after its hold, at a load where TIMEOUT_MS's short timeouts interleave.
+const NOTICE_DEADLINE_MS = 90_000;
 const RECOVERY_DEADLINE_MS = 60_000;
 /** The two-minute degraded window after an error at start, plus a minute. */
 const START_DEADLINE_MS = 180_000;
@@ -268,7 +269,9 @@ afterAll(async () => {
   }
 });
 
-describe('the app through every upstream fault, one after another', () => {
+// Each case may wait out its deadlines in turn on a loaded machine (fresh data, the state, the state after the hold,
+// the recovery): more than vitest's default per test.
+describe('the app through every upstream fault, one after another', { timeout: 360_000 }, () => {
   // Any upstream error keeps 'degraded' for two minutes. On a loaded machine a first request may time out at start
   // (TIMEOUT_MS is short here), so the start waits out that window rather than leave every later case degraded.
   it('starts with live data flowing', async () => {

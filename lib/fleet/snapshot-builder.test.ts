@@ -29,6 +29,37 @@ describe('SnapshotBuilder', () => {
     expect(snapshot.vehicles.filter((v) => v.trip !== null)).toHaveLength(20);
   });
 
+  it('serves what the store holds when the store refuses a version (a leader whose lease ran out): never a version and then the one before it', async () => {
+    /** A leader's store whose lease a test lets lapse: it keeps no version while lapsed (as ClusterSnapshotStore). */
+    class LapsingStore extends EpochStore {
+      lapsed = false;
+      override write(s: StoredSnapshot): void {
+        if (!this.lapsed) super.write(s);
+      }
+    }
+    const store = new LapsingStore();
+    const { clock, feed } = startTestFeed({ buses: 30, onTrip: 20, limit: 600 }, { store });
+    await clock.advance(MINUTE);
+    const held = feed.liveSnapshot();
+    expect(store.read()).toBe(held);
+    store.lapsed = true;
+    const served: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await clock.advance(1_500);
+      served.push(feed.liveSnapshot().snapshot.version, feed.liveSnapshot().snapshot.version);
+    }
+    expect(served.every((v) => v === held.snapshot.version)).toBe(true);
+    // Written again: the next version follows the one held, with its step change from it.
+    store.lapsed = false;
+    await clock.advance(1_500);
+    const next = feed.liveSnapshot();
+    expect(next.snapshot.version).toBe(held.snapshot.version + 1);
+    expect(feed.liveChangesSince('aaa', held.snapshot.version)).toHaveLength(1);
+    const delta = { kind: 'delta' as const, epoch: 'aaa', since: held.snapshot.version, version: next.snapshot.version, generatedAt: next.snapshot.generatedAt, ...mergeLiveChanges(feed.liveChangesSince('aaa', held.snapshot.version)!), health: next.snapshot.health, thresholds: next.snapshot.thresholds };
+    expect(applyLiveDelta(held.snapshot, delta)).toEqual(next.snapshot);
+    await stopAll(clock, feed);
+  });
+
   it("counts versions in the store's epoch, keeps one while nothing changed, and stores each step change", async () => {
     const store = new EpochStore();
     const { clock, feed } = startTestFeed({ buses: 30, onTrip: 20, limit: 600 }, { store });

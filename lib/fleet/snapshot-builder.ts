@@ -135,6 +135,10 @@ export class SnapshotBuilder {
       health: fullHealth,
     };
     store.write(next);
+    // A store may refuse a version: a leader among several whose lease ran out before it stepped down. What the store
+    // holds then stands; serving the refused build would show a version and then the one before it again.
+    const held = store.read();
+    if (held !== next && held !== null) return held;
     this.written = { stored: next, trips: trips.byKey, rest };
     this.remadeSinceWritten.clear();
     this.droppedSinceWritten.clear();

@@ -7,7 +7,9 @@ import { ROUTE, STOPS } from '@/lib/testing/regularity-factories';
 import { describeEachStore, type TestStore } from '@/lib/testing/store';
 import { routesOverPeriod } from './queries';
 import { Recorder } from './recorder';
-import { deriveRegularityDays } from './regularity';
+import { asc, sql } from 'drizzle-orm';
+import { CONTEXT_MS, deriveRegularityDays, SETTLE_MS, type OpenDays } from './regularity';
+import { regularityHours } from './schema';
 import { closeServiceDays } from './rollups';
 
 const NY = { kind: 'zone', zone: 'America/New_York' } as const;
@@ -133,6 +135,67 @@ describeEachStore('headways over days', (target) => {
     // gives 17.0 s; the delay, rounded to the minute, places each stop within half a minute: closer than half-way.
     expect(day.routes[0]!.regularity.samples).toBe(18);
     expect(Math.abs(day.routes[0]!.regularity.ewtS! - 21.3)).toBeLessThan((21.3 - 17.0) / 2);
+  });
+
+  it('derives a running day from where it last settled, as the whole day gives, keeping what it settled', async () => {
+    const store: TestStore = await target.open();
+    cleanups.push(() => store.dispose());
+    const date = '2026-03-04';
+    const t0 = Date.UTC(2026, 2, 4, 13);
+    const opts = { rule: NY, config: DEFAULT_REGULARITY, stopsByRoute: STOPS_BY_ROUTE };
+    const events = new TypedEmitter<FeedEvents>();
+    const recorder = new Recorder({ store: async () => store, flushIntervalMs: 3_600_000, log: () => {} });
+    recorder.attach(events);
+    // Three hours of route 10's outbound trips, planned every 10 minutes, each leaving up to 8 minutes late (so that
+    // some bunch and some gap) and running 10 minutes; bus 27 never sends a fix (a ghost, passed by the profile).
+    const trips = Array.from({ length: 18 }, (_, i): Trip => {
+      const late = [0, 6, 1, 8, 0, 2, 7, 1, 0, 3, 8, 0, 4, 1, 6, 0, 2, 1][i]!;
+      return trip({ id: t0 / 1000 + i, routeId: ROUTE, routeCode: 'M10', busId: 20 + i, tripDate: date, plannedDepartureAt: t0 + i * 10 * MIN, plannedArrivalAt: t0 + (i * 10 + 10) * MIN, actualDepartureAt: t0 + (i * 10 + late) * MIN, delayMinutes: late });
+    });
+    const openDays: OpenDays = new Map();
+    const stored = () => store.db.select().from(regularityHours).where(sql`${regularityHours.serviceDate} = ${date}`).orderBy(asc(regularityHours.routeId), asc(regularityHours.direction), asc(regularityHours.hour));
+    const end = t0 + 3 * 60 * MIN + 20 * MIN;
+    // The day as it runs: a minute at a time, and a derivation every 5 minutes, as the history service does.
+    for (let t = t0; t <= end; t += MIN) {
+      const running = trips.filter((x) => x.actualDepartureAt! <= t && t < x.actualDepartureAt! + 10 * MIN);
+      events.emit('trips', { fetchedAt: t, trips: running });
+      for (const x of running.filter((y) => y.busId !== 27)) {
+        const [lon, lat] = at(0, ((t - x.actualDepartureAt!) / MIN) * 200);
+        events.emit('fix', { busId: x.busId!, gpsAt: t, fetchedAt: t + 1_000, lat, lon, heading: 0, speedKmh: 12, accuracy: 5, tripId: x.id });
+      }
+      for (const x of trips.filter((y) => y.actualDepartureAt! + 10 * MIN === t)) {
+        events.emit('trip-final', { fetchedAt: t, tripId: x.id, trip: { ...x, actualArrivalAt: t, status: 'completed' } });
+      }
+      if ((t - t0) % (5 * MIN) === 0) {
+        await recorder.flush();
+        expect(await deriveRegularityDays(store.db, { ...opts, now: t, open: true, openDays })).toEqual({ closed: [], open: [date] });
+      }
+    }
+    await recorder.flush();
+    await recorder.close();
+    expect(openDays.get(date)!.until).toBe(end - SETTLE_MS);
+    const windowed = await stored();
+    // The same instant, derived whole (no state): the same rows.
+    await deriveRegularityDays(store.db, { ...opts, now: end, open: true, openDays: new Map() });
+    const whole = await stored();
+    const close = (rows: typeof whole) => rows.map((r) => ({ ...r, sumH: Math.round(r.sumH * 1e3), sumH2: Math.round(r.sumH2 / 1e3), sumSched: Math.round(r.sumSched), sumSched2: Math.round(r.sumSched2), ghostMinutes: Math.round(r.ghostMinutes * 1e3) }));
+    expect(close(windowed)).toEqual(close(whole));
+    const total = whole.find((r) => r.routeId === ROUTE && r.hour === -1)!;
+    expect(total.samples).toBeGreaterThan(100);
+    expect(total.bunched + total.gapped).toBeGreaterThan(0);
+    expect(total.ghostMinutes).toBeGreaterThan(0);
+
+    // What was settled stays counted, and only the trips active since CONTEXT_MS before where the last derivation
+    // settled are derived again: with every earlier trip's fixes gone, the next derivation still gives the day's
+    // rows, where the whole day derived again from the store would now differ (those trips become ghosts).
+    const since = openDays.get(date)!.until - CONTEXT_MS;
+    const gone = trips.filter((x) => x.actualDepartureAt! + 10 * MIN < since - MIN);
+    expect(gone.length).toBeGreaterThan(3);
+    await store.db.execute(sql`DELETE FROM history_bus_fixes WHERE trip_id IN (${sql.join(gone.map((x) => sql`${x.id}`), sql`, `)})`);
+    await deriveRegularityDays(store.db, { ...opts, now: end, open: true, openDays });
+    expect(close(await stored())).toEqual(close(whole));
+    await deriveRegularityDays(store.db, { ...opts, now: end, open: true, openDays: new Map() });
+    expect(close(await stored())).not.toEqual(close(whole));
   });
 
   it('derives nothing before the network is known', async () => {

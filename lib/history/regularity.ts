@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { EpochMs, HistoryRegularity, RegularityConfig, RouteStop } from '@/lib/model';
 import type { TimeRule } from '@/lib/partner';
 import { addDays } from '@/lib/time/calendar';
-import { deriveRouteDay, type DayFix, type DayTrip, type DelayChange, type RegularityRow } from '@/lib/regularity/days';
+import { deriveRouteDay, deriveRouteDaySince, type DayFix, type DayTrip, type DelayChange, type RegularityRow, type RouteDayInput } from '@/lib/regularity/days';
 import { NO_SUMS, addSums, figuresOfSums, type HeadwaySums } from '@/lib/regularity/passing';
 import { localDate, localHours } from './rollups';
 import { regularityDays, regularityHours, routeDays, trips } from './schema';
@@ -13,7 +13,10 @@ import { rows, type HistoryDb } from './store';
 // local hour, so that any period's figures are sums of rows. Incremental:
 //  - a closed day (history_route_days written by closeServiceDays) is derived once after it closes, and again when
 //    its figures were computed again (a late final answer);
-//  - the days still running (today, yesterday until it closes) are derived so far, at most every OPEN_EVERY_MS;
+//  - the days still running (today, yesterday until it closes) are derived so far, at most every OPEN_EVERY_MS, and
+//    only from where the last derivation settled (OpenDays): what happened more than SETTLE_MS ago is counted once
+//    for good, what happened since is counted so far, from the trips active since CONTEXT_MS before that point. The
+//    first derivation of a process reads the whole day so far; a closed day is derived whole again;
 //  - a day closed before this existed has no row in history_regularity_days: "not derived", never zero.
 // The route stops are the network's as the feed knows it now (the stops a direction's path runs through).
 
@@ -23,6 +26,29 @@ const TRIP_SLACK_MS = 30 * 60_000;
 const RECHECK_DAYS = 3;
 /** Days still running are derived again at most this often. */
 export const OPEN_EVERY_MS = 5 * 60_000;
+/**
+ * A running day's samples older than this are counted for good: by then a bus has been located again (at 10,000
+ * buses on a 1,200/min key, every ten minutes or so) and its passings no longer move.
+ */
+export const SETTLE_MS = 30 * 60_000;
+/**
+ * The trips a running day's next derivation reads: those active since this long before where the last one settled,
+ * so that the first samples after that point have their leaders. A headway longer than this, at a stop whose leader's
+ * trip ended that long before, is left out of the day's figures until the day closes and is derived whole.
+ */
+export const CONTEXT_MS = 60 * 60_000;
+
+/** Where a running day's derivation stands (deriveRouteDaySince's window): kept by the caller between derivations. */
+export interface OpenDay {
+  /** Samples before this are counted in `settled`. */
+  until: EpochMs;
+  /** The day's rows counted for good so far (no totals). */
+  settled: RegularityRow[];
+  ghostsDone: Set<number>;
+}
+
+/** The running days' states, by service date. */
+export type OpenDays = Map<string, OpenDay>;
 
 export interface DeriveOptions {
   now: EpochMs;
@@ -39,12 +65,24 @@ const n = (v: string | number | null): number | null => (v === null ? null : Num
 
 /** One service date's regularity rows, every route: computed from the stored trips and fixes. */
 export async function regularityRowsOf(db: HistoryDb, date: string, opts: DeriveOptions & { complete: boolean }): Promise<RegularityRow[]> {
+  const out: RegularityRow[] = [];
+  for await (const input of routeDayInputs(db, date, opts, null)) out.push(...deriveRouteDay(input));
+  return out;
+}
+
+/**
+ * One service date's routes, each with its trips, their fixes and delay changes, one at a time (the event loop served
+ * between them: PGlite runs in this thread). `since`: only the trips active since then (a running day's window).
+ */
+async function* routeDayInputs(db: HistoryDb, date: string, opts: DeriveOptions & { complete: boolean }, since: EpochMs | null): AsyncGenerator<RouteDayInput> {
+  // A trip's last sign of activity: its last listing, or its final answer.
+  const tActive = since === null ? sql`TRUE` : sql`GREATEST(t.last_seen_at, COALESCE(t.final_at, 0)) >= ${since}`;
   const tripRows = await rows<TripRow>(
     db,
     sql`SELECT trip_id, route_id, direction, trip_type, bus_id, planned_departure_at, planned_arrival_at, actual_departure_at, actual_arrival_at, delay_minutes, first_seen_at, last_seen_at
-          FROM history_trips WHERE service_date = ${date} AND route_id IS NOT NULL`,
+          FROM history_trips t WHERE service_date = ${date} AND route_id IS NOT NULL AND ${tActive}`,
   );
-  if (tripRows.length === 0) return [];
+  if (tripRows.length === 0) return;
   const firstSeen = tripRows.reduce((m, t) => Math.min(m, Number(t.first_seen_at)), Infinity);
   // Whether the key read locations at all that day: a bus the store heard from since the day's first trip.
   const [heard] = await rows<{ one: number }>(db, sql`SELECT 1 AS one FROM history_buses WHERE last_fetched_at >= ${firstSeen - TRIP_SLACK_MS} LIMIT 1`);
@@ -67,9 +105,7 @@ export async function regularityRowsOf(db: HistoryDb, date: string, opts: Derive
     };
     (byRoute.get(t.route_id) ?? byRoute.set(t.route_id, []).get(t.route_id)!).push(trip);
   }
-  const out: RegularityRow[] = [];
   for (const [routeId, routeTrips] of [...byRoute].sort(([a], [b]) => a - b)) {
-    // One route at a time, the event loop served between them: PGlite runs in this thread.
     await new Promise((resolve) => setImmediate(resolve));
     // Each trip's fixes: one probe of the fixes' (bus, fetched) index per trip.
     const fixRows = locations
@@ -81,7 +117,7 @@ export async function regularityRowsOf(db: HistoryDb, date: string, opts: Derive
                   SELECT * FROM history_bus_fixes f
                    WHERE f.bus_id = t.bus_id AND f.fetched_at >= t.first_seen_at - ${TRIP_SLACK_MS}
                      AND f.fetched_at <= GREATEST(t.last_seen_at, COALESCE(t.final_at, 0)) + ${TRIP_SLACK_MS} AND f.trip_id = t.trip_id) f
-               WHERE t.service_date = ${date} AND t.route_id = ${routeId} AND t.bus_id IS NOT NULL`,
+               WHERE t.service_date = ${date} AND t.route_id = ${routeId} AND t.bus_id IS NOT NULL AND ${tActive}`,
         )
       : [];
     const fixesByTrip = new Map<number, DayFix[]>();
@@ -93,16 +129,50 @@ export async function regularityRowsOf(db: HistoryDb, date: string, opts: Derive
     const delayRows = await rows<DelayRow>(
       db,
       sql`SELECT c.trip_id, c.at, c.delay_minutes FROM history_trips t JOIN history_trip_delay_changes c ON c.trip_id = t.trip_id
-           WHERE t.service_date = ${date} AND t.route_id = ${routeId} ORDER BY c.trip_id, c.at`,
+           WHERE t.service_date = ${date} AND t.route_id = ${routeId} AND ${tActive} ORDER BY c.trip_id, c.at`,
     );
     const delaysByTrip = new Map<number, DelayChange[]>();
     for (const c of delayRows) {
       const id = Number(c.trip_id);
       (delaysByTrip.get(id) ?? delaysByTrip.set(id, []).get(id)!).push({ at: Number(c.at), delayMinutes: c.delay_minutes });
     }
-    out.push(...deriveRouteDay({ routeId, stops: opts.stopsByRoute.get(routeId), trips: routeTrips, fixesByTrip, delaysByTrip, locations, hourOf, config: opts.config, now: opts.complete ? undefined : opts.now }));
+    yield { routeId, stops: opts.stopsByRoute.get(routeId), trips: routeTrips, fixesByTrip, delaysByTrip, locations, hourOf, config: opts.config, now: opts.complete ? undefined : opts.now };
   }
-  return out;
+}
+
+const rowKey = (r: RegularityRow) => `${r.routeId}\u0000${r.direction}\u0000${r.hour}`;
+
+/** Rows summed by route, direction and hour. */
+function sumRows(...lists: (readonly RegularityRow[])[]): RegularityRow[] {
+  const out = new Map<string, RegularityRow>();
+  for (const list of lists) {
+    for (const r of list) {
+      const key = rowKey(r);
+      const had = out.get(key);
+      out.set(key, had ? { routeId: r.routeId, direction: r.direction, hour: r.hour, ...addRow(had, r) } : { ...r });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * A running day's rows from where `state` stands (the whole day so far without one): the rows to store, and the
+ * state to keep once they are stored.
+ */
+export async function openRegularityRowsOf(db: HistoryDb, date: string, opts: DeriveOptions, state: OpenDay | undefined): Promise<{ rows: RegularityRow[]; state: OpenDay }> {
+  const from = state?.until ?? Number.NEGATIVE_INFINITY;
+  const until = Math.max(from, opts.now - SETTLE_MS);
+  const ghostsDone = new Set(state?.ghostsDone);
+  const settled: RegularityRow[][] = [state?.settled ?? []];
+  const open: RegularityRow[][] = [];
+  for await (const input of routeDayInputs(db, date, { ...opts, complete: false }, Number.isFinite(from) ? from - CONTEXT_MS : null)) {
+    const w = deriveRouteDaySince(input, { from, until, ghostsDone });
+    settled.push(w.settled);
+    open.push(w.open);
+    for (const id of w.ghostsSettled) ghostsDone.add(id);
+  }
+  const settledRows = sumRows(...settled);
+  return { rows: sumRows(settledRows, ...open), state: { until, settled: settledRows, ghostsDone } };
 }
 
 /** Derives one date and replaces what was stored for it, in one transaction. */
@@ -131,8 +201,8 @@ export function withTotals(derived: readonly RegularityRow[]): RegularityRow[] {
   return [...derived, ...totals.values()];
 }
 
-export async function storeRegularityDay(db: HistoryDb, date: string, opts: DeriveOptions & { complete: boolean }): Promise<number> {
-  const derived = withTotals(await regularityRowsOf(db, date, opts));
+export async function storeRegularityDay(db: HistoryDb, date: string, opts: DeriveOptions & { complete: boolean }, rows?: readonly RegularityRow[]): Promise<number> {
+  const derived = withTotals(rows ?? (await regularityRowsOf(db, date, opts)));
   await db.transaction(async (tx) => {
     await tx.delete(regularityHours).where(eq(regularityHours.serviceDate, date));
     // A few thousand rows at most (routes × 2 directions × 24 hours), in slices the drivers' parameter limit takes.
@@ -153,7 +223,7 @@ export async function storeRegularityDay(db: HistoryDb, date: string, opts: Deri
  * set (the caller's cadence). Nothing is derived before the network is known (no stops: no passing times).
  * Returns the dates written.
  */
-export async function deriveRegularityDays(db: HistoryDb, opts: DeriveOptions & { open: boolean }): Promise<{ closed: string[]; open: string[] }> {
+export async function deriveRegularityDays(db: HistoryDb, opts: DeriveOptions & { open: boolean; openDays?: OpenDays }): Promise<{ closed: string[]; open: string[] }> {
   if (opts.stopsByRoute.size === 0) return { closed: [], open: [] };
   const today = localDate(opts.now, opts.rule);
   const since = addDays(today, -RECHECK_DAYS);
@@ -165,7 +235,10 @@ export async function deriveRegularityDays(db: HistoryDb, opts: DeriveOptions & 
          GROUP BY r.service_date ORDER BY r.service_date`,
   );
   const closed = due.map((d) => d.service_date);
-  for (const date of closed) await storeRegularityDay(db, date, { ...opts, complete: true });
+  for (const date of closed) {
+    await storeRegularityDay(db, date, { ...opts, complete: true });
+    opts.openDays?.delete(date);
+  }
   const open: string[] = [];
   if (opts.open) {
     const yesterday = addDays(today, -1);
@@ -173,9 +246,17 @@ export async function deriveRegularityDays(db: HistoryDb, opts: DeriveOptions & 
     for (const date of y ? [today] : [yesterday, today]) {
       const [any] = await db.select({ id: trips.tripId }).from(trips).where(eq(trips.serviceDate, date)).limit(1);
       if (!any) continue;
-      await storeRegularityDay(db, date, { ...opts, complete: false });
+      if (opts.openDays) {
+        const next = await openRegularityRowsOf(db, date, opts, opts.openDays.get(date));
+        await storeRegularityDay(db, date, { ...opts, complete: false }, next.rows);
+        opts.openDays.set(date, next.state);
+      } else {
+        await storeRegularityDay(db, date, { ...opts, complete: false });
+      }
       open.push(date);
     }
+    // Days no longer running (closed above, or gone by): their states go.
+    for (const date of opts.openDays?.keys() ?? []) if (date < addDays(today, -1)) opts.openDays!.delete(date);
   }
   return { closed, open };
 }

@@ -8,7 +8,7 @@ import { DataDirInUseError } from './data-dir-lock';
 import { describeStoreError, Recorder } from './recorder';
 import type { StoreQueryTiming } from './query-timing';
 import { pruneHistory } from './retention';
-import { deriveRegularityDays, OPEN_EVERY_MS } from './regularity';
+import { deriveRegularityDays, OPEN_EVERY_MS, type OpenDays } from './regularity';
 import { closeServiceDays } from './rollups';
 import { analyzeStore, type Store } from './store';
 import { loadWarmState, recentTripStates } from './warm';
@@ -80,6 +80,8 @@ export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Pro
   let first = true;
   let analyzedAt = -Infinity;
   let openDerivedAt = -Infinity;
+  // Where each running day's derivation stands: each derivation reads only the last hours (regularity.ts).
+  const openDays: OpenDays = new Map();
   let network: NetworkResponse | null = null;
   let stopsByRoute: ReadonlyMap<number, readonly RouteStop[]> = new Map();
   let running: Promise<void> | null = null;
@@ -95,9 +97,14 @@ export async function startHistory(feed: HistoryFeed, opts: HistoryOptions): Pro
         // is its own: the retention below still runs.
         try {
           const net = feed.networkGeoJson?.() ?? null;
-          if (net !== network) stopsByRoute = routeStopsFromNetwork((network = net) ?? undefined);
+          if (net !== network) {
+            const known = stopsByRoute.size;
+            stopsByRoute = routeStopsFromNetwork((network = net) ?? undefined);
+            // Routes whose stops came in since: their passings so far are derived too (the whole day once again).
+            if (stopsByRoute.size > known) openDays.clear();
+          }
           const open = now() - openDerivedAt >= OPEN_EVERY_MS;
-          const derived = await deriveRegularityDays(store.db, { now: now(), rule: feed.timeRule(), config: opts.regularity ?? regularityConfig(), stopsByRoute, open });
+          const derived = await deriveRegularityDays(store.db, { now: now(), rule: feed.timeRule(), config: opts.regularity ?? regularityConfig(), stopsByRoute, open, openDays });
           if (open && derived.open.length) openDerivedAt = now();
           if (derived.closed.length) log({ msg: 'regularity derived', level: 'info', dates: derived.closed });
         } catch (e) {

@@ -378,7 +378,8 @@ describe('transport failures', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"success":true,');
     };
-    const err = await failure(makeClient({ timeoutMs: 200 }).status());
+    // Long enough for the head to arrive on a loaded machine (200 ms was not, once): the status shows it did.
+    const err = await failure(makeClient({ timeoutMs: 3_000 }).status());
     expect(err).toMatchObject({ kind: 'timeout', status: 200, retryable: true });
   });
 

@@ -20,7 +20,7 @@ import { estimatePosition, pathForTrip, runIndexOf, type EstimateTrip, type Rece
 import type { EpochMs, RegularityConfig, RouteStop } from '@/lib/model';
 import { tripDepartedAt } from './ghosts';
 import { delayClock, type DelayChange } from './delay-clock';
-import { NO_SUMS, addSums, ghostMinutes, headwaySamples, paceProfile, passingTimes, plannedPassings, profileAt, shortTurnStop, sumsOf, type GapClock, type HeadwaySums, type PaceProfile, type ProgressFix, type TripPassings } from './passing';
+import { NO_SUMS, addSample, eachHeadway, ghostMinutes, paceProfile, passingTimes, plannedPassings, profileAt, shortTurnStop, type GapClock, type HeadwaySums, type PaceProfile, type ProgressFix, type TripPassings } from './passing';
 
 export type { DelayChange };
 
@@ -249,28 +249,66 @@ function plannedShare(trip: DayTrip, whole: readonly DayTrip[]): number | null {
 
 /** The stored rows of one route's service day: per direction and local hour, rows with nothing in them left out. */
 export function deriveRouteDay(input: RouteDayInput): RegularityRow[] {
-  const rows = new Map<string, RegularityRow>();
-  const row = (direction: string, hour: number): RegularityRow => {
+  return deriveRouteDaySince(input, { from: Number.NEGATIVE_INFINITY, until: Number.POSITIVE_INFINITY, ghostsDone: NONE_DONE }).settled;
+}
+
+const NONE_DONE: ReadonlySet<number> = new Set();
+
+/**
+ * Where a running day's derivation stands (lib/history/regularity.ts): what happened before `from` was counted by
+ * an earlier derivation; what happens from `from` to `until` is counted now for good; what happens after `until` is
+ * counted so far and again next time.
+ */
+export interface DeriveWindow {
+  from: EpochMs;
+  until: EpochMs;
+  /** Trips whose ghost minutes were counted for good before. */
+  ghostsDone: ReadonlySet<number>;
+}
+
+export interface WindowRows {
+  /** Samples from `from` to `until`, and the ghost minutes of trips over by `until` not counted before. */
+  settled: RegularityRow[];
+  /** Samples after `until`, and the ghost minutes so far of trips not over by then. */
+  open: RegularityRow[];
+  /** The trips whose ghost minutes `settled` holds. */
+  ghostsSettled: number[];
+}
+
+/**
+ * deriveRouteDay over a window of the day: each headway sample counts by the time of its later passing, each trip's
+ * ghost minutes once the trip is over (by its end as endOf tells). The trips given must hold every trip with a
+ * passing in the window and the trips just before them (the caller's context); samples before `from` are left out.
+ */
+export function deriveRouteDaySince(input: RouteDayInput, window: DeriveWindow): WindowRows {
+  const parts = [new Map<string, RegularityRow>(), new Map<string, RegularityRow>()] as const;
+  const row = (part: 0 | 1, direction: string, hour: number): RegularityRow => {
     const key = `${direction}\u0000${hour}`;
-    let r = rows.get(key);
-    if (!r) rows.set(key, (r = { routeId: input.routeId, direction, hour, ...NO_SUMS, ghostMinutes: 0 }));
+    let r = parts[part].get(key);
+    if (!r) parts[part].set(key, (r = { routeId: input.routeId, direction, hour, ...NO_SUMS, ghostMinutes: 0 }));
     return r;
   };
+  const ghostsSettled: number[] = [];
   for (const trip of input.trips) {
+    if (window.ghostsDone.has(trip.tripId)) continue;
     const ghost = tripGhostMinutes(trip, input.fixesByTrip.get(trip.tripId) ?? [], input.locations, input.config.ghostAfterS, input.now);
     const departed = tripDepartedAt(trip);
-    if (ghost > 0 && departed !== null) row(directionName(trip.direction), input.hourOf(departed)).ghostMinutes += ghost;
+    const end = endOf(trip);
+    const part = end !== null && end < window.until ? 0 : 1;
+    if (part === 0) ghostsSettled.push(trip.tripId);
+    if (ghost > 0 && departed !== null) row(part, directionName(trip.direction), input.hourOf(departed)).ghostMinutes += ghost;
   }
   for (const [direction, d] of routeDayPassings(input)) {
-    const byHour = new Map<number, ReturnType<typeof headwaySamples>>();
-    for (const s of headwaySamples(d.passings, d.stopsM.length, input.config)) {
-      const h = input.hourOf(s.at);
-      (byHour.get(h) ?? byHour.set(h, []).get(h)!).push(s);
-    }
-    for (const [hour, samples] of byHour) {
-      const r = row(direction, hour);
-      Object.assign(r, addSums(r, sumsOf(samples)));
-    }
+    const byHour = [new Map<number, RegularityRow>(), new Map<number, RegularityRow>()] as const;
+    eachHeadway(d.passings, d.stopsM.length, input.config, (_stop, at, headwayS, scheduledS, cls) => {
+      if (at < window.from) return;
+      const part = at < window.until ? 0 : 1;
+      const h = input.hourOf(at);
+      let r = byHour[part].get(h);
+      if (!r) byHour[part].set(h, (r = row(part, direction, h)));
+      addSample(r, headwayS, scheduledS, cls);
+    });
   }
-  return [...rows.values()].sort((a, b) => (a.direction < b.direction ? -1 : a.direction > b.direction ? 1 : a.hour - b.hour));
+  const sorted = (m: Map<string, RegularityRow>) => [...m.values()].sort((a, b) => (a.direction < b.direction ? -1 : a.direction > b.direction ? 1 : a.hour - b.hour));
+  return { settled: sorted(parts[0]), open: sorted(parts[1]), ghostsSettled };
 }

@@ -107,7 +107,8 @@ describe('live headways', () => {
   });
 
   it('keeps ghosts out of the order, at their scheduled place, and buses at a terminal in its layover', () => {
-    const ghost = bus(4, 1000, 5, {}, T0 - 6 * MIN);
+    // Asked just now, its fix 6 minutes old: a ghost.
+    const ghost = bus(4, 1000, 5, { fetchedAt: T0 }, T0 - 6 * MIN);
     const waiting = bus(5, 0, 0, {});
     waiting.trip = { ...waiting.trip!, plannedDepartureAt: T0 + 4 * MIN, plannedArrivalAt: T0 + 14 * MIN, actualDepartureAt: null, delayMinutes: null, delayClass: 'unknown' };
     const snapshot = makeSnapshot({

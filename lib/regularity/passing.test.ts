@@ -93,6 +93,43 @@ describe('headway figures', () => {
     expect(headwaySamples(broken, 1, DEFAULT_REGULARITY)).toEqual([]);
   });
 
+  it('pairs each stop’s passings in planned order (actual where none is planned), ties in the trips’ order, whatever order the trips come in', () => {
+    // The order by a plain stable sort at each stop, as the definition reads; eachHeadway keeps one order from stop to
+    // stop and mends it. Trips overtake in plan between stops (different planned run times), some have no plan,
+    // some no passing at all, some tie.
+    const reference = (trips: readonly TripPassings[], stops: number) => {
+      const out: [number, number, number, number | null][] = [];
+      for (let k = 0; k < stops; k++) {
+        const at = trips.map((t) => ({ actual: t.actual[k] ?? null, planned: t.planned[k] ?? null })).filter((p) => p.planned !== null || p.actual !== null);
+        at.sort((a, b) => (a.planned ?? a.actual!) - (b.planned ?? b.actual!));
+        for (let i = 1; i < at.length; i++) {
+          const [prev, cur] = [at[i - 1]!, at[i]!];
+          if (prev.actual === null || cur.actual === null || cur.actual < prev.actual) continue;
+          const sched = prev.planned !== null && cur.planned !== null ? (cur.planned - prev.planned) / 1000 : null;
+          out.push([k, cur.actual, (cur.actual - prev.actual) / 1000, sched !== null && sched > 0 ? sched : null]);
+        }
+      }
+      return out;
+    };
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+    for (let round = 0; round < 40; round++) {
+      const stops = 1 + Math.floor(random() * 8);
+      const trips: TripPassings[] = Array.from({ length: Math.floor(random() * 30) }, (_, tripId) => {
+        const planned = random() < 0.15 ? null : Math.floor(random() * 12) * 5;
+        const pace = 1 + Math.floor(random() * 4);
+        const late = Math.floor(random() * 10);
+        return {
+          tripId,
+          planned: Array.from({ length: stops }, (_, k) => (planned === null ? null : T0 + (planned + k * pace) * MIN)),
+          actual: Array.from({ length: stops }, (_, k) => (random() < 0.2 ? null : T0 + ((planned ?? 0) + k * pace + late) * MIN)),
+        };
+      });
+      const got = headwaySamples(trips, stops, DEFAULT_REGULARITY).map((s) => [s.stop, s.at, s.headwayS, s.scheduledS]);
+      expect(got).toEqual(reference(trips, stops));
+    }
+  });
+
   it('computes cv_h, AWT, SWT and EWT as TCQSM defines them', () => {
     const samples = [
       { stop: 0, at: T0, headwayS: 120, scheduledS: 600, cls: 'bunched' as const },

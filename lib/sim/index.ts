@@ -31,6 +31,8 @@ export interface TruthBus {
   speedKmh: number;
   heading: number;
   onTrip: boolean;
+  /** On a trip: metres along its direction's line, the true order of the buses of a direction; else null. */
+  alongM: number | null;
   gps: GpsState;
 }
 
@@ -126,7 +128,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       at,
       buses: fleet.buses.map((b) => {
         const s = world.busState(b, at);
-        return { id: b.id, lat: s.lat, lon: s.lon, speedKmh: s.speedKmh, heading: s.heading, onTrip: s.onTrip, gps: world.gpsState(b, at) };
+        return { id: b.id, lat: s.lat, lon: s.lon, speedKmh: s.speedKmh, heading: s.heading, onTrip: s.onTrip, alongM: s.onTrip ? (s.alongM ?? null) : null, gps: world.gpsState(b, at) };
       }),
       trips: world.activeTrips(at).map((ref) => ({ id: world.tripId(ref), busId: world.tripBus(ref, at)?.id ?? null, delayMinutes: world.tripStatus(ref, at).delayMinutes })),
       incidents: world.incidents.list().map((i) => ({ ...i, active: i.startAt <= at && at < i.endAt })),

@@ -3,6 +3,7 @@ import { ZoneTime } from './clock';
 import { fixtureNetwork } from './data/fixture-network';
 import { defaultNetwork } from './default-network';
 import { buildFleet } from './fleet';
+import { pointAlong } from '../geo/polyline';
 import { distanceM } from '../geo/sphere';
 import { prepareNetwork, type SimNetwork } from './network';
 import { planFleet } from './schedule';
@@ -123,6 +124,26 @@ describe('the Manhattan fleet through a weekday', () => {
       expect(fix.accuracyM).toBeLessThanOrEqual(15);
       expect(t - fix.atMs).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it('tells each bus on a trip how far along its line it is: where it stands, and never backwards within the trip', () => {
+    const t = at(10);
+    const onTrip = w.fleet.buses.filter((b) => w.busState(b, t).onTrip).slice(0, 80);
+    expect(onTrip.length).toBe(80);
+    for (const b of onTrip) {
+      const trip = w.tripOfBus(b.id, t)!;
+      const line = w.net.routes[trip.s.route[trip.k]!]!.directions[trip.s.dir[trip.k]!]!.line;
+      const s = w.busState(b, t);
+      expect(s.alongM).toBeGreaterThanOrEqual(0);
+      expect(s.alongM).toBeLessThanOrEqual(line.lengthM);
+      const p = pointAlong(line, s.alongM!);
+      expect(distanceM(p.lon, p.lat, s.lon, s.lat)).toBeLessThan(1);
+      // A minute on: further along the same trip (or done with it).
+      const later = w.busState(b, t + 60_000);
+      if (later.onTrip && w.tripOfBus(b.id, t + 60_000)?.k === trip.k) expect(later.alongM!).toBeGreaterThanOrEqual(s.alongM!);
+    }
+    const parked = w.fleet.buses.find((b) => !w.busState(b, t).onTrip)!;
+    expect(w.busState(parked, t).alongM).toBeUndefined();
   });
 
   it('has a few buses that never report and some that lose GPS for minutes', () => {

@@ -31,6 +31,8 @@ export interface BusState {
   speedKmh: number;
   onTrip: boolean;
   activity: BusActivity;
+  /** On a trip: metres along its direction's line (the simulator's own measure of true progress). */
+  alongM?: number;
 }
 
 export interface GpsFix {
@@ -339,7 +341,7 @@ export class World {
       }
     }
     const p = pointAlong(d.line, dist);
-    return { lon: p.lon, lat: p.lat, heading: p.heading, speedKmh: Math.min(90, speedMs * 3.6), onTrip: true, activity: 'in_service' };
+    return { lon: p.lon, lat: p.lat, heading: p.heading, speedKmh: Math.min(90, speedMs * 3.6), onTrip: true, activity: 'in_service', alongM: dist };
   }
 
   // ---- GPS ----

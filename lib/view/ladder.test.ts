@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DirectionHeadways, HeadwayBus } from '@/lib/model';
-import { ForwardOnly, labelledStops, layoutDirection, progressAtTime, putIntoLanes, stopIndexAt, VIRTUALIZE_AFTER_MARKS, visibleBand } from './ladder';
+import { ForwardOnly, HOLD_BACK_M, labelledStops, layoutDirection, progressAtTime, putIntoLanes, stopIndexAt, VIRTUALIZE_AFTER_MARKS, visibleBand } from './ladder';
 
 const T0 = Date.UTC(2026, 2, 4, 13);
 // Stops at uneven distances: the ladder spaces them evenly all the same.
@@ -54,7 +54,7 @@ describe('ladder geometry', () => {
     ]);
   });
 
-  it('moves a bus along its motion between answers, and never draws it going back on its trip', () => {
+  it('moves a bus along its motion between answers, never draws it going back for an estimate’s wobble, and shows a correction', () => {
     const b = bus({ progressM: 100, motion: { fromM: 80, fromAt: T0 - 5_000, speedMps: 4, toM: 300 } });
     expect(progressAtTime(b, T0)).toBe(100);
     expect(progressAtTime(b, T0 + 10_000)).toBe(140);
@@ -63,6 +63,10 @@ describe('ladder geometry', () => {
     expect(hold.hold(1, 11, 140)).toBe(140);
     expect(hold.hold(1, 11, 120)).toBe(140);
     expect(hold.hold(1, 11, 150)).toBe(150);
+    // Further back than an estimate's error: a correction, shown (held, the bus would stand ahead of those it is behind).
+    expect(hold.hold(1, 11, 1_000)).toBe(1_000);
+    expect(hold.hold(1, 11, 1_000 - HOLD_BACK_M)).toBe(1_000);
+    expect(hold.hold(1, 11, 1_000 - HOLD_BACK_M - 1)).toBe(1_000 - HOLD_BACK_M - 1);
     // A new trip starts again from its own place.
     expect(hold.hold(1, 12, 10)).toBe(10);
   });

@@ -56,15 +56,23 @@ export function progressAtTime(bus: { progressM: number | null; motion: Progress
 }
 
 /**
+ * How far behind where a bus was drawn a new answer may place it and still be held: an estimate's own error (a new
+ * fix a little behind the advanced estimate, a dwell the estimate ran through). Further back, the answer corrects
+ * the place drawn (a fix once snapped to another leg of the route), and the bus moves back to it: held there, it
+ * would stand ahead of buses it is behind for as long as its trip lasts.
+ */
+export const HOLD_BACK_M = 200;
+
+/**
  * What the ladder last drew for each bus on its trip: a new answer that places a bus a little behind where it was
- * drawn (a new fix behind the advanced estimate) holds it there until the bus passes, so no bus jumps back.
+ * drawn holds it there until the bus passes, so no bus jumps back for an estimate's wobble.
  */
 export class ForwardOnly {
   private drawn = new Map<number, { tripId: number; m: number }>();
 
   hold(busId: number, tripId: number, m: number): number {
     const last = this.drawn.get(busId);
-    const shown = last && last.tripId === tripId ? Math.max(last.m, m) : m;
+    const shown = last && last.tripId === tripId && m < last.m && last.m - m <= HOLD_BACK_M ? last.m : m;
     this.drawn.set(busId, { tripId, m: shown });
     return shown;
   }
@@ -89,6 +97,8 @@ export function putIntoLanes<T extends { y: number }>(items: readonly T[], gap: 
 
 export interface LadderBusMark {
   bus: HeadwayBus;
+  /** Where it is drawn, metres along the path (its progress now, held by ForwardOnly). */
+  m: number;
   y: number;
   lane: number;
   /** Where the timetable puts a late bus (its dashed line runs to it). */
@@ -137,7 +147,7 @@ export function layoutDirection(d: DirectionHeadways, t: EpochMs, o: { down: boo
   const labelled = labelledStops(n, g.maxLabels);
   const stops = d.stops.map((stop, i) => ({ stop, y: yOfIndex(i), labelled: labelled.has(i) }));
 
-  const placed: Array<{ y: number; kind: 'bus'; bus: HeadwayBus } | { y: number; kind: 'ghost'; ghost: DirectionHeadways['ghosts'][number] }> = [];
+  const placed: Array<{ y: number; kind: 'bus'; bus: HeadwayBus; m: number } | { y: number; kind: 'ghost'; ghost: DirectionHeadways['ghosts'][number] }> = [];
   const yByTrip = new Map<number, number>();
   for (const bus of d.buses) {
     const at = progressAtTime(bus, t);
@@ -145,7 +155,7 @@ export function layoutDirection(d: DirectionHeadways, t: EpochMs, o: { down: boo
     const m = o.hold ? o.hold.hold(bus.busId, bus.tripId, at) : at;
     const y = yOf(m);
     yByTrip.set(bus.tripId, y);
-    placed.push({ y, kind: 'bus', bus });
+    placed.push({ y, kind: 'bus', bus, m });
   }
   for (const ghost of d.ghosts) if (ghost.scheduledM !== null) placed.push({ y: yOf(ghost.scheduledM), kind: 'ghost', ghost });
   const laned = putIntoLanes(placed, g.laneGapPx);
@@ -156,7 +166,7 @@ export function layoutDirection(d: DirectionHeadways, t: EpochMs, o: { down: boo
     lanes = Math.max(lanes, p.lane + 1);
     if (p.kind === 'bus') {
       const late = p.bus.delayClass === 'late' && p.bus.scheduledM !== null;
-      buses.push({ bus: p.bus, y: p.y, lane: p.lane, scheduledY: late ? yOf(p.bus.scheduledM!) : null });
+      buses.push({ bus: p.bus, m: p.m, y: p.y, lane: p.lane, scheduledY: late ? yOf(p.bus.scheduledM!) : null });
     } else ghosts.push({ ghost: p.ghost, y: p.y, lane: p.lane });
   }
   const gaps: LadderGapMark[] = [];

@@ -1,7 +1,8 @@
 // `npm test`: every check — typecheck, lint, the import rules (dependency-cruiser, .dependency-cruiser.cjs: no
 // circle, no test double in production, no upward import), unit + integration (vitest, the integration suites run the real
-// client against the simulator over HTTP), and end-to-end (Playwright in Chromium). Two groups, each group's steps at
-// once: the single-threaded checks beside the end-to-end build; then the unit tests beside the browser tests. Alone,
+// client against the simulator over HTTP), and end-to-end (Playwright in Chromium). Three groups, each group's steps at
+// once: the single-threaded checks beside the end-to-end build; then the unit tests beside the browser tests; then the
+// 10,000-bus browser smoke alone. Alone,
 // the unit tests left about 40 % of the two cores idle (they mostly wait on simulated clocks) and the browser tests
 // 16 % (they mostly wait on the pages' polls); run one after the other they took 229 + 528 s (29 November 2026).
 // Each step's lines are printed whole, prefixed with its name (steps run at once). Every step runs even if an earlier one
@@ -23,8 +24,10 @@ const groups = [
   ],
   [
     ['unit and integration', [bin('vitest', 'vitest.mjs'), 'run']],
-    ['end-to-end', [join(ROOT, 'scripts', 'test', 'e2e.mjs')]],
+    ['end-to-end', [join(ROOT, 'scripts', 'test', 'e2e.mjs'), '--project=app']],
   ],
+  // The 10,000-bus smoke on its own: it loads both cores (playwright.config.ts says why).
+  [['end-to-end at 10,000 buses', [join(ROOT, 'scripts', 'test', 'e2e.mjs'), '--project=scale']]],
 ];
 
 /** Copies a step's output line by line, each line prefixed: two steps' lines never cut into each other. */
