@@ -259,6 +259,8 @@ export interface SoakResult {
   viewers: number;
   /** The app's history store (bench/scale.ts BENCH_SCALE_STORE); runs before it was recorded used the embedded one. */
   store?: 'embedded' | 'postgresql';
+  /** The service day so far written to the store before the app started (bench/scale-prefill.ts); absent: empty. */
+  prefill?: { hours: number; fixes: number; trips: number };
   seconds: number;
   /** The processes measured (the app server and any under it), at the end. */
   processes: { pid: number; command: string }[];

@@ -16,7 +16,8 @@
 // BENCH_SCALE_STORE picks the app's history store: "embedded" (PGlite in the app's process, the default, as `npm start`
 // runs) or "postgresql" (DATABASE_URL on a database of its own, made on TEST_DATABASE_URL's server and dropped after,
 // as production runs). The embedded store's PostgreSQL lives in the app's process and its memory counts in the app's
-// RSS; the server's own is outside it. Each part records the store it ran on.
+// RSS; the server's own is outside it. Each part records the store it ran on. On PostgreSQL the soak's store is
+// first filled with the service day so far (bench/scale-prefill.ts; BENCH_SCALE_PREFILL=0 starts it empty).
 import { performance } from 'node:perf_hooks';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -30,6 +31,8 @@ import { sleep } from './support/stats';
 import { LATEST_RESULTS, readResults } from './support/results';
 import { carryParts, describeCarried, SCALE_PARTS, type ScalePart } from './scale-carry';
 import { createTestDatabase } from '../lib/testing/database';
+import { zoneAtLocalHour } from '../lib/sim/clock';
+import { prefillRunningDay } from './scale-prefill';
 
 const DEFAULT_FLEET = 855;
 /** The big fleet: BENCH_SCALE_BUSES, 10,000 by default. */
@@ -39,6 +42,8 @@ const RATE_LIMIT = 1_200;
 /** The browsers' poll interval (lib/client/queries.ts LIVE_POLL_MS). */
 const POLL_MS = 5_000;
 const DECODE_RUNS = 20;
+/** The feed's location answers a minute on the 1,200/min key (its 70 % share), the pace the soak's store is filled at. */
+const PREFILL_LOCATIONS_PER_MINUTE = 840;
 const GOALS = { fullBytes: 1.5e6, fullGzipBytes: 150e3, deltaGzipBytes: 30e3, firstBusRatio: { default: 1.3, big: 1.5 }, longTaskMs: 100, locationsShare: 0.7 };
 const PARTS = SCALE_PARTS;
 type Part = ScalePart;
@@ -305,6 +310,7 @@ export const scale: Benchmark = {
     const soakS = knob('BENCH_SCALE_SOAK_S', ctx.quick ? 60 : 4_500);
     const viewers = knob('BENCH_SCALE_VIEWERS', 1_000);
     const soakViewers = 100;
+    const prefill = process.env.BENCH_SCALE_PREFILL !== '0';
     const sampleS = 10;
     // The stack's servers stop by themselves after FLEETMAP_MAX_LIFETIME_S (30 min by default, for tests).
     const lifetimeS = 1_800 + fillCapS + 2 * budgetS + 600 + oneViewerS + holdS + soakS;
@@ -320,10 +326,14 @@ export const scale: Benchmark = {
         continue;
       }
       const db = store === 'postgresql' ? await createTestDatabase() : null;
-      const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT, env: db ? { DATABASE_URL: db.url } : {} }).catch(async (e: unknown) => {
+      const zone = zoneAtLocalHour(BENCH_LOCAL_HOUR);
+      const dropOnError = async (e: unknown): Promise<never> => {
         await db?.drop();
         throw e;
-      });
+      };
+      // The soak's store holds the day so far, as a real afternoon's would (bench/scale-prefill.ts).
+      const prefilled = db && big && parts.has('soak') && prefill ? await prefillRunningDay(db.url, { buses, zone, locationsPerMinute: PREFILL_LOCATIONS_PER_MINUTE, log: ctx.log }).catch(dropOnError) : null;
+      const bench = await startBenchStack({ buses, rateLimit: RATE_LIMIT, zone, env: db ? { DATABASE_URL: db.url } : {} }).catch(dropOnError);
       try {
         const filled = await fill(bench, buses, fillCapS, ctx.log);
         const run: FleetRun = { buses, ...filled, sizes: null, budget: null, pages: null, hold: null, soak: null };
@@ -341,7 +351,10 @@ export const scale: Benchmark = {
         }
         if (parts.has('pages')) run.pages = await measurePages(bench, { openS, log: ctx.log, firstBusVisits: ctx.quick ? 2 : 5, profileDir: process.env.BENCH_PAGES_PROFILE });
         if (big && parts.has('viewers')) run.hold = await holdViewers(bench, { viewers, durationS: holdS, oneViewerS, sampleS, log: ctx.log });
-        if (big && parts.has('soak')) run.soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, store, log: ctx.log });
+        if (big && parts.has('soak')) {
+          const soak = await serverSoak(bench, { viewers: soakViewers, durationS: soakS, sampleS, store, log: ctx.log });
+          run.soak = prefilled ? { ...soak, prefill: { hours: (prefilled.to - prefilled.from) / 3_600_000, fixes: prefilled.fixes, trips: prefilled.trips } } : soak;
+        }
         runs.push(run);
       } finally {
         await bench.stop();
@@ -390,7 +403,7 @@ export const scale: Benchmark = {
         `Sizes: Fleetmap = ?shape=compact (what the browser reads), peer = the JSON form, as sent without compression and gzipped here at the server's level 6; ${deltas} deltas per fleet, each since the version of 5 s before; the roster the compact full answer names (?shape=roster, the buses' plates and names) is measured beside it, as a first-time viewer downloads both; decode = JSON.parse (and decodeCompactFull, with the roster's parse and decode) to the LiveSnapshot, in this Node process, median of ${DECODE_RUNS} after 2 warm-up runs. ` +
         `Budget: requests per minute by operation as the simulator counted them for the app's key over ${budgetS} s, and delay_minutes shown against the simulator's (bench/scale-budget.ts). ` +
         `Pages: Chromium headless with SwiftShader WebGL, each of /, /wall, /fleet and /ladder left open ${openS} s after ready; long tasks from a 'longtask' observer, script and task time per second from CDP; first bus on / against a bare MapLibre page drawing the same buses, visit for visit; that bare page also left open as the pages were, as drawn once and fed every 5 s (every bus moved a little, as a live map at its plainest), the peer of the live maps' long tasks (bench/scale-pages.ts). ` +
-        `Viewers (${bigAt}): one delta viewer for ${oneViewerS} s, then ${viewers} for ${holdS} s, as the browser polls (compact, a full answer first, then since= every 5 s); then ${soakViewers} for ${soakS} s while the app server's CPU and RSS were sampled every ${sampleS} s (bench/scale-viewers.ts), the app's history in ${big.soak?.store === 'postgresql' ? 'PostgreSQL on this machine (DATABASE_URL; the database server\'s memory is outside the app\'s RSS)' : "the embedded store (PGlite, in the app's process and its RSS)"}. ` +
+        `Viewers (${bigAt}): one delta viewer for ${oneViewerS} s, then ${viewers} for ${holdS} s, as the browser polls (compact, a full answer first, then since= every 5 s); then ${soakViewers} for ${soakS} s while the app server's CPU and RSS were sampled every ${sampleS} s (bench/scale-viewers.ts), the app's history in ${big.soak?.store === 'postgresql' ? 'PostgreSQL on this machine (DATABASE_URL; the database server\'s memory is outside the app\'s RSS)' : "the embedded store (PGlite, in the app's process and its RSS)"}${big.soak?.prefill ? `, filled before the app started with the service day so far (${big.soak.prefill.hours.toFixed(1)} h: ${big.soak.prefill.fixes} fixes, ${big.soak.prefill.trips} trips, through the recorder at ${PREFILL_LOCATIONS_PER_MINUTE} location answers a minute)` : big.soak ? ', empty when the app started' : ''}. ` +
         `Goals at ${bigAt}: full ≤ 1.5 MB, gzip ≤ 150 kB, 5 s delta gzip ≤ 30 kB, locations ≥ 70 % of the requests, no long task over ${GOALS.longTaskMs} ms after the first paint, first bus ≤ 1.3× the peer at 855 and ≤ 1.5× at 10,000, ` +
         `${VIEWER_GOALS.failedPolls} failed polls, p99 ≤ ${VIEWER_GOALS.p99Ms} ms, the poller ≥ ${VIEWER_GOALS.minShareRatio} of its share, upstream within ${VIEWER_GOALS.upstreamWithinPercent} % of one viewer's, app CPU ≤ ${SOAK_GOALS.cpuPercent} % of a core, RSS ≤ ${SOAK_GOALS.rssMBAfterHour} MB after an hour and no growth after it (kB = 1,000 bytes)`,
       figures,

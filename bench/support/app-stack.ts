@@ -35,6 +35,8 @@ export interface BenchStackOptions {
   peerKeys?: PeerKey[];
   /** Extra environment for the app server (FEED_* knobs). */
   env?: Record<string, string>;
+  /** The zone, when the caller chose it before (default: zoneAtLocalHour(BENCH_LOCAL_HOUR) at start). */
+  zone?: string;
 }
 
 export interface BenchStack {
@@ -68,7 +70,7 @@ export async function startBenchStack(opts: BenchStackOptions): Promise<BenchSta
     { key: appKey, plan: 'business', scopes: ALL_SCOPES, limit_per_minute: opts.rateLimit },
     ...peers.map((p) => ({ key: p.key, plan: 'business', scopes: ALL_SCOPES, limit_per_minute: p.limitPerMinute })),
   ];
-  const zone = zoneAtLocalHour(BENCH_LOCAL_HOUR);
+  const zone = opts.zone ?? zoneAtLocalHour(BENCH_LOCAL_HOUR);
   const stack = await startStack({
     buses: opts.buses,
     rateLimit: opts.rateLimit,

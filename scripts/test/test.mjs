@@ -31,26 +31,55 @@ const groups = [
 ];
 
 /** Copies a step's output line by line, each line prefixed: two steps' lines never cut into each other. */
-function prefixLines(stream, out, prefix) {
+function prefixLines(stream, out, prefix, onLine) {
   let rest = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk) => {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop();
-    for (const line of lines) out.write(`${prefix}${line}\n`);
+    for (const line of lines) {
+      out.write(`${prefix}${line}\n`);
+      onLine(line);
+    }
   });
   stream.on('end', () => {
-    if (rest) out.write(`${prefix}${rest}\n`);
+    if (rest) {
+      out.write(`${prefix}${rest}\n`);
+      onLine(rest);
+    }
   });
 }
+
+// A log kept by its last lines only (CI keeps the tail) would show which tests failed but not why: each failed test
+// is noted as it is reported, with the first error line after it, and printed again just before the summary.
+const ANSI = /\x1b\[[0-9;]*m/g;
+/** A failed test's heading: Playwright's "  1) [app] › e2e/x.spec.ts:12:1 › title ───", vitest's " FAIL  lib/x.test.ts > title". */
+const FAILED_TEST = /^\s*(?:\d+\) \[\w+\] › \S+|FAIL\s+\S+\.test\.tsx? >)/;
+const FIRST_ERROR = /(Error\b|exceeded|Expected|Received)/;
+const failures = [];
+function failureNotes(step) {
+  let open = null;
+  return (raw) => {
+    const line = raw.replace(ANSI, '').trim();
+    if (FAILED_TEST.test(line)) {
+      open = { step, test: line.replace(/\s*─+$/, ''), error: '' };
+      failures.push(open);
+    } else if (open && !open.error && FIRST_ERROR.test(line)) {
+      open.error = line;
+      open = null;
+    }
+  };
+}
+const clip = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
 function run([name, args]) {
   const started = Date.now();
   console.log(`\n=== ${name} ===`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-    prefixLines(child.stdout, process.stdout, `[${name}] `);
-    prefixLines(child.stderr, process.stderr, `[${name}] `);
+    const note = failureNotes(name);
+    prefixLines(child.stdout, process.stdout, `[${name}] `, note);
+    prefixLines(child.stderr, process.stderr, `[${name}] `, note);
     const done = (ok) => resolve({ name, ok, seconds: Math.round((Date.now() - started) / 1000) });
     child.on('error', (err) => {
       console.error(`${name}: ${err.message}`);
@@ -64,6 +93,11 @@ const started = Date.now();
 const results = [];
 for (const group of groups) results.push(...(await Promise.all(group.map(run))));
 
+if (failures.length > 0) {
+  const shown = failures.slice(0, 6);
+  console.log(`\n=== failed tests (${failures.length}; the first ${shown.length}, with their first error line) ===`);
+  for (const f of shown) console.log(`[${f.step}] ${clip(f.test, 160)}\n    ${clip(f.error || '(no error line seen)', 220)}`);
+}
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.seconds} s)`);
 const failed = results.filter((r) => !r.ok).length;
