@@ -132,7 +132,7 @@ for (const [t, pages] of [
   for (const p of pages) {
     for (const theme of THEMES) {
       t(`${p.name} (${theme}): no serious or critical accessibility violation`, async ({ page }) => {
-        test.setTimeout(150_000);
+        test.setTimeout(300_000);
         await page.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
         if (p.signIn) {
           await signIn(page, admin.name, admin.password, p.path(theme));

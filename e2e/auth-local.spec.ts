@@ -10,7 +10,7 @@ const victim: Account = { name: 'tess', role: 'manager', password: 'tess-passwor
 
 const test = authTest({ mode: 'local', accounts: [viewer, dispatcher, admin, victim] });
 test.use({ allowedConsoleErrors: REFUSED_LOADS });
-test.describe.configure({ timeout: 150_000 });
+test.describe.configure({ timeout: 300_000 });
 
 test('a viewer signs in, sees the map but nothing above the role, and signs out', async ({ page }) => {
   await page.goto('/');

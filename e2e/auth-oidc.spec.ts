@@ -47,7 +47,7 @@ const test = base.extend<object, { stack: OidcStack }>({
   ],
 });
 
-test.describe.configure({ timeout: 150_000 });
+test.describe.configure({ timeout: 300_000 });
 
 /** Through Fleetmap's sign-in page and the provider's login and consent forms, as a person would. */
 async function oidcSignIn(page: Page, login: string, next = '/') {

@@ -26,7 +26,7 @@ const test = base.extend<object, { upstreamLog: UpstreamLog; stack: AuthStack }>
     { scope: 'worker', timeout: 360_000 },
   ],
 });
-test.describe.configure({ timeout: 150_000 });
+test.describe.configure({ timeout: 300_000 });
 
 // Ids no poller ever asks for (the simulator's trip ids are day-numbered, about 2.5·10^9; its routes number a few
 // hundred), so any upstream request for them would have been caused by these calls.

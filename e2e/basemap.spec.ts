@@ -95,7 +95,7 @@ test.describe('the default offline basemap', () => {
           .poll(async () => {
             const counts = await renderedCounts(page, expected);
             return expected.filter((id) => !(counts[id]! > 0));
-          }, { timeout: 30_000, message: `layers that drew nothing at zoom ${zoom} (${theme})` })
+          }, { timeout: 60_000, message: `layers that drew nothing at zoom ${zoom} (${theme})` })
           .toEqual([]);
         await page.screenshot({ path: `${ARTIFACTS}/basemap-offline-${theme}-z${zoom}.png` });
       }
@@ -175,7 +175,7 @@ test.describe('MAP_PMTILES: a self-hosted PMTiles basemap', () => {
 
   for (const theme of THEMES) {
     test(`the Protomaps style draws the archive under the CSP (${theme})`, async ({ browser }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(240_000);
       await pmtilesPage(browser, async (page) => {
         await watchCsp(page);
         const answers: number[] = [];
@@ -199,14 +199,14 @@ test.describe('MAP_PMTILES: a self-hosted PMTiles basemap', () => {
               const counts = await renderedCounts(page, drawn);
               return drawn.filter((id) => !(counts[id]! > 0));
             },
-            { timeout: 30_000, message: `Protomaps layers that drew nothing (${theme})` },
+            { timeout: 60_000, message: `Protomaps layers that drew nothing (${theme})` },
           )
           .toEqual([]);
         const roads = await page.evaluate((source) => window.__fleetmap!.map.querySourceFeatures(source, { sourceLayer: 'roads' }).map((f) => f.properties.name), PROTOMAPS_SOURCE_ID);
         expect(roads).toContain('Fixture Avenue');
         await page.evaluate((id) => window.__fleetmap!.map.setLayoutProperty(id, 'visibility', 'visible'), NETWORK_LAYER_IDS.routeCodes);
         // The network still draws on top of the basemap.
-        await expect.poll(async () => (await renderedCounts(page, [NETWORK_LAYER_IDS.routeLines]))[NETWORK_LAYER_IDS.routeLines], { timeout: 30_000 }).toBeGreaterThan(0);
+        await expect.poll(async () => (await renderedCounts(page, [NETWORK_LAYER_IDS.routeLines]))[NETWORK_LAYER_IDS.routeLines], { timeout: 60_000 }).toBeGreaterThan(0);
         expect(answers.length).toBeGreaterThan(0);
         expect(answers.every((s) => s === 206), `archive answers: ${answers.join(', ')}`).toBe(true);
         await page.screenshot({ path: `${ARTIFACTS}/basemap-pmtiles-${theme}-z14.png` });

@@ -46,7 +46,7 @@ async function expectMapMatchesSnapshot(page: Page, received: Map<number, LiveSn
       const drawn = await drawnBusIds(page);
       if (expected.length === 0) return 'no positioned bus yet';
       return JSON.stringify(drawn) === JSON.stringify(expected) ? 'match' : `drawn ${drawn.length}, snapshot ${expected.length}`;
-    }, { timeout: 30_000 })
+    }, { timeout: 60_000 })
     .toBe('match');
 }
 
@@ -58,7 +58,7 @@ async function waitForPositionedTrip(page: Page): Promise<{ snap: LiveSnapshot; 
       const vehicle = snap.vehicles.find(positioned);
       found = vehicle ? { snap, vehicle } : null;
       return found !== null;
-    }, { timeout: 30_000 })
+    }, { timeout: 60_000 })
     .toBe(true);
   return found!;
 }
@@ -242,7 +242,7 @@ test('a revoked key shows the unauthorized banner while buses stay on the map wi
   try {
     await stack.setFaults({ revokedKeys: [stack.apiKey] });
     const banner = page.locator('[data-banner="unauthorized"]');
-    await expect(banner).toBeVisible({ timeout: 30_000 });
+    await expect(banner).toBeVisible({ timeout: 60_000 });
     await expect(banner).toHaveAttribute('role', 'alert');
     await expect(banner).toContainText(/Showing the last data received \((.* ago|just now)\)/);
     // The feed keeps its last positions: the map still shows every one of them.
@@ -314,9 +314,9 @@ test('a Standard-plan key gets a map drawn from schedule estimates, honestly mar
   try {
     await page.goto(std.appUrl + '/');
     const note = page.getByRole('note');
-    await expect(note).toContainText('Map from the schedule', { timeout: 30_000 });
+    await expect(note).toContainText('Map from the schedule', { timeout: 60_000 });
     await expect(note).toContainText('API Standard');
-    await expect(page.getByRole('listbox', { name: 'Active trips' }).getByRole('option').first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('listbox', { name: 'Active trips' }).getByRole('option').first()).toBeVisible({ timeout: 60_000 });
     await expect(page.getByRole('region', { name: 'Live map of the fleet' })).toBeVisible();
     await mapReady(page);
     // Buses are drawn once the routes' stops have loaded, every one of them a schedule estimate: there are no fixes.

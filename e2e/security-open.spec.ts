@@ -5,7 +5,7 @@ import { expect, test } from './support/fixtures';
 import { rawRequest } from './support/raw-http';
 
 test('a request naming another site is refused on every route; loopback names are answered', async ({ stack }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const port = new URL(stack.appUrl).port;
   for (const path of ['/api/status', '/api/integration', '/api/live', '/']) {
     const a = await rawRequest(stack.appUrl, path, { Host: `rebind.attacker.example:${port}` });

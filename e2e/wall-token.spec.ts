@@ -7,7 +7,7 @@ import { authTest, expect, REFUSED_LOADS, signIn, type Account } from './support
 const admin: Account = { name: 'root', role: 'admin', password: 'root-password-123' };
 const test = authTest({ mode: 'local', accounts: [admin] });
 test.use({ allowedConsoleErrors: REFUSED_LOADS });
-test.describe.configure({ timeout: 150_000 });
+test.describe.configure({ timeout: 300_000 });
 
 test('create a wall token, open the wall with it in a fresh browser, revoke it: the screen says so', async ({ page, browser, stack }) => {
   await signIn(page, admin.name, admin.password, '/admin');

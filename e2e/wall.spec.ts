@@ -10,7 +10,7 @@ test.use({ stackOptions: { ownStack: 'wall' } });
 
 // While the upstream fails, the page's own polls may still succeed (the server keeps serving); only the
 // browser's logging of a failed request would be an error, and none is expected.
-test.describe.configure({ timeout: 150_000 });
+test.describe.configure({ timeout: 300_000 });
 
 /** The age the wall shows for its data, in seconds (`just now`, `12 s ago`, `3 min ago`). */
 async function dataAgeSeconds(page: Page): Promise<number> {

@@ -10,7 +10,7 @@ const admin: Account = { name: 'root', role: 'admin', password: 'root-password-1
 const test = authTest({ mode: 'local', accounts: [admin] });
 // The refused target below is a 400 the browser logs; nothing else may be.
 test.use({ allowedConsoleErrors: [/status of 400 \(Bad Request\) \(http:\/\/127\.0\.0\.1:\d+\/api\/admin\/webhooks\)$/] });
-test.describe.configure({ timeout: 150_000 });
+test.describe.configure({ timeout: 300_000 });
 
 const SECRET = 'e2e-receiver-secret-0123456789';
 
