@@ -10,6 +10,8 @@
 //   (bench/scale-pages.ts);
 // - at 10,000 buses only: 1,000 delta viewers held against one (bench/scale-viewers.ts holdViewers), then 100
 //   viewers while the app server's CPU and RSS are sampled (serverSoak).
+// One file a little past 400 lines: it holds the run's order, its knobs and the conditions text that names every
+// one of them; the parts themselves live in bench/scale-*.ts.
 // BENCH_SCALE_PARTS (sizes,budget,pages,viewers,soak; all by default) picks parts; BENCH_SCALE_HOLD_S,
 // BENCH_SCALE_ONE_VIEWER_S, BENCH_SCALE_SOAK_S and BENCH_SCALE_BUDGET_S set their windows; BENCH_LOCAL_HOUR the
 // simulator's hour (bench/support/app-stack.ts); BENCH_PAGES_PROFILE=<dir> adds a profiled visit of each page.

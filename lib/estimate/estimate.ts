@@ -2,6 +2,8 @@
 // schedule. Pure: the browser, the benchmarks and the tests call the same function. An estimate is a function of
 // time: a position along the route at an anchor time and a speed up to a bound, so a map layer can place the bus
 // at any later instant (estimateAt) without estimating again until new data or `validUntil`.
+// One file past 400 lines: the estimator's rules sit beside the constants the replay chose for them (each with the
+// figures that chose it), and the motion they produce beside the functions that read it (positionM, estimateAt).
 import { pointAlong, projectOnto, type Polyline, type Projection } from '@/lib/geo/polyline';
 import type { EpochMs, Trip } from '@/lib/model';
 import type { RoutePath } from './path';

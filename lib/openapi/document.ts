@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { ROUTE_ACCESS, type RouteAccess } from '@/lib/auth/access';
 import { fleetQuery, routesQuery, trackQuery } from '@/lib/http/history-params';
 import { liveCompactDelta, liveCompactFull, liveRoster } from './live-compact-schemas';
+import * as admin from './admin-schemas';
+import * as hs from './history-schemas';
 import * as s from './schemas';
 import * as ss from './service-schemas';
 
 // The OpenAPI 3.1 document of our API, served at /api/openapi.json. Every operation is one entry of OPERATIONS:
-// its answers and bodies are the zod schemas of lib/openapi/schemas.ts (checked against lib/model's types by the
+// its answers and bodies are the zod schemas of lib/openapi/*-schemas.ts and schemas.ts (checked against lib/model's types by the
 // compiler), the history's query parameters the very schemas that validate them (lib/http/history-params.ts), and its
 // security comes from ROUTE_ACCESS, the table proxy.ts enforces. A new route adds one entry here;
 // lib/openapi/openapi.test.ts fails while a route file under app/api has none.
@@ -91,7 +93,7 @@ export const OPERATIONS: readonly Operation[] = [
   { route: '/api/routes', method: 'get', tag: 'live', summary: 'Every route', responses: { 200: json('The routes the feed holds', s.routesResponse), ...errors(503) } },
   { route: '/api/routes/[id]/stops', method: 'get', tag: 'live', summary: "A route's stops, in order", responses: { 200: json('The stops', s.routeStopsResponse), ...errors(400, 404, 429, 502, 503) } },
   { route: '/api/buses', method: 'get', tag: 'live', summary: 'Every bus of the organization', responses: { 200: json('The bus list the feed holds', s.busesResponse), ...errors(503) } },
-  { route: '/api/buses/last-trips', method: 'get', tag: 'history', summary: 'When each bus was last on a trip, as recorded', responses: { 200: json('By bus id; recorded false without a recorder', s.lastTripsResponse), ...errors(503) } },
+  { route: '/api/buses/last-trips', method: 'get', tag: 'history', summary: 'When each bus was last on a trip, as recorded', responses: { 200: json('By bus id; recorded false without a recorder', hs.lastTripsResponse), ...errors(503) } },
   { route: '/api/trips/[id]', method: 'get', tag: 'live', summary: 'One trip, asked of the upstream on demand', responses: { 200: json('The trip', s.tripResponse), ...errors(400, 404, 429, 502, 503) } },
   { route: '/api/trips/[id]/predictions', method: 'get', tag: 'predictions', summary: "Arrival predictions at a trip's remaining stops", responses: { 200: json('The predictions', ss.tripPredictionsResponse), ...errors(400, 404, 429, 503) } },
   { route: '/api/stops/[id]/arrivals', method: 'get', tag: 'predictions', summary: 'Predicted arrivals at a stop', responses: { 200: json('The arrivals', ss.stopArrivalsResponse), ...errors(400, 404, 429, 503) } },
@@ -101,10 +103,10 @@ export const OPERATIONS: readonly Operation[] = [
   { route: '/api/exceptions/read', method: 'post', tag: 'exceptions', summary: 'Marks exceptions as read by the signed-in user', body: readBody, responses: { 204: { description: 'Marked' }, 200: { description: 'Marked' }, ...errors(400, 503) } },
   { route: '/api/exceptions/[id]/acknowledge', method: 'post', tag: 'exceptions', summary: 'Acknowledges an exception', body: ackBody, responses: { 200: json('The exception as it is now', ss.fleetException), ...errors(400, 404, 503) } },
   { route: '/api/exceptions/[id]/snooze', method: 'post', tag: 'exceptions', summary: 'Snoozes an exception', body: snoozeBody, responses: { 200: json('The exception as it is now', ss.fleetException), ...errors(400, 404, 503) } },
-  { route: '/api/history/routes', method: 'get', tag: 'history', summary: 'Per-route delay figures over a period', query: routesQuery, responses: { 200: json('Per route, per day and by hour', s.historyRoutesResponse), ...errors(400, 503) } },
-  { route: '/api/history/trips/[id]', method: 'get', tag: 'history', summary: 'A recorded trip, its changes and trail', responses: { 200: json('The trip as recorded', s.historyTripResponse), ...errors(400, 404, 503) } },
-  { route: '/api/history/buses/[id]/track', method: 'get', tag: 'history', summary: "One bus's fixes in a window of at most 24 h", query: trackQuery, responses: { 200: json('The fixes', s.busTrackResponse), ...errors(400, 503) } },
-  { route: '/api/history/fleet', method: 'get', tag: 'history', summary: 'The fleet as recorded at a moment', query: fleetQuery, responses: { 200: json('Each bus at its last fix before then', s.fleetMomentResponse), ...errors(400, 503) } },
+  { route: '/api/history/routes', method: 'get', tag: 'history', summary: 'Per-route delay figures over a period', query: routesQuery, responses: { 200: json('Per route, per day and by hour', hs.historyRoutesResponse), ...errors(400, 503) } },
+  { route: '/api/history/trips/[id]', method: 'get', tag: 'history', summary: 'A recorded trip, its changes and trail', responses: { 200: json('The trip as recorded', hs.historyTripResponse), ...errors(400, 404, 503) } },
+  { route: '/api/history/buses/[id]/track', method: 'get', tag: 'history', summary: "One bus's fixes in a window of at most 24 h", query: trackQuery, responses: { 200: json('The fixes', hs.busTrackResponse), ...errors(400, 503) } },
+  { route: '/api/history/fleet', method: 'get', tag: 'history', summary: 'The fleet as recorded at a moment', query: fleetQuery, responses: { 200: json('Each bus at its last fix before then', hs.fleetMomentResponse), ...errors(400, 503) } },
   ...(['vehicle-positions', 'trip-updates'] as const).map(
     (feed): Operation => ({
       route: `/gtfs-rt/${feed}`,
@@ -140,16 +142,16 @@ export const OPERATIONS: readonly Operation[] = [
   { route: '/api/auth/signout', method: 'post', tag: 'auth', summary: 'Ends the session', responses: { 303: { description: "To /signin, or to the OIDC provider's logout" } } },
   { route: '/api/auth/oidc/start', method: 'get', tag: 'auth', summary: 'Starts an OpenID Connect sign-in', responses: { 302: { description: 'To the provider' }, ...errors(503) } },
   { route: '/api/auth/oidc/callback', method: 'get', tag: 'auth', summary: "The OpenID Connect provider's return", responses: { 303: { description: 'Signed in, or back to /signin with the reason' } } },
-  { route: '/api/admin/users', method: 'get', tag: 'admin', summary: 'Users and their sessions', responses: { ...signInOff, 200: json('The users', z.object({ users: z.array(s.adminUser) })) } },
+  { route: '/api/admin/users', method: 'get', tag: 'admin', summary: 'Users and their sessions', responses: { ...signInOff, 200: json('The users', z.object({ users: z.array(admin.adminUser) })) } },
   { route: '/api/admin/users/[name]/sessions', method: 'delete', tag: 'admin', summary: "Ends every session of a user", responses: { ...signInOff, 200: json('How many ended', z.object({ user: z.string(), sessionsEnded: z.number().int() })), ...errors(404) } },
-  { route: '/api/admin/tokens', method: 'get', tag: 'admin', summary: 'Wall display tokens', responses: { ...signInOff, 200: json('The tokens (never their secrets)', z.object({ tokens: z.array(s.adminWallToken) })) } },
-  { route: '/api/admin/tokens', method: 'post', tag: 'admin', summary: 'Creates a wall display token', body: createTokenBody, responses: { ...signInOff, 201: json('The token and its wall address, shown this once', s.createdWallToken), ...errors(400) } },
-  { route: '/api/admin/tokens/[id]', method: 'delete', tag: 'admin', summary: 'Revokes a wall display token', responses: { ...signInOff, 200: json('The token, revoked', z.object({ token: s.adminWallToken })), ...errors(400, 404) } },
+  { route: '/api/admin/tokens', method: 'get', tag: 'admin', summary: 'Wall display tokens', responses: { ...signInOff, 200: json('The tokens (never their secrets)', z.object({ tokens: z.array(admin.adminWallToken) })) } },
+  { route: '/api/admin/tokens', method: 'post', tag: 'admin', summary: 'Creates a wall display token', body: createTokenBody, responses: { ...signInOff, 201: json('The token and its wall address, shown this once', admin.createdWallToken), ...errors(400) } },
+  { route: '/api/admin/tokens/[id]', method: 'delete', tag: 'admin', summary: 'Revokes a wall display token', responses: { ...signInOff, 200: json('The token, revoked', z.object({ token: admin.adminWallToken })), ...errors(400, 404) } },
   { route: '/api/admin/webhooks', method: 'get', tag: 'admin', summary: 'Webhook targets added in the admin page', responses: { 200: json('The targets (secrets masked)', z.object({ targets: z.array(ss.adminWebhookTarget) })), ...errors(503) } },
   { route: '/api/admin/webhooks', method: 'post', tag: 'admin', summary: 'Adds a webhook target', body: webhookTargetBody, responses: { 201: json('The target (secret masked)', z.object({ target: ss.adminWebhookTarget })), ...errors(400, 503) } },
   { route: '/api/admin/webhooks/[id]', method: 'delete', tag: 'admin', summary: 'Removes a webhook target', responses: { 200: json('The target, removed', z.object({ target: ss.adminWebhookTarget })), ...errors(400, 404, 503) } },
   { route: '/api/admin/webhooks/[id]/test', method: 'post', tag: 'admin', summary: 'Sends one signed test delivery to a webhook target now', responses: { 200: json("The receiver's answer", ss.webhookTestResult), ...errors(400, 404, 503) } },
-  { route: '/api/admin/audit', method: 'get', tag: 'admin', summary: 'The audit log, newest first', responses: { ...signInOff, 200: json('The entries', z.object({ entries: z.array(s.adminAuditEntry) })) } },
+  { route: '/api/admin/audit', method: 'get', tag: 'admin', summary: 'The audit log, newest first', responses: { ...signInOff, 200: json('The entries', z.object({ entries: z.array(admin.adminAuditEntry) })) } },
 ];
 
 /** `/api/trips/[id]` -> `/api/trips/{id}`. */

@@ -1,22 +1,10 @@
 import { z } from 'zod';
 import type {
-  AdminAuditEntry,
-  AdminUser,
-  AdminWallToken,
   ApiErrorBody,
   Bus,
   BusesResponse,
-  BusTrackResponse,
-  CreatedWallToken,
-  DelayFigures,
-  FleetMomentResponse,
   Health,
-  HistoryFix,
-  HistoryRegularity,
-  HistoryRoutesResponse,
-  HistoryTripResponse,
   IntegrationResponse,
-  LastTripsResponse,
   LiveDelta,
   LiveFull,
   NetworkResponse,
@@ -234,7 +222,7 @@ export const liveHealth = named(
   "The health every viewer's snapshot carries: the state and its sentence, the data's age, the budget's use; the full health is /api/status.",
 );
 
-const thresholds = z.object({ lateMin: z.number(), earlyMin: z.number() });
+export const thresholds = z.object({ lateMin: z.number(), earlyMin: z.number() });
 
 export const liveFull = named(
   'LiveFull',
@@ -298,101 +286,6 @@ export const networkResponse = named(
   'GeoJSON of the whole network: route lines through their stops, and the stops.',
 );
 
-export const lastTripsResponse = named(
-  'LastTripsResponse',
-  z.union([z.object({ recorded: z.literal(false) }), z.object({ recorded: z.literal(true), byBus: z.record(z.string(), z.object({ tripId: z.number().int(), routeCode: nullableString, lastSeenAt: epochMs })) })]) satisfies z.ZodType<LastTripsResponse>,
-);
-
-const delayFigures = z.object({
-  activeTrips: z.number(),
-  knownDelay: z.number(),
-  unknownDelay: z.number(),
-  early: z.number(),
-  onTime: z.number(),
-  late: z.number(),
-  meanMin: nullableNumber,
-  medianMin: nullableNumber,
-  p90Min: nullableNumber,
-  worstMin: nullableNumber,
-  onTimeShare: nullableNumber,
-}) satisfies z.ZodType<DelayFigures>;
-
-export const historyFix = named(
-  'HistoryFix',
-  z.object({ busId: z.number().int(), gpsAt: epochMs.nullable(), fetchedAt: epochMs, lat: z.number(), lon: z.number(), heading: nullableNumber, speedKmh: nullableNumber, accuracy: nullableNumber, tripId: nullableNumber }) satisfies z.ZodType<HistoryFix>,
-);
-
-const historyRegularity = named(
-  'HistoryRegularity',
-  z.object({
-    derivation: z.enum(['derived', 'partial', 'not-derived']),
-    daysNotDerived: z.number().int(),
-    samples: z.number().int().nullable(),
-    cvH: nullableNumber,
-    awtS: nullableNumber,
-    swtS: nullableNumber,
-    ewtS: nullableNumber,
-    bunchedShare: nullableNumber,
-    gappedShare: nullableNumber,
-    ghostTripMinutes: nullableNumber,
-  }) satisfies z.ZodType<HistoryRegularity>,
-  'Headway regularity over a period from the recorded passing times (cv_h, AWT, SWT, EWT in seconds, bunched and gapped shares, ghost trip-minutes). Days recorded before the derivation existed are not derived: null, never zero.',
-);
-
-export const historyRoutesResponse = named(
-  'HistoryRoutesResponse',
-  z.object({
-    from: z.string(),
-    to: z.string(),
-    today: z.string(),
-    thresholds,
-    routes: z.array(
-      delayFigures.extend({
-        routeId: z.number().int(),
-        routeCode: nullableString,
-        routeName: nullableString,
-        regularity: historyRegularity,
-        directions: z.array(z.object({ direction: z.string(), regularity: historyRegularity })),
-      }),
-    ),
-    days: z.array(z.object({ date: z.string(), figures: delayFigures, regularity: historyRegularity })),
-    hours: z.array(z.object({ hour: z.number().int(), meanMin: z.number(), trips: z.number() })),
-    regularityHours: z.array(z.object({ hour: z.number().int(), ewtS: nullableNumber, samples: z.number().int() })),
-    gaps: z.array(z.object({ fromAt: epochMs, toAt: epochMs, droppedRows: z.number(), reason: z.string() })),
-  }) satisfies z.ZodType<HistoryRoutesResponse>,
-);
-
-export const historyTripResponse = named(
-  'HistoryTripResponse',
-  z.object({
-    trip,
-    firstSeenAt: epochMs,
-    lastSeenAt: epochMs,
-    finalAt: epochMs.nullable(),
-    finalFound: z.boolean().nullable(),
-    delayChanges: z.array(z.object({ at: epochMs, delayMinutes: nullableNumber })),
-    statusChanges: z.array(z.object({ at: epochMs, status: nullableString })),
-    trail: z.array(historyFix),
-  }) satisfies z.ZodType<HistoryTripResponse>,
-);
-
-export const busTrackResponse = named('BusTrackResponse', z.object({ busId: z.number().int(), from: epochMs, to: epochMs, fixes: z.array(historyFix) }) satisfies z.ZodType<BusTrackResponse>);
-
-export const fleetMomentResponse = named(
-  'FleetMomentResponse',
-  z.object({
-    at: epochMs,
-    vehicles: z.array(
-      historyFix.extend({
-        trip: z
-          .object({ tripId: z.number().int(), routeId: nullableNumber, routeCode: nullableString, routeName: nullableString, direction: nullableString, status: nullableString, delayMinutes: nullableNumber })
-          .nullable(),
-      }),
-    ),
-    recorded: z.object({ from: epochMs, to: epochMs }).nullable(),
-  }) satisfies z.ZodType<FleetMomentResponse>,
-);
-
 const recorderStatus = z.object({
   state: z.enum(['starting', 'recording', 'behind', 'failed', 'stopped']),
   store: z.string(),
@@ -418,48 +311,4 @@ export const integrationResponse = named(
     instance: z.object({ role: z.enum(['leader', 'follower', 'candidate']), epoch: nullableNumber, instanceId: z.string(), leaderId: nullableString }).nullable(),
     build: z.object({ version: z.string(), buildId: nullableString }),
   }) satisfies z.ZodType<IntegrationResponse>,
-);
-
-const role = z.enum(['viewer', 'dispatcher', 'manager', 'admin']);
-
-export const adminUser = named(
-  'AdminUser',
-  z.object({ name: z.string(), role, source: z.enum(['local', 'oidc']), createdAt: z.string(), updatedAt: z.string(), sessions: z.number().int() }) satisfies z.ZodType<AdminUser>,
-);
-
-export const adminWallToken = named(
-  'AdminWallToken',
-  z.object({
-    id: z.number().int(),
-    kind: z.enum(['wall', 'feed']).describe("wall: a wall display's; feed: a GTFS-Realtime consumer's"),
-    name: z.string(),
-    routes: z.array(z.string()).nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    lastUsedAt: nullableString,
-    revokedAt: nullableString,
-    revokedBy: nullableString,
-  }) satisfies z.ZodType<AdminWallToken>,
-);
-
-export const createdWallToken = named(
-  'CreatedWallToken',
-  z.object({
-    token: adminWallToken,
-    wallPath: z.string().nullable().describe('The wall address with its token, shown this once (null for a feed token)'),
-    feedPaths: z.array(z.string()).optional().describe("A feed token's feed addresses with the token, shown this once"),
-  }) satisfies z.ZodType<CreatedWallToken>,
-);
-
-export const adminAuditEntry = named(
-  'AdminAuditEntry',
-  z.object({
-    id: z.number().int(),
-    at: z.string(),
-    event: z.string(),
-    actor: nullableString,
-    subject: nullableString,
-    address: nullableString,
-    detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
-  }) satisfies z.ZodType<AdminAuditEntry>,
 );
