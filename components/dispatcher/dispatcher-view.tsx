@@ -102,7 +102,9 @@ export function DispatcherView({ staleAfterS, ghostAfterS, styleUrl, styleUrlDar
     focusSearch: () => searchRef.current?.focus(),
     escape: () => {
       if (hasSelection) clearSelection();
-      else if (url.filters.query) updateUrl({ filters: { ...url.filters, query: '' } });
+      // The query as the URL holds it now, not as the last render saw it: on a busy machine Esc can come before React
+      // has rendered the last keystroke, and the blur below then keeps the browser from clearing the box itself.
+      else updateUrl((now) => (now.filters.query ? { filters: { ...now.filters, query: '' } } : {}));
       searchRef.current?.blur();
     },
     move: (delta) => {
