@@ -73,5 +73,5 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   // Every page and API route (sign-in guards them all); static files carry no fleet data and no script to protect.
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|maplibre-gl-worker.mjs|basemap/|fonts/).*)'],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|maplibre-gl.mjs|maplibre-gl-worker.mjs|basemap/|fonts/).*)'],
 };

@@ -5,7 +5,7 @@ import { pageViewer } from '@/lib/auth/page';
 import { readAppConfig, readRegularityConfig } from '@/lib/config';
 import { readMapStyleConfig } from '@/lib/map-style/config';
 import { DEFAULT_REGULARITY } from '@/lib/model';
-import { firstLive, preloadOfflineMap } from '@/lib/server/first-paint';
+import { firstLive, preloadMapLibre, preloadOfflineMap } from '@/lib/server/first-paint';
 
 // The home page is the dispatcher view. Configuration is read here, on the server, per request; the
 // client gets plain values and never the environment.
@@ -29,6 +29,7 @@ export default async function HomePage() {
   const { styleUrl, styleUrlDark } = map.config;
   const regularity = readRegularityConfig();
   const { ghostAfterS } = regularity.ok ? regularity.config : DEFAULT_REGULARITY;
+  await preloadMapLibre();
   preloadOfflineMap([styleUrl, styleUrlDark]);
   const viewer = (await pageViewer()) ?? undefined;
   return (

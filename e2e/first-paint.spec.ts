@@ -53,3 +53,33 @@ test('below street zoom the buses come before the map worker, and the clusters t
   expect(await page.evaluate(() => window.__fleetmap!.drawing!.drawn().buses.filter((b) => b.by === 'overlay').length)).toBe(0);
   await expect.poll(() => page.evaluate(() => window.__fleetmap!.buses!.timing.lastFrameBuses)).toBe(0);
 });
+
+// MapLibre comes from its own file on our origin (lib/map-style/maplibre-files.ts), named in the page's <head> so that
+// the browser fetches it beside the page's scripts. The preload must carry the page's CSP nonce: refused, it would
+// show as a violation and MapLibre would be fetched a second time when the map asks for it.
+test('the page preloads MapLibre from its head, under the CSP, and the map is made from that one fetch', async ({ page }) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const fetches: Array<{ url: string; encoding: string | undefined; status: number }> = [];
+  page.on('response', (res) => {
+    if (new URL(res.url()).pathname === '/maplibre-gl.mjs') fetches.push({ url: res.url(), encoding: res.headers()['content-encoding'], status: res.status() });
+  });
+  await page.goto('/');
+  // The server's link; React may add its own copy of the hint as the page hydrates (one fetch all the same, below).
+  const preloads = page.locator('head link[rel="modulepreload"][href="/maplibre-gl.mjs"]');
+  await expect(preloads.first()).toBeAttached();
+  // The nonce is hidden from the attribute once applied; the property keeps it.
+  expect(await preloads.evaluateAll((els: HTMLLinkElement[]) => els.map((el) => (el.nonce ?? '').length > 0))).not.toContain(false);
+  // The map exists once MapLibre's module has loaded (components/map/load-maplibre.ts), and its style once it has run.
+  await expect.poll(() => page.evaluate(() => window.__fleetmap?.map.isStyleLoaded() ?? false), { timeout: 60_000 }).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)).toEqual([]);
+  expect(fetches).toHaveLength(1);
+  expect(fetches[0]!.status).toBe(200);
+  expect(fetches[0]!.encoding, 'MapLibre is sent brotli-compressed, as the build scripts are').toBe('br');
+  // Nothing of MapLibre is left in the app's own scripts: the bundle no longer carries a copy of it.
+  const bundled = await page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.includes('/_next/static/') && (r as PerformanceResourceTiming).decodedBodySize > 800_000).map((r) => r.name));
+  expect(bundled).toEqual([]);
+});

@@ -5,6 +5,7 @@ import { ReplayView } from '@/components/replay/replay-view';
 import { pageViewer } from '@/lib/auth/page';
 import { appConfig, readAppConfig } from '@/lib/config';
 import { mapStyleConfig } from '@/lib/map-style/config';
+import { preloadMapLibre } from '@/lib/server/first-paint';
 
 export const metadata: Metadata = { title: 'Replay · Fleetmap' };
 
@@ -14,6 +15,7 @@ export default async function ReplayPage() {
   const cfg = readAppConfig();
   const config = cfg.ok ? cfg.config : appConfig({});
   const map = mapStyleConfig();
+  await preloadMapLibre();
   return (
     <Providers viewer={viewer}>
       {/* The moment lives in the URL: useSearchParams needs a Suspense boundary. */}

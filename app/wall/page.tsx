@@ -5,7 +5,7 @@ import { WallDisplay } from '@/components/wall/wall-display';
 import { parseWallOptions } from '@/lib/page-url/wall-options';
 import { appConfig, readAppConfig } from '@/lib/config';
 import { mapStyleConfig } from '@/lib/map-style/config';
-import { firstLive, preloadOfflineMap } from '@/lib/server/first-paint';
+import { firstLive, preloadMapLibre, preloadOfflineMap } from '@/lib/server/first-paint';
 
 export const metadata: Metadata = { title: 'Wall · Fleetmap' };
 
@@ -22,6 +22,7 @@ export default async function WallPage({ searchParams }: { searchParams: Promise
   const cfg = readAppConfig();
   const config = cfg.ok ? cfg.config : appConfig({});
   const map = mapStyleConfig();
+  await preloadMapLibre();
   preloadOfflineMap([map.styleUrl, map.styleUrlDark]);
   return (
     <Providers live={live} viewer={viewer}>

@@ -18,7 +18,7 @@ import { MapTooltip } from './bus-tooltip';
 import { useBusLayer } from './layers/bus-layer';
 import { useRouteOverlayLayer } from './layers/route-overlay-layer';
 import { useTrailLayer } from './layers/trail-layer';
-import { useBusDrawing } from './use-bus-drawing';
+import { useBusDrawing, useBusHandover } from './use-bus-drawing';
 import { useMapCamera, type MapView } from './use-map-camera';
 import { useLaterSources, useMapLibre, useNetworkRefresh } from './use-maplibre';
 import { useMapPointer } from './use-map-pointer';
@@ -88,7 +88,9 @@ export function FleetMap(props: FleetMapProps) {
   if (!(Number.isFinite(busScale) && busScale > 0)) throw new RangeError(`FleetMap busScale must be a positive number, got ${busScale}`);
   const containerRef = useRef<HTMLDivElement>(null);
   const busBounds = useMemo(() => lonLatBounds(placements.map((p) => [p.estimate.lon, p.estimate.lat] as const)), [placements]);
-  const handle = useMapLibre(containerRef, { theme, styleUrl, styleUrlDark, interactive, initialView, initialBounds: busBounds, onMapReady: props.onMapReady });
+  const busFrame = { placements, selectedBusId, placedAt, now };
+  const onBusesMade = useBusHandover(busFrame, theme, busScale);
+  const handle = useMapLibre(containerRef, { theme, styleUrl, styleUrlDark, interactive, initialView, initialBounds: busBounds, onMapReady: props.onMapReady, onBusesMade });
   const { map } = handle;
 
   const vehicleById = useMemo(() => new Map(vehicles.map((v) => [v.busId, v])), [vehicles]);
@@ -98,7 +100,7 @@ export function FleetMap(props: FleetMapProps) {
   useRouteOverlayLayer(handle, theme, routeOverlay?.routeId ?? null, { fit: interactive, keepViewForRouteId: overlayRestoredWithView });
   useBusLayer(handle, handle.clusters, theme, busScale);
   const overlay = handle.overlay;
-  useBusDrawing(handle.drawing ?? null, overlay, { placements, selectedBusId, placedAt, now }, theme, busScale);
+  useBusDrawing(handle.drawing ?? null, overlay, busFrame, theme, busScale);
   useTrailLayer(handle, theme, props.trail ?? null);
   useNetworkRefresh(handle);
   // Last: the basemap's held sources queue behind the buses' and the network's data.

@@ -14,6 +14,8 @@ import type { Theme } from '@/lib/theme/theme';
 import { FLEET_MAP_RENDER_OPTIONS } from './render-options';
 import { BusDrawing } from './bus-drawing';
 import { BusOverlay } from './bus-overlay';
+import { loadMapLibre } from './load-maplibre';
+import type { BusHandover } from './use-bus-drawing';
 import { ClusterLayer } from './layers/bus-layer';
 import { FIT_PADDING_PX, STREET_ZOOM, type MapView } from './use-map-camera';
 import type { MapHandle } from './use-map-layers';
@@ -60,11 +62,12 @@ export interface MapLibreOptions extends MapStyleChoice {
   initialView: MapView | null;
   /** The instance once created (null when it goes away). */
   onMapReady?: (map: MapLibreMap | null) => void;
+  /** Given the bus renderers as they are made, before the map's first frame (use-bus-drawing's useBusHandover). */
+  onBusesMade?: BusHandover;
   /** Where the map opens without an initial view (the buses' bounds when the page came with them). */
   initialBounds?: LonLatBounds | null;
 }
 
-export const WORKER_URL = '/maplibre-gl-worker.mjs';
 const WORLD_VIEW = { center: [0, 20] as [number, number], zoom: 1.5 };
 const MAX_ZOOM = 19;
 
@@ -104,12 +107,11 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
     let cancelled = false;
     let created: MapLibreMap | null = null;
     let made: Buses | null = null;
-    void import('maplibre-gl').then(async (maplibre) => {
+    void loadMapLibre().then(async (maplibre) => {
       await prepareBasemap(maplibre, latest.current);
       const element = container.current;
       if (cancelled || !element) return;
       const o = latest.current;
-      maplibre.setWorkerUrl(WORKER_URL);
       const view = o.initialView;
       const first = styleFor(o);
       later.current = first.later;
@@ -139,6 +141,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
       appliedStyle.current = styleKey(o);
       created.on('style.load', () => setLoaded((l) => ({ gen: l.gen + 1, key: appliedStyle.current, later: later.current })));
       made = busesFor(created);
+      latest.current.onBusesMade?.(made.drawing, made.overlay);
       window.__fleetmap = { map: created, drawing: made.drawing, buses: made.overlay };
       setMap(created);
       setBuses(made);

@@ -1,5 +1,7 @@
 import 'server-only';
-import { preload } from 'react-dom';
+import { headers } from 'next/headers';
+import { preload, preloadModule } from 'react-dom';
+import { MAPLIBRE_URL } from '@/lib/map-style/maplibre-files';
 import { BASEMAP_PATHS, LABEL_FONT } from '@/lib/map-style/offline-style';
 import { encodeCompactFull, liveInRoutes, type CompactLiveWithRoster, type LiveSnapshot } from '@/lib/model';
 import { firstPaintRoster } from '@/lib/http/live-answer';
@@ -41,4 +43,14 @@ export function preloadOfflineMap(styleUrls: Array<string | null>): void {
   if (styleUrls.some((u) => u !== null && u.trim() !== '')) return;
   const glyphs = BASEMAP_PATHS.glyphs.replace('{fontstack}', LABEL_FONT).replace('{range}', '0-255');
   preload(encodeURI(glyphs), { as: 'fetch', crossOrigin: 'anonymous' });
+}
+
+/**
+ * Asks the browser to fetch MapLibre (lib/map-style/maplibre-files.ts) while it fetches the page's scripts: a
+ * <link rel="modulepreload"> in the page's <head>. It carries the page's CSP nonce: under 'strict-dynamic' a preload
+ * without it is refused (proxy.ts sets it, lib/http/security-headers.ts).
+ */
+export async function preloadMapLibre(): Promise<void> {
+  const nonce = (await headers()).get('x-nonce') ?? undefined;
+  preloadModule(MAPLIBRE_URL, { as: 'script', nonce });
 }

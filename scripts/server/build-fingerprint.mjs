@@ -2,9 +2,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { MAPLIBRE_FILES } from './maplibre-files.mjs';
 
 const INPUTS = ['app', 'components', 'lib', 'public', 'scripts/server/compress-static.mjs', 'next.config.js', 'package-lock.json', 'postcss.config.mjs', 'tsconfig.json', 'instrumentation.ts'];
-const SKIP = new Set(['node_modules', '.next', 'maplibre-gl-worker.mjs']);
+// MapLibre's files in public/ are copies of the locked package (maplibre-files.mjs): package-lock.json stands for them.
+const SKIP = new Set(['node_modules', '.next', ...MAPLIBRE_FILES]);
 const STAMP = '.fleetmap-build-fingerprint';
 
 function walk(root, path, out) {

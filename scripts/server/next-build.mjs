@@ -11,8 +11,8 @@ export const NEXT_BIN = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'
 export function buildIfStale({ distDir = '.next', env = {}, force = false } = {}) {
   if (!force && buildIsCurrent(ROOT, distDir)) return false;
   const fullEnv = { ...process.env, ...env, FLEETMAP_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
-  const copy = spawnSync(process.execPath, [join(ROOT, 'scripts', 'server', 'copy-maplibre-worker.mjs')], { stdio: 'inherit', env: fullEnv });
-  if (copy.status !== 0) throw new Error('Copying the MapLibre worker failed.');
+  const copy = spawnSync(process.execPath, [join(ROOT, 'scripts', 'server', 'copy-maplibre.mjs')], { stdio: 'inherit', env: fullEnv });
+  if (copy.status !== 0) throw new Error('Copying MapLibre and its worker failed.');
   // The offline map's detailed land, cut from the coastline package for the network's area (when stale).
   const land = spawnSync(process.execPath, [join(ROOT, 'scripts', 'data', 'clip-land.mjs'), '--if-stale'], { stdio: 'inherit', env: fullEnv });
   if (land.status !== 0) throw new Error('Building the basemap land (scripts/data/clip-land.mjs) failed.');

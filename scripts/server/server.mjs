@@ -8,7 +8,7 @@
 //   Next's routing would cost more CPU per request than the answer (docs/serving.md);
 // - GET /gtfs-rt/vehicle-positions and /gtfs-rt/trip-updates, the same way (lib/server/gtfs-rt-guard.ts): bytes
 //   encoded once per snapshot version, behind the same sign-in check; Next's routing cost 25 to 100 times the send;
-// - the build's scripts and stylesheets in brotli where the browser accepts br (scripts/server/compress-static.mjs made
+// - the build's scripts and stylesheets, and MapLibre and its worker, in brotli where the browser accepts br (scripts/server/compress-static.mjs made
 //   them; Next.js serves gzip only);
 // - GET /metrics, with the application context's handler (lib/metrics; never behind the user sign-in: a scraper has none).
 // Every answer made here carries the headers next.config.js gives every answer. Every request, answered here or by
@@ -27,6 +27,7 @@ import next from 'next';
 import nextConfig from '../../next.config.js';
 import { processLogger, requestContext as processRequestContext } from '../../lib/log/create-logger.mjs';
 import { processSlot } from '../../lib/process-slot.mjs';
+import { MAPLIBRE_FILES } from './maplibre-files.mjs';
 
 /** @typedef {import('../../lib/server/contract').ServedSlot} ServedSlot */
 /** @typedef {import('../../lib/http/live-answer').RawAnswer} RawAnswer */
@@ -92,7 +93,8 @@ const SCRIPT_TYPE = 'application/javascript; charset=UTF-8';
  * @param {string} pathname
  */
 function brotliTwin(pathname) {
-  if (pathname === '/maplibre-gl-worker.mjs') return { file: join(DIST, 'maplibre-gl-worker.mjs.br'), type: SCRIPT_TYPE, cacheControl: 'public, max-age=0' };
+  const maplibre = MAPLIBRE_FILES.find((f) => pathname === `/${f}`);
+  if (maplibre) return { file: join(DIST, `${maplibre}.br`), type: SCRIPT_TYPE, cacheControl: 'public, max-age=0' };
   const m = /^\/_next\/static\/([A-Za-z0-9._\-/]+\.(js|css))$/.exec(pathname);
   if (!m?.[1] || m[1].split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return null;
   return { file: join(DIST, 'static', `${m[1]}.br`), type: m[2] === 'css' ? 'text/css; charset=UTF-8' : SCRIPT_TYPE, cacheControl: 'public, max-age=31536000, immutable' };
