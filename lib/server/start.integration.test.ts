@@ -43,7 +43,9 @@ describe('server start', () => {
     const integration = (await (await getIntegration()).json()) as IntegrationResponse;
     expect(integration.recorder).not.toBeNull();
     expect(integration.recorder?.store).toBe(`PGlite in ${dir}`);
-  });
+    // A deadline for the start only (18 s alone here): beside the browser tests at load 15 (npm test on 7 December
+    // 2026), starting the store, the simulator and the feed took more than the suite's 120 s.
+  }, 360_000);
 
   it('runs once per process: its embedded simulator is the context\'s, and a second start is refused before it starts anything', async () => {
     expect(started?.simulator?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/partner$/);
