@@ -5,6 +5,9 @@ import { SALT, hashInts, unit } from './random';
 // the fleet size and the day of week); each route's trips are chained into blocks first-in-first-out at the
 // terminals, so a bus alternates directions with a layover. A service day runs from the network's quietest
 // hour to the same hour next day and no trip crosses that boundary, so every day is built on its own.
+// One file, at about 400 lines: the day is laid out in columns (DaySchedule), and the delay curve and each trip's
+// progress (delayAtShare, tripProgress) read the knots buildDaySchedule lays in them; apart, each would have to know
+// the other's layout.
 
 /** Share of the weekday timetable run on Sunday, weekdays, Saturday (index = day of week). */
 const DAY_TYPE_FACTOR = [0.6, 1, 1, 1, 1, 1, 0.72] as const;
