@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from 'next';
-import { headers } from 'next/headers';
 import { ThemeScript } from '@/components/theme/theme-script';
+import { pageNonce } from '@/lib/server/page-nonce';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -20,7 +20,7 @@ export const viewport: Viewport = {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // The CSP (proxy.ts) admits inline scripts by this per-request nonce only.
-  const nonce = (await headers()).get('x-nonce') ?? undefined;
+  const nonce = await pageNonce();
   return (
     // data-theme is set by ThemeScript before hydration, so the attribute legitimately differs from the server's.
     <html lang="en" suppressHydrationWarning>

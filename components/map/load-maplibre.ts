@@ -2,9 +2,7 @@
 // says why it is not bundled), imported once per page and given its worker's URL. The page's preload
 // (components/map/preload.ts) and every map share the same promise; a failed load is forgotten, so that the next
 // map asks again.
-import { MAPLIBRE_URL, MAPLIBRE_WORKER_URL } from '@/lib/map-style/maplibre-files';
-
-export type MapLibre = typeof import('maplibre-gl');
+import { MAPLIBRE_URL, MAPLIBRE_WORKER_URL, type MapLibre } from '@/lib/map-style/maplibre-files';
 
 let loading: Promise<MapLibre> | null = null;
 

@@ -5,4 +5,6 @@
 // machine that wait was most of the time to the first bus (bench/first-bus.ts, bench/scale-pages.ts). Its worker has
 // always been loaded this way: MapLibre 6 starts it from a URL.
 export const MAPLIBRE_URL = '/maplibre-gl.mjs';
+/** MapLibre's module, as the browser gets it from MAPLIBRE_URL. */
+export type MapLibre = typeof import('maplibre-gl');
 export const MAPLIBRE_WORKER_URL = '/maplibre-gl-worker.mjs';

@@ -2,10 +2,10 @@
 // and the Protomaps style code are imported only when the configuration asks for a PMTiles basemap, so the
 // default offline map pays nothing for them.
 import type { StyleSpecification } from 'maplibre-gl';
+import type { MapLibre } from './maplibre-files';
 import { offlineStyle, type MapTheme } from './offline-style';
 import { isPmtilesUrl, protomapsStyle, type ProtomapsModule } from './protomaps-style';
 
-type MapLibreModule = typeof import('maplibre-gl');
 
 let protomaps: ProtomapsModule | null = null;
 let protocolRegistered = false;
@@ -19,7 +19,7 @@ interface StyleUrls {
  * Registers the `pmtiles://` protocol with MapLibre and loads the Protomaps style code when either style URL
  * is a PMTiles archive; nothing otherwise. Await it before the first resolveMapStyle.
  */
-export async function prepareBasemap(maplibre: MapLibreModule, urls: StyleUrls): Promise<void> {
+export async function prepareBasemap(maplibre: MapLibre, urls: StyleUrls): Promise<void> {
   if (!isPmtilesUrl(configuredUrl(urls.styleUrl)) && !isPmtilesUrl(configuredUrl(urls.styleUrlDark))) return;
   const [{ Protocol }, basemaps] = await Promise.all([import('pmtiles'), import('@protomaps/basemaps')]);
   protomaps = basemaps;

@@ -1,11 +1,11 @@
 import 'server-only';
-import { headers } from 'next/headers';
 import { preload, preloadModule } from 'react-dom';
 import { MAPLIBRE_URL } from '@/lib/map-style/maplibre-files';
 import { BASEMAP_PATHS, LABEL_FONT } from '@/lib/map-style/offline-style';
 import { encodeCompactFull, liveInRoutes, type CompactLiveWithRoster, type LiveSnapshot } from '@/lib/model';
 import { firstPaintRoster } from '@/lib/http/live-answer';
 import { appContext } from './context';
+import { pageNonce } from './page-nonce';
 
 // What a live page needs for its first paint, given with the page so that the browser does not discover it
 // one request after another: the live snapshot (rendered into the React Query cache) and the offline map's
@@ -51,6 +51,5 @@ export function preloadOfflineMap(styleUrls: Array<string | null>): void {
  * without it is refused (proxy.ts sets it, lib/http/security-headers.ts).
  */
 export async function preloadMapLibre(): Promise<void> {
-  const nonce = (await headers()).get('x-nonce') ?? undefined;
-  preloadModule(MAPLIBRE_URL, { as: 'script', nonce });
+  preloadModule(MAPLIBRE_URL, { as: 'script', nonce: await pageNonce() });
 }
