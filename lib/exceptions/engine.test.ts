@@ -81,6 +81,28 @@ describe('suppression', () => {
   });
 });
 
+describe('undecided', () => {
+  const stopped = (busId: number): Condition => ({ ...late(0), rule: 'stopped', key: `stopped|bus:${busId}`, severity: SEVERITY.stopped, message: `bus ${busId} stands` });
+
+  it('keeps an exception the rules cannot judge as it is, acknowledgement and all, and resolves it once it is clear for the hold', () => {
+    const e = new ExceptionEngine(DEFAULT_THRESHOLDS);
+    const opened = e.step(T0, [stopped(7)], false).concat(e.step(T0 + 60 * S, [stopped(7)], false));
+    expect(opened.map((t) => t.type)).toEqual(['opened']);
+    const id = opened[0]!.exception.id;
+    expect(e.acknowledge(id, 'dana', null, T0 + 70 * S)?.type).toBe('acknowledged');
+    // After an outage the bus waits minutes for its next fix: undecided, never clear.
+    const waiting = new Set(['stopped|bus:7']);
+    const meanwhile = [];
+    for (let s = 80; s <= 600; s += 10) meanwhile.push(...e.step(T0 + s * S, [], false, waiting));
+    expect(meanwhile).toEqual([]);
+    expect(e.get(id)).toMatchObject({ state: 'acknowledged', acknowledgedBy: 'dana' });
+    // Seen again, moving: it clears over the hold like any condition.
+    const after = [];
+    for (let s = 610; s <= 700; s += 10) after.push(...e.step(T0 + s * S, [], false));
+    expect(after.map((t) => [t.type, t.exception.id, t.exception.acknowledgedBy, (t.at - T0) / S])).toEqual([['resolved', id, 'dana', 670]]);
+  });
+});
+
 describe('ids', () => {
   it('derives the same id from the same rule, subject and occurrence, on any engine', () => {
     const a = run(new ExceptionEngine(DEFAULT_THRESHOLDS), 100, () => [late(1)]);

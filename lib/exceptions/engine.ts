@@ -6,7 +6,9 @@ import { isIntegrationRule, type Condition } from './rules';
 // Conditions into exceptions. Hysteresis: an exception opens once its condition has held for its rule's hold time,
 // and resolves once the condition has been clear for the same time, so a flickering condition opens one exception.
 // Suppression: while the upstream gives no fresh data the rules about buses and trips are held (nothing opens or
-// resolves, pending onsets are dropped) and start again from fresh data when it returns. Ids are derived from the
+// resolves, pending onsets are dropped) and start again from fresh data when it returns; a key the rules cannot judge
+// yet after that (its bus not seen again) is left as it is, so an exception resolves on evidence, never for want of
+// data. Ids are derived from the
 // rule, the subject and how many exceptions that pair opened before, so any instance that reads the same store
 // derives the same id (a failover neither loses nor duplicates one).
 
@@ -49,6 +51,8 @@ export function keyOf(e: Pick<FleetException, 'rule' | 'subject'>): string {
   return `${e.rule}|trip:${e.subject.tripId}`;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 export class ExceptionEngine {
   private readonly tracked = new Map<string, Tracked>();
   /** The tracked keys with an exception, by its id: thousands can be open at 10,000 buses, and get() runs per stored row. */
@@ -87,9 +91,10 @@ export class ExceptionEngine {
 
   /**
    * One evaluation: `conditions` hold now (evaluateRules). With `suppressed`, keys of rules about buses and trips are
-   * left as they are, and their pending onsets and clearings start again once it ends.
+   * left as they are, and their pending onsets and clearings start again once it ends. Keys in `undecided` (the rules
+   * could not judge them now) are left as they are too.
    */
-  step(now: EpochMs, conditions: readonly Condition[], suppressed: boolean): Transition[] {
+  step(now: EpochMs, conditions: readonly Condition[], suppressed: boolean, undecided: ReadonlySet<string> = NONE): Transition[] {
     const out: Transition[] = [];
     if (!suppressed && this.wasSuppressed) {
       for (const t of this.tracked.values()) {
@@ -142,6 +147,8 @@ export class ExceptionEngine {
     for (const t of [...this.tracked.values()]) {
       if (holding.has(t.key)) continue;
       if (suppressed && !isIntegrationRule(t.rule)) continue;
+      // The rules cannot judge it now (rules.ts onUndecided): not holding says nothing, so it stays as it is.
+      if (undecided.has(t.key)) continue;
       t.onSince = null;
       if (!t.exception) {
         this.tracked.delete(t.key);

@@ -25,6 +25,12 @@ function input(over: Partial<RuleInput> = {}, vehicles: Vehicle[] = []): RuleInp
 }
 
 const rules = (i: RuleInput) => evaluateRules(i).map((c) => `${c.key}`);
+/** The keys the rules could not judge. */
+function undecided(i: RuleInput): string[] {
+  const keys: string[] = [];
+  evaluateRules({ ...i, onUndecided: (k) => keys.push(k) });
+  return keys.sort();
+}
 
 /** A bus on trip 1 whose fixes lie `north` metres along the route and `east` metres beside it, one per entry. */
 function track(tracks: BusTracks, points: [east: number, north: number, minutesAgo: number][], busId = 1, tripId = 1) {
@@ -55,6 +61,8 @@ describe('gps-lost', () => {
     expect(rules(input({}, [lost, fine, unasked, parked])).filter((k) => k.startsWith('gps-lost'))).toEqual(['gps-lost|bus:1']);
     // Asked before the outage ended: not fresh data.
     expect(rules(input({ resumedAt: T0 - 5_000 }, [lost])).filter((k) => k.startsWith('gps-lost'))).toEqual([]);
+    expect(undecided(input({ resumedAt: T0 - 5_000 }, [lost])).filter((k) => k.startsWith('gps-lost'))).toEqual(['gps-lost|bus:1']);
+    expect(undecided(input({}, [lost, fine])).filter((k) => k.startsWith('gps-lost'))).toEqual([]);
     expect(rules(input({ thresholds: { ...DEFAULT_THRESHOLDS, gpsLostS: 420 } }, [lost])).filter((k) => k.startsWith('gps-lost'))).toEqual([]);
   });
 });
@@ -67,6 +75,9 @@ describe('ghost', () => {
     const i = input({ snapshot: makeSnapshot({ vehicles: [silent], unpositionedTrips: [noBus] }) });
     expect(rules(i).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:1', 'ghost|trip:900']);
     expect(rules({ ...i, resumedAt: T0 - 2 * MIN }).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:900']);
+    // Silent before the outage too, not yet for five minutes after it: unknown, not clear.
+    expect(undecided({ ...i, resumedAt: T0 - 2 * MIN }).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:1']);
+    expect(undecided(i).filter((k) => k.startsWith('ghost'))).toEqual([]);
     // Fresh when the feed last asked, 6 minutes ago: seen running (at 10,000 buses the feed sees a bus every few minutes).
     const unasked = input({ snapshot: makeSnapshot({ vehicles: [{ ...silent, fetchedAt: T0 - 6 * MIN + 5_000 }], unpositionedTrips: [noBus] }) });
     expect(rules(unasked).filter((k) => k.startsWith('ghost'))).toEqual(['ghost|trip:900']);
@@ -95,6 +106,32 @@ describe('stopped', () => {
     const silent = input({}, [onRoute(2000)]);
     track(silent.tracks, [[0, 2000, 8], [0, 2000, 8], [0, 2000, 8]]);
     expect(rules(silent)).not.toContain('stopped|bus:1');
+    // Having moved is evidence: decided.
+    expect(undecided(moved)).toEqual([]);
+  });
+
+  it('times a stand across a shift of the feed\'s time rule, never across the two readings', () => {
+    // Its first fix was read before the feed found the upstream's offset: two hours early.
+    const i = input({}, [onRoute(2000)]);
+    track(i.tracks, [[0, 2000, 120 + 1.5]]);
+    i.tracks.shift(120 * MIN);
+    track(i.tracks, [[0, 2005, 1], [0, 2000, 0.5]]);
+    // Held since 1.5 min, not 121.5.
+    expect(evaluateRules(i).find((c) => c.rule === 'stopped')).toBeUndefined();
+    expect(evaluateRules({ ...i, thresholds: { ...DEFAULT_THRESHOLDS, stoppedMin: 1 } }).find((c) => c.rule === 'stopped')!.figures).toEqual({ stoppedMin: 1 });
+  });
+
+  it('cannot judge a bus not seen since the outage, nor one standing since its oldest fix held', () => {
+    // Standing for 9 minutes, but its newest fix was fetched before the upstream came back.
+    const outage = input({ resumedAt: T0 - 30_000 }, [onRoute(2000)]);
+    track(outage.tracks, [[0, 2000, 9], [0, 2000, 6], [0, 2005, 3], [0, 2000, 1]]);
+    expect(rules(outage)).not.toContain('stopped|bus:1');
+    expect(undecided(outage)).toEqual(['off-route|bus:1', 'stopped|bus:1']);
+    // The server started 2 minutes ago with the bus already standing: every fix it holds lies within 50 m.
+    const restarted = input({}, [onRoute(2000)]);
+    track(restarted.tracks, [[0, 2000, 2], [5, 2000, 1]]);
+    expect(rules(restarted)).not.toContain('stopped|bus:1');
+    expect(undecided(restarted)).toEqual(['stopped|bus:1']);
   });
 });
 

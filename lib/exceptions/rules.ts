@@ -83,6 +83,13 @@ export interface RuleInput {
   headways?: readonly LiveHeadway[];
   /** A bus whose newest fix lies off its route, not yet confirmed: the caller may ask for its next fix sooner. */
   onSuspect?: (busId: number) => void;
+  /**
+   * A condition the rules cannot judge now, by its key: its subject has no fresh data since resumedAt, or too little
+   * of it (a bus standing since before its oldest fix held). Not holding is then no evidence that it cleared: the
+   * engine leaves its exception as it is (after an outage every bus waits for its next fix, minutes at 855 buses on
+   * the default key, and resolving meanwhile would reopen the same exception, unacknowledged, under a new id).
+   */
+  onUndecided?: (key: string) => void;
 }
 
 /** Whether rules about buses and trips are held now (the upstream gives no fresh data). */
@@ -142,7 +149,11 @@ function delayRules(input: RuleInput, trips: readonly ActiveTrip[], out: Conditi
 function gpsLostRule(input: RuleInput, out: Condition[]): void {
   const limitMs = input.thresholds.gpsLostS * 1000;
   for (const v of input.snapshot.vehicles) {
-    if (!v.trip || v.gpsAt === null || v.fetchedAt === null || v.fetchedAt < input.resumedAt) continue;
+    if (!v.trip || v.gpsAt === null || v.fetchedAt === null) continue;
+    if (v.fetchedAt < input.resumedAt) {
+      input.onUndecided?.(`gps-lost|bus:${v.busId}`);
+      continue;
+    }
     const ageMs = v.fetchedAt - v.gpsAt;
     if (ageMs < limitMs) continue;
     const subject = tripSubject(v.trip, v.busId, v.busName);
@@ -160,8 +171,13 @@ function ghostRule(input: RuleInput, trips: readonly ActiveTrip[], out: Conditio
   for (const { trip, busId, busName, vehicle } of trips) {
     const departed = tripDepartedAt(trip);
     const bus = busId === null ? null : (vehicle ?? lookup(busId));
-    const reason = ghostReason({ busId, departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt), ...busSeen(bus) }, input.now, rule);
-    if (!reason) continue;
+    const seen = busSeen(bus);
+    const reason = ghostReason({ busId, departedAt: departed === null ? input.resumedAt : Math.max(departed, input.resumedAt), ...seen }, input.now, rule);
+    if (!reason) {
+      // Silent since before the outage and not yet for ghostAfterS after it: a ghost then, unknown now.
+      if ((seen.lastLocatedAt ?? -Infinity) < input.resumedAt && ghostReason({ busId, departedAt: departed, ...seen }, input.now, rule)) input.onUndecided?.(`ghost|trip:${trip.tripId}`);
+      continue;
+    }
     const subject = tripSubject(trip, busId, busName);
     const why = reason === 'no-bus' ? 'runs with no bus' : reason === 'never-located' ? 'has a bus that was never located' : `has a bus not located for ${Math.round(input.ghostAfterS / 60)} min`;
     out.push({ rule: 'ghost', key: `ghost|trip:${trip.tripId}`, severity: SEVERITY.ghost, subject, figures: {}, message: `${named(subject)} ${why}.` });
@@ -253,7 +269,12 @@ function movementRules(input: RuleInput, out: Condition[]): void {
     const fixes = input.tracks.of(v.busId);
     const last = fixes[fixes.length - 1];
     // Fresh data only: the newest fix came after the last outage, on the trip the bus runs now.
-    if (!last || last.fetchedAt < input.resumedAt || last.tripId !== v.trip.tripId) continue;
+    if (!last || last.fetchedAt < input.resumedAt) {
+      input.onUndecided?.(`stopped|bus:${v.busId}`);
+      input.onUndecided?.(`off-route|bus:${v.busId}`);
+      continue;
+    }
+    if (last.tripId !== v.trip.tripId) continue;
     const trip = v.trip;
     const subjectOf = () => tripSubject(trip, v.busId, v.busName);
 
@@ -268,14 +289,22 @@ function movementRules(input: RuleInput, out: Condition[]): void {
     // Walk back over the fixes that lie within the radius of the newest one (once per newest fix).
     if (last.standingSince === undefined) {
       let anchor = last;
+      let before = false;
       for (let i = fixes.length - 2; i >= 0; i--) {
         const f = fixes[i]!;
-        if (f.tripId !== last.tripId || metres(f, last) > STOPPED_RADIUS_M) break;
+        if (f.tripId !== last.tripId || metres(f, last) > STOPPED_RADIUS_M) {
+          before = true;
+          break;
+        }
         anchor = f;
       }
       last.standingSince = anchor.gpsAt;
+      last.standingFromStart = !before;
     }
     const stood = last.gpsAt - last.standingSince;
+    // Standing since the oldest fix held (the server started, or the track began, while it stood): for how long is
+    // not known yet.
+    if (stood < stoppedMs && last.standingFromStart) input.onUndecided?.(`stopped|bus:${v.busId}`);
     if (stood < stoppedMs || !here) continue;
     if (here.alongM < TERMINAL_M || here.alongM > here.lengthM - TERMINAL_M) continue;
     const stoppedMin = Math.round(stood / 60_000);

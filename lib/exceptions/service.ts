@@ -79,6 +79,7 @@ export class ExceptionService {
       o.feed.events.on('fix', (f) => {
         if (f.gpsAt !== null) this.tracks.add(f.busId, { gpsAt: f.gpsAt, fetchedAt: f.fetchedAt, lat: f.lat, lon: f.lon, accuracy: f.accuracy, tripId: f.tripId });
       }),
+      o.feed.events.on('time-shift', ({ shiftMs }) => this.tracks.shift(shiftMs)),
     );
   }
 
@@ -198,6 +199,7 @@ export class ExceptionService {
     const down = suppressed(snapshot);
     if (!down && (this.wasDown || this.resumedAt === null)) this.resumedAt = now;
     this.wasDown = down;
+    const undecided = new Set<string>();
     const conditions = evaluateRules({
       now,
       snapshot,
@@ -209,9 +211,10 @@ export class ExceptionService {
       recorder: this.o.recorder(),
       headways: this.o.headways?.(),
       onSuspect: (busId) => void this.o.feed.watch?.(busId, WATCH_CLIENT),
+      onUndecided: (key) => undecided.add(key),
     });
     this.tracks.retain(new Set(snapshot.vehicles.map((v) => v.busId)));
-    const transitions = this.engine.step(now, conditions, down);
+    const transitions = this.engine.step(now, conditions, down, undecided);
     return this.recordAndSend(store, transitions);
   }
 

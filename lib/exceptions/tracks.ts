@@ -22,6 +22,8 @@ export interface TrackFix {
   offRoute?: OffRouteState;
   /** GPS time of the oldest fix of this trip in the run of fixes within the stopped radius of this one, once worked out. */
   standingSince?: EpochMs;
+  /** That run reaches back to the oldest fix held: the bus may have stood for longer. */
+  standingFromStart?: boolean;
 }
 
 /** Where the off-route hysteresis stands after a fix: runs of fixes beyond and within, and whether it holds. */
@@ -40,19 +42,33 @@ export class BusTracks {
 
   constructor(private keepMs: number) {}
 
-  add(busId: number, fix: Omit<TrackFix, 'route' | 'offRoute' | 'standingSince'>): void {
+  add(busId: number, fix: Omit<TrackFix, 'route' | 'offRoute' | 'standingSince' | 'standingFromStart'>): void {
     const list = this.byBus.get(busId) ?? [];
     const last = list[list.length - 1];
     // The same fix fetched again (GPS time unchanged) says nothing new: a silent GPS adds nothing here.
     if (last && last.gpsAt >= fix.gpsAt) return;
     // One shape for every fix (what is worked out later starts undefined), so the rules' walk stays monomorphic.
-    list.push({ gpsAt: fix.gpsAt, fetchedAt: fix.fetchedAt, lat: fix.lat, lon: fix.lon, tripId: fix.tripId, accuracy: fix.accuracy ?? null, route: undefined, offRoute: undefined, standingSince: undefined });
+    list.push({ gpsAt: fix.gpsAt, fetchedAt: fix.fetchedAt, lat: fix.lat, lon: fix.lon, tripId: fix.tripId, accuracy: fix.accuracy ?? null, route: undefined, offRoute: undefined, standingSince: undefined, standingFromStart: undefined });
     const cut = fix.gpsAt - this.keepMs;
     let drop = 0;
     while (drop < list.length - 2 && list[drop]!.gpsAt < cut) drop++;
     if (drop > 0) list.splice(0, drop);
     if (list.length > MAX_FIXES) list.splice(0, list.length - MAX_FIXES);
     this.byBus.set(busId, list);
+  }
+
+  /**
+   * The feed now reads upstream times `ms` later (its 'time-shift' event): the held fixes follow, so that fixes read
+   * before and after it stay in order and a stand is timed across them (a first fix read under a wrong offset once
+   * made a bus stand for 540 minutes, for one).
+   */
+  shift(ms: number): void {
+    for (const list of this.byBus.values()) {
+      for (const f of list) {
+        f.gpsAt += ms;
+        if (f.standingSince !== undefined) f.standingSince += ms;
+      }
+    }
   }
 
   /** Oldest first. */

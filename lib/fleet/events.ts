@@ -55,8 +55,19 @@ export interface HealthEvent {
   message: string;
 }
 
+/**
+ * The feed's reading of upstream times moved (lib/fleet/timezone.ts: an inferred offset changed, or was first found
+ * after a stale first fix): every upstream time announced before now reads `shiftMs` later under the new rule. A
+ * subscriber that holds fix or trip times adds it to them, as the feed does to its own.
+ */
+export interface TimeShiftEvent {
+  at: EpochMs;
+  shiftMs: number;
+}
+
 export interface FeedEvents {
   fix: FixEvent;
+  'time-shift': TimeShiftEvent;
   trips: TripsEvent;
   'trip-final': TripFinalEvent;
   request: RequestEvent;

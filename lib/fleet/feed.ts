@@ -93,6 +93,7 @@ export class Feed {
     const tz = new FeedTimezone(opts.timezone);
     const state = (this.state = new FleetState(tz));
     const events = this.events;
+    state.onTimeShift((shiftMs) => events.emit('time-shift', { at: clock.now(), shiftMs }));
     const gateway = new UpstreamGateway({ clock, budget, makeClient: opts.client, timeRule: tz.rule, tripsIntervalMs: config.tripsIntervalMs, log, events, onRecovered: () => state.forgiveFailures() });
     const lookups = (this.lookups = new Lookups({ clock, budget, gateway, state, signal }));
     const finalTrips = new FinalTrips(log);

@@ -50,6 +50,26 @@ describe('FleetState', () => {
     expect(state.tripsFetchedAt).toBe(NOW - 30_000);
   });
 
+  it('tells its listeners how far the times it already gave out moved when the offset is found late', () => {
+    const state = new FleetState(new FeedTimezone(null));
+    const shifts: number[] = [];
+    state.onTimeShift((ms) => shifts.push(ms));
+    const AHEAD = 2 * 60 * MINUTE;
+    const location = (busId: number, gpsAt: number) => ({ busId, plateNumber: null, internalCode: null, busName: null, latitude: 40.7, longitude: -74, lastGpsAt: gpsAt, speedKmh: 0, heading: 0, accuracy: 5 });
+    // The first buses asked are parked with GPS silent for days: no offset can be read from them...
+    for (const id of [1, 2]) state.applyLocation(state.track(id), location(id, NOW - 3 * 24 * 60 * MINUTE), state.tz.generation, NOW);
+    // ...so a running bus's fix, its wall clock two hours ahead, goes out read as UTC.
+    const early = state.applyLocation(state.track(3), location(3, NOW + AHEAD - 5_000), state.tz.generation, NOW)!;
+    expect(early.gpsAt).toBe(NOW + AHEAD - 5_000);
+    expect(shifts).toEqual([]);
+    // Two more running buses outvote the parked ones: the offset is found, and what went out moves with it.
+    for (const id of [4, 5]) state.applyLocation(state.track(id), location(id, NOW + AHEAD - 4_000), state.tz.generation, NOW + 1_000);
+    expect(state.tz.health(NOW).offsetMinutes).toBe(120);
+    expect(shifts).toEqual([-AHEAD]);
+    expect(early.gpsAt! + shifts[0]!).toBe(NOW - 5_000);
+    expect(state.tracks.get(3)!.gpsAt).toBe(NOW - 5_000);
+  });
+
   it('infers the upstream offset from GPS times and shifts what it already stored', async () => {
     const { clock, feed } = startTestFeed({ buses: 20, onTrip: 10, limit: 600, wallOffsetMin: 120 });
     await clock.advance(MINUTE);

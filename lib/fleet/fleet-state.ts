@@ -25,7 +25,7 @@ export class FleetState {
   readonly tripByBus = new Map<number, Trip>();
   readonly tracks = new Map<number, BusTrack>();
   private fixes = 0;
-  private readonly shiftListeners: (() => void)[] = [];
+  private readonly shiftListeners: ((shiftMs: number) => void)[] = [];
   /** Buses whose fix is still the restored one. */
   private readonly restoredFixes = new Set<number>();
   /** The trip list is still the restored one. */
@@ -35,8 +35,8 @@ export class FleetState {
 
   constructor(readonly tz: FeedTimezone) {}
 
-  /** Called after stored times moved to a new timezone rule (caches holding upstream times must forget them). */
-  onTimeShift(listener: () => void): void {
+  /** Called after stored times moved `shiftMs` to a new timezone rule (caches holding upstream times must follow). */
+  onTimeShift(listener: (shiftMs: number) => void): void {
     this.shiftListeners.push(listener);
   }
 
@@ -177,7 +177,7 @@ export class FleetState {
       this.indexTrips();
     }
     for (const t of this.tracks.values()) if (t.gpsAt !== null && !this.restoredFixes.has(t.busId)) t.gpsAt += shift;
-    for (const listener of this.shiftListeners) listener();
+    for (const listener of this.shiftListeners) listener(shift);
   }
 }
 

@@ -49,7 +49,12 @@ export class PredictionService {
   private readonly passes = new Map<number, { trip: VehicleTrip; path: RoutePath; points: { m: number; t: number }[]; lastFixAt: number | null }>();
 
   constructor(readonly feed: Feed) {
-    this.unsubscribe = feed.events.on('fix', (f) => this.noteFix(f));
+    const offFix = feed.events.on('fix', (f) => this.noteFix(f));
+    const offShift = feed.events.on('time-shift', ({ shiftMs }) => this.shiftTimes(shiftMs));
+    this.unsubscribe = () => {
+      offFix();
+      offShift();
+    };
     // The zone's hour by quarter hour (zones change their offset only on one): the learner asks it per trip and version.
     const hours = new Map<string, number>();
     this.learner = new PaceLearner((t) => {
@@ -98,6 +103,15 @@ export class PredictionService {
       log.warn({ error: e instanceof Error ? e.message : String(e) }, 'pace profiles could not be seeded from the recorder: flat plans until trips are watched');
       return null;
     });
+  }
+
+  /** The feed now reads upstream times `ms` later (lib/fleet/events.ts TimeShiftEvent): the held fix times follow. */
+  private shiftTimes(ms: number): void {
+    for (const held of this.recent.values()) for (const f of held) if (f.gpsAt !== null) f.gpsAt += ms;
+    for (const p of this.passes.values()) {
+      for (const point of p.points) point.t += ms;
+      if (p.lastFixAt !== null) p.lastFixAt += ms;
+    }
   }
 
   private noteFix(f: FixEvent): void {

@@ -17,9 +17,9 @@ function routeNamesFromNetwork(network: Pick<NetworkResponse, 'features'> | null
 }
 
 export class LiveHeadways {
-  private readonly recent = new RecentFixes();
-  private readonly cache = new PlacementCache();
-  private readonly pace = new RecentPace();
+  private recent = new RecentFixes();
+  private cache = new PlacementCache();
+  private pace = new RecentPace();
   private network: Pick<NetworkResponse, 'features'> | null = null;
   private stopsByRoute: Map<number, RouteStop[]> = new Map();
   private names: RouteNames = new Map();
@@ -28,6 +28,13 @@ export class LiveHeadways {
 
   get config(): RegularityConfig {
     return this.o.config;
+  }
+
+  /** The feed moved its reading of upstream times (TimeShiftEvent): what is held in the old reading is forgotten. */
+  forgetTimes(): void {
+    this.recent = new RecentFixes();
+    this.cache = new PlacementCache();
+    this.pace = new RecentPace();
   }
 
   /** Every route's headways at `now`, from the snapshot and the network (route stops) the map reads too. */

@@ -32,7 +32,15 @@ export class HeadwayService {
   ) {
     this.live = new LiveHeadways(o);
     this.now = o.now ?? Date.now;
-    this.unsubscribe = feed.events.on('trips', () => void this.current());
+    const offTrips = feed.events.on('trips', () => void this.current());
+    const offShift = feed.events.on('time-shift', () => {
+      this.live.forgetTimes();
+      this.last = null;
+    });
+    this.unsubscribe = () => {
+      offTrips();
+      offShift();
+    };
   }
 
   private readonly now: () => EpochMs;
