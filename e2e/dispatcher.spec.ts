@@ -46,7 +46,7 @@ async function expectMapMatchesSnapshot(page: Page, received: Map<number, LiveSn
       const drawn = await drawnBusIds(page);
       if (expected.length === 0) return 'no positioned bus yet';
       return JSON.stringify(drawn) === JSON.stringify(expected) ? 'match' : `drawn ${drawn.length}, snapshot ${expected.length}`;
-    }, { timeout: 60_000 })
+    }, { message: 'the map draws exactly the positioned buses of the latest snapshot received', timeout: 60_000 })
     .toBe('match');
 }
 
@@ -64,7 +64,9 @@ async function waitForPositionedTrip(page: Page): Promise<{ snap: LiveSnapshot; 
 }
 
 async function mapReady(page: Page) {
-  await expect.poll(() => page.evaluate(() => !!window.__fleetmap?.drawing && !!window.__fleetmap.map.isStyleLoaded())).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => !!window.__fleetmap?.drawing && !!window.__fleetmap.map.isStyleLoaded()), { message: 'the map, its style and its bus renderers are ready' })
+    .toBe(true);
 }
 
 /** A bus of the map by id, where it is drawn now. */
@@ -85,7 +87,7 @@ test('with last fixes the map draws every positioned bus of the snapshot, and th
       if (!snap) return false;
       const trips = new Set([...snap.vehicles.flatMap((v) => (v.trip ? [v.trip.tripId] : [])), ...snap.unpositionedTrips.map((t) => t.tripId)]);
       return (await page.getByText(/^\d+ active trips$/).textContent()) === `${trips.size} active trips`;
-    })
+    }, { message: "the list counts the latest snapshot's active trips" })
     .toBe(true);
   await expect(page.getByLabel('Data status')).toContainText(/updated (.* ago|just now)/);
   await page.screenshot({ path: `${ARTIFACTS}/dispatcher-overview.png` });
@@ -113,7 +115,7 @@ test('clicking a bus on the map opens its panel; show route draws the overlay', 
   await mapReady(page);
   const { vehicle } = await waitForPositionedTrip(page);
   // Centre the map on the bus at street zoom, then click where the map draws it (it moves: read it just before).
-  await expect.poll(async () => (await mapBus(page, vehicle.busId)) !== undefined).toBe(true);
+  await expect.poll(async () => (await mapBus(page, vehicle.busId)) !== undefined, { message: `bus ${vehicle.busId} is on the map` }).toBe(true);
   const start = (await mapBus(page, vehicle.busId))!;
   await page.evaluate(async ([lng, lat]) => {
     const map = window.__fleetmap!.map;
@@ -182,6 +184,7 @@ test('clicking a bus on the map opens its panel; show route draws the overlay', 
         },
         [ROUTE_OVERLAY_LINE_LAYER_ID, ROUTE_OVERLAY_SOURCE_ID],
       ),
+      { message: "the route overlay draws the trip's route line" },
     )
     .toBe(1);
   await expect(page).toHaveURL(new RegExp(`route=${vehicle.trip.routeId}`));

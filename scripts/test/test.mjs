@@ -1,10 +1,10 @@
 // `npm test`: every check — typecheck, lint, the import rules (dependency-cruiser, .dependency-cruiser.cjs: no
 // circle, no test double in production, no upward import), unit + integration (vitest, the integration suites run the real
 // client against the simulator over HTTP), and end-to-end (Playwright in Chromium). Three groups, each group's steps at
-// once: the single-threaded checks beside the end-to-end build; then the unit tests beside the browser tests; then the
-// 10,000-bus browser smoke alone. Alone,
-// the unit tests left about 40 % of the two cores idle (they mostly wait on simulated clocks) and the browser tests
-// 16 % (they mostly wait on the pages' polls); run one after the other they took 229 + 528 s (29 November 2026).
+// once: the single-threaded checks and the unit tests beside the end-to-end build; then the browser tests alone; then
+// the 10,000-bus browser smoke alone. The unit tests ran beside the browser tests until 7 December 2026: the suites
+// had grown to keep the two cores at a load of 15 to 19 for twenty minutes, and each CI run then failed two or three
+// browser tests on waits (a different few each time) that pass alone and at a load of 5.
 // Each step's lines are printed whole, prefixed with its name (steps run at once). Every step runs even if an earlier one
 // failed, so one run shows everything that is wrong.
 import { spawn } from 'node:child_process';
@@ -21,11 +21,9 @@ const groups = [
     ['lint', [bin('eslint', 'bin/eslint.js'), '--max-warnings=0', '.']],
     ['imports', [bin('dependency-cruiser', 'bin/dependency-cruise.mjs'), ...DEPCRUISE_ARGS]],
     ['end-to-end build', [join(ROOT, 'scripts', 'test', 'e2e.mjs'), '--build-only']],
-  ],
-  [
     ['unit and integration', [bin('vitest', 'vitest.mjs'), 'run']],
-    ['end-to-end', [join(ROOT, 'scripts', 'test', 'e2e.mjs'), '--project=app']],
   ],
+  [['end-to-end', [join(ROOT, 'scripts', 'test', 'e2e.mjs'), '--project=app']]],
   // The 10,000-bus smoke on its own: it loads both cores (playwright.config.ts says why).
   [['end-to-end at 10,000 buses', [join(ROOT, 'scripts', 'test', 'e2e.mjs'), '--project=scale']]],
 ];
@@ -56,16 +54,21 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 /** A failed test's heading: Playwright's "  1) [app] › e2e/x.spec.ts:12:1 › title ───", vitest's " FAIL  lib/x.test.ts > title". */
 const FAILED_TEST = /^\s*(?:\d+\) \[\w+\] › \S+|FAIL\s+\S+\.test\.tsx? >)/;
 const FIRST_ERROR = /(Error\b|exceeded|Expected|Received)/;
+/** Where in a test file it failed: Playwright's "at /path/e2e/x.spec.ts:97:60", vitest's "❯ lib/x.test.ts:12:5". */
+const FAILED_AT = /(?:\bat |❯ )(?:\S*\/)?((?:e2e|lib|components|app|bench|scripts)\/[\w./-]+\.(?:spec|test)\.tsx?:\d+)/;
 const failures = [];
 function failureNotes(step) {
   let open = null;
   return (raw) => {
     const line = raw.replace(ANSI, '').trim();
     if (FAILED_TEST.test(line)) {
-      open = { step, test: line.replace(/\s*─+$/, ''), error: '' };
+      open = { step, test: line.replace(/\s*─+$/, ''), error: '', at: '' };
       failures.push(open);
     } else if (open && !open.error && FIRST_ERROR.test(line)) {
       open.error = line;
+    } else if (open && open.error && !open.at && FAILED_AT.test(line)) {
+      // The line of the test that failed: with the first error line, enough to tell which wait gave up.
+      open.at = FAILED_AT.exec(line)[1];
       open = null;
     }
   };
@@ -95,8 +98,8 @@ for (const group of groups) results.push(...(await Promise.all(group.map(run))))
 
 if (failures.length > 0) {
   const shown = failures.slice(0, 6);
-  console.log(`\n=== failed tests (${failures.length}; the first ${shown.length}, with their first error line) ===`);
-  for (const f of shown) console.log(`[${f.step}] ${clip(f.test, 160)}\n    ${clip(f.error || '(no error line seen)', 220)}`);
+  console.log(`\n=== failed tests (${failures.length}; the first ${shown.length}, with their first error line and where) ===`);
+  for (const f of shown) console.log(`[${f.step}] ${clip(f.test, 160)}\n    ${clip(f.error || '(no error line seen)', 220)}${f.at ? ` (${f.at})` : ''}`);
 }
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.seconds} s)`);
