@@ -83,3 +83,30 @@ test('the page preloads MapLibre from its head, under the CSP, and the map is ma
   const bundled = await page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.includes('/_next/static/') && (r as PerformanceResourceTiming).decodedBodySize > 800_000).map((r) => r.name));
   expect(bundled).toEqual([]);
 });
+
+test.describe('when MapLibre cannot be fetched', () => {
+  // The refused fetches show in Chromium's console as failed loads of MapLibre's file, and of nothing else.
+  test.use({ allowedConsoleErrors: [/net::ERR_FAILED \(https?:\/\/[^)]*\/maplibre-gl\.mjs(\?attempt=\d+)?\)$/] });
+
+  test('the map says so, tries again by itself, and draws the buses once the file comes through', async ({ page }) => {
+    let refuse = true;
+    const asked: string[] = [];
+    await page.route(/\/maplibre-gl\.mjs(\?.*)?$/, async (route) => {
+      asked.push(new URL(route.request().url()).search);
+      if (refuse) await route.abort('failed');
+      else await route.continue();
+    });
+    await page.goto('/');
+    const notice = page.getByRole('status').filter({ hasText: 'The map could not be loaded' });
+    await expect(notice).toBeVisible({ timeout: 60_000 });
+    // The page is no blank page meanwhile: the list is there.
+    await expect(page.getByRole('listbox', { name: 'Active trips' }).getByRole('option').first()).toBeVisible();
+    // Tried again (a second failed try shows in the notice's count)...
+    await expect.poll(() => notice.getAttribute('data-map-load-failure'), { timeout: 60_000 }).toBe('2');
+    // ...each time under a URL of its own, so that no browser answers it from a failed import it kept.
+    expect(asked.filter((q) => q.startsWith('?attempt=')).length).toBeGreaterThan(0);
+    refuse = false;
+    await expect.poll(() => page.evaluate(() => window.__fleetmap?.drawing?.drawn().buses.length ?? 0), { message: 'buses drawn once MapLibre loads', timeout: 90_000 }).toBeGreaterThan(0);
+    await expect(notice).toHaveCount(0);
+  });
+});

@@ -123,6 +123,15 @@ export function FleetMap(props: FleetMapProps) {
     <div className={`overflow-hidden ${className ?? 'relative h-full w-full'}`}>
       {/* Inline position: MapLibre's own `.maplibregl-map { position: relative }` would beat a utility class. */}
       <div ref={containerRef} style={{ position: 'absolute', inset: 0 }} aria-label="Live map of the fleet" role="region" />
+      {handle.loadFailure && (
+        <p
+          role="status"
+          data-map-load-failure={handle.loadFailure.attempts}
+          className="absolute left-1/2 top-1/2 z-10 max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950 shadow-md dark:border-amber-500 dark:bg-amber-950 dark:text-amber-50"
+        >
+          The map could not be loaded ({handle.loadFailure.attempts === 1 ? '1 try' : `${handle.loadFailure.attempts} tries`} so far); it tries again by itself. The data keeps updating.
+        </p>
+      )}
       {hover && (
         <MapTooltip
           hover={hover}

@@ -5,15 +5,22 @@
 import { MAPLIBRE_URL, MAPLIBRE_WORKER_URL, type MapLibre } from '@/lib/map-style/maplibre-files';
 
 let loading: Promise<MapLibre> | null = null;
+let failures = 0;
 
+/**
+ * MapLibre, once loaded. After a failed load the next call asks again, under a URL of its own (`?attempt=N`): a
+ * browser may keep a failed module import in its module map and answer the same URL with the same failure.
+ */
 export function loadMapLibre(): Promise<MapLibre> {
-  loading ??= (import(/* webpackIgnore: true */ /* turbopackIgnore: true */ MAPLIBRE_URL) as Promise<MapLibre>).then(
+  const url = failures === 0 ? MAPLIBRE_URL : `${MAPLIBRE_URL}?attempt=${failures + 1}`;
+  loading ??= (import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url) as Promise<MapLibre>).then(
     (maplibre) => {
       maplibre.setWorkerUrl(MAPLIBRE_WORKER_URL);
       return maplibre;
     },
     (err: unknown) => {
       loading = null;
+      failures++;
       throw err;
     },
   );

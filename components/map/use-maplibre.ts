@@ -34,7 +34,18 @@ declare global {
 export interface FleetMapHandle extends MapHandle {
   overlay: BusOverlay | null;
   clusters: ClusterLayer | null;
+  /** MapLibre could not be loaded: how many tries failed, and when the next one is (epoch ms). null otherwise. */
+  loadFailure: MapLoadFailure | null;
 }
+
+export interface MapLoadFailure {
+  attempts: number;
+  retryAt: number;
+}
+
+/** Waits between tries to load MapLibre: 2 s, doubling, at most 30 s (a wall display retries for as long as it runs). */
+const RETRY_FIRST_MS = 2_000;
+const RETRY_MAX_MS = 30_000;
 
 interface Buses {
   drawing: BusDrawing;
@@ -103,11 +114,25 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
   // The held sources of the style last given to the map (styleFor).
   const later = useRef<FirstPaintStyle['later']>([]);
 
+  const [loadFailure, setLoadFailure] = useState<MapLoadFailure | null>(null);
+
   useEffect(() => {
     let cancelled = false;
     let created: MapLibreMap | null = null;
     let made: Buses | null = null;
-    void loadMapLibre().then(async (maplibre) => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let attempts = 0;
+    const load = () =>
+      loadMapLibre().then(create, () => {
+        // A failed fetch of the module (a deploy replacing it, a network that dropped) would leave the map blank for
+        // the page's life: the page says so and tries again.
+        if (cancelled) return;
+        attempts++;
+        const waitMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (attempts - 1));
+        setLoadFailure({ attempts, retryAt: Date.now() + waitMs });
+        retry = setTimeout(() => void load(), waitMs);
+      });
+    const create = async (maplibre: Awaited<ReturnType<typeof loadMapLibre>>) => {
       await prepareBasemap(maplibre, latest.current);
       const element = container.current;
       if (cancelled || !element) return;
@@ -145,10 +170,13 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
       window.__fleetmap = { map: created, drawing: made.drawing, buses: made.overlay };
       setMap(created);
       setBuses(made);
+      setLoadFailure(null);
       latest.current.onMapReady?.(created);
-    });
+    };
+    void load();
     return () => {
       cancelled = true;
+      clearTimeout(retry);
       if (created) {
         if (window.__fleetmap?.map === created) delete window.__fleetmap;
         latest.current.onMapReady?.(null);
@@ -173,8 +201,8 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
 
   const laterNow = styleGen === 0 ? undefined : loaded.later;
   return useMemo(
-    () => ({ map, styleGen, later: laterNow, drawing: buses?.drawing ?? null, overlay: buses?.overlay ?? null, clusters: buses?.clusters ?? null }),
-    [map, styleGen, buses, laterNow],
+    () => ({ map, styleGen, later: laterNow, drawing: buses?.drawing ?? null, overlay: buses?.overlay ?? null, clusters: buses?.clusters ?? null, loadFailure }),
+    [map, styleGen, buses, laterNow, loadFailure],
   );
 }
 
