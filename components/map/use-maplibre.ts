@@ -34,13 +34,12 @@ declare global {
 export interface FleetMapHandle extends MapHandle {
   overlay: BusOverlay | null;
   clusters: ClusterLayer | null;
-  /** MapLibre could not be loaded: how many tries failed, and when the next one is (epoch ms). null otherwise. */
+  /** MapLibre could not be loaded: how many tries failed (it keeps trying). null otherwise. */
   loadFailure: MapLoadFailure | null;
 }
 
 export interface MapLoadFailure {
   attempts: number;
-  retryAt: number;
 }
 
 /** Waits between tries to load MapLibre: 2 s, doubling, at most 30 s (a wall display retries for as long as it runs). */
@@ -129,7 +128,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, options
         if (cancelled) return;
         attempts++;
         const waitMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (attempts - 1));
-        setLoadFailure({ attempts, retryAt: Date.now() + waitMs });
+        setLoadFailure({ attempts });
         retry = setTimeout(() => void load(), waitMs);
       });
     const create = async (maplibre: Awaited<ReturnType<typeof loadMapLibre>>) => {

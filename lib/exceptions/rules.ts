@@ -289,22 +289,17 @@ function movementRules(input: RuleInput, out: Condition[]): void {
     // Walk back over the fixes that lie within the radius of the newest one (once per newest fix).
     if (last.standingSince === undefined) {
       let anchor = last;
-      let before = false;
       for (let i = fixes.length - 2; i >= 0; i--) {
         const f = fixes[i]!;
-        if (f.tripId !== last.tripId || metres(f, last) > STOPPED_RADIUS_M) {
-          before = true;
-          break;
-        }
+        if (f.tripId !== last.tripId || metres(f, last) > STOPPED_RADIUS_M) break;
         anchor = f;
       }
       last.standingSince = anchor.gpsAt;
-      last.standingFromStart = !before;
     }
     const stood = last.gpsAt - last.standingSince;
     // Standing since the oldest fix held (the server started, or the track began, while it stood): for how long is
     // not known yet.
-    if (stood < stoppedMs && last.standingFromStart) input.onUndecided?.(`stopped|bus:${v.busId}`);
+    if (stood < stoppedMs && last.standingSince <= fixes[0]!.gpsAt) input.onUndecided?.(`stopped|bus:${v.busId}`);
     if (stood < stoppedMs || !here) continue;
     if (here.alongM < TERMINAL_M || here.alongM > here.lengthM - TERMINAL_M) continue;
     const stoppedMin = Math.round(stood / 60_000);

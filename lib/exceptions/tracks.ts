@@ -22,8 +22,6 @@ export interface TrackFix {
   offRoute?: OffRouteState;
   /** GPS time of the oldest fix of this trip in the run of fixes within the stopped radius of this one, once worked out. */
   standingSince?: EpochMs;
-  /** That run reaches back to the oldest fix held: the bus may have stood for longer. */
-  standingFromStart?: boolean;
 }
 
 /** Where the off-route hysteresis stands after a fix: runs of fixes beyond and within, and whether it holds. */
@@ -42,13 +40,13 @@ export class BusTracks {
 
   constructor(private keepMs: number) {}
 
-  add(busId: number, fix: Omit<TrackFix, 'route' | 'offRoute' | 'standingSince' | 'standingFromStart'>): void {
+  add(busId: number, fix: Omit<TrackFix, 'route' | 'offRoute' | 'standingSince'>): void {
     const list = this.byBus.get(busId) ?? [];
     const last = list[list.length - 1];
     // The same fix fetched again (GPS time unchanged) says nothing new: a silent GPS adds nothing here.
     if (last && last.gpsAt >= fix.gpsAt) return;
     // One shape for every fix (what is worked out later starts undefined), so the rules' walk stays monomorphic.
-    list.push({ gpsAt: fix.gpsAt, fetchedAt: fix.fetchedAt, lat: fix.lat, lon: fix.lon, tripId: fix.tripId, accuracy: fix.accuracy ?? null, route: undefined, offRoute: undefined, standingSince: undefined, standingFromStart: undefined });
+    list.push({ gpsAt: fix.gpsAt, fetchedAt: fix.fetchedAt, lat: fix.lat, lon: fix.lon, tripId: fix.tripId, accuracy: fix.accuracy ?? null, route: undefined, offRoute: undefined, standingSince: undefined });
     const cut = fix.gpsAt - this.keepMs;
     let drop = 0;
     while (drop < list.length - 2 && list[drop]!.gpsAt < cut) drop++;
