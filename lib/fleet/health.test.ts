@@ -92,6 +92,15 @@ describe('FeedHealth', () => {
     expect(h.freshness).toEqual({ meanAgeS: null, p95AgeS: null, boundS: null, trackedBuses: 0, weightsKmh: null });
   });
 
+  it('keeps saying what a key without gps:read cannot do while a later error keeps it degraded', () => {
+    const { clock, gateway, connect, health } = setup();
+    connect({ ...BUSINESS, plan: 'API Standard', level: 'standard', scopes: ['buses:read', 'routes:read', 'stops:read', 'trips:read'] });
+    gateway.lastError = error(clock.now());
+    expect(health.report(clock.now() + 5_000).message).toBe(
+      'Some upstream requests failed 5 s ago (Service temporarily unavailable); data is still flowing; this key cannot read locations. Bus positions need gps:read on the API Business plan; trips are listed without positions.',
+    );
+  });
+
   it('measures the age of positioned buses on trips against B/(2L)', () => {
     const { clock, state, connect, health } = setup();
     connect();

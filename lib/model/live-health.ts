@@ -55,15 +55,20 @@ export function healthSentence(h: SentenceFacts, now: EpochMs, detail: boolean):
     case 'unreachable':
       return `The upstream API ${lastError?.kind === 'contract' ? 'answers with data that cannot be read' : 'cannot be reached'}${said('no answer')}; retrying with backoff.`;
     case 'degraded':
-      return `Some upstream requests failed ${Math.round((now - (lastError?.at ?? now)) / 1000)} s ago${said('unknown error')}; data is still flowing.`;
-    case 'ok': {
-      const missing = (Object.keys(capabilities) as (keyof Capabilities)[]).filter((k) => !capabilities[k]);
-      if (missing.length === 0) return 'Live data is flowing.';
-      if (!detail) return missing.includes('locations') ? 'Live data is flowing; this key gives no bus positions, so trips are listed without them.' : 'Live data is flowing.';
-      const noGps = missing.includes('locations') ? ' Bus positions need gps:read on the API Business plan; trips are listed without positions.' : '';
-      return `Live data is flowing; this key cannot read ${missing.join(', ')}.${noGps}`;
-    }
+      // A key that lost its locations says so here too: a later, unrelated error (a timeout) must not hide it.
+      return `Some upstream requests failed ${Math.round((now - (lastError?.at ?? now)) / 1000)} s ago${said('unknown error')}; data is still flowing${lacking(capabilities, detail)}.`;
+    case 'ok':
+      return `Live data is flowing${lacking(capabilities, detail)}.`;
   }
+}
+
+/** What the key cannot read, as the end of a sentence ('' when it reads everything). */
+function lacking(capabilities: Capabilities, detail: boolean): string {
+  const missing = (Object.keys(capabilities) as (keyof Capabilities)[]).filter((k) => !capabilities[k]);
+  if (missing.length === 0) return '';
+  if (!detail) return missing.includes('locations') ? '; this key gives no bus positions, so trips are listed without them' : '';
+  const noGps = missing.includes('locations') ? '. Bus positions need gps:read on the API Business plan; trips are listed without positions' : '';
+  return `; this key cannot read ${missing.join(', ')}${noGps}`;
 }
 
 /** The viewers' health from the full one, as of `now` (the snapshot's time). */

@@ -54,6 +54,8 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 /** A failed test's heading: Playwright's "  1) [app] › e2e/x.spec.ts:12:1 › title ───", vitest's " FAIL  lib/x.test.ts > title". */
 const FAILED_TEST = /^\s*(?:\d+\) \[\w+\] › \S+|FAIL\s+\S+\.test\.tsx? >)/;
 const FIRST_ERROR = /(Error\b|exceeded|Expected|Received)/;
+/** After the first error line, what it compared: Playwright's and vitest's "Expected …", "Received …", "Locator: …". */
+const ERROR_DETAIL = /^(?:Expected|Received|Locator|Timeout)\b[^:]*:/;
 /** Where in a test file it failed: Playwright's "at /path/e2e/x.spec.ts:97:60", vitest's "❯ lib/x.test.ts:12:5". */
 const FAILED_AT = /(?:\bat |❯ )(?:\S*\/)?((?:e2e|lib|components|app|bench|scripts)\/[\w./-]+\.(?:spec|test)\.tsx?:\d+)/;
 const failures = [];
@@ -62,10 +64,12 @@ function failureNotes(step) {
   return (raw) => {
     const line = raw.replace(ANSI, '').trim();
     if (FAILED_TEST.test(line)) {
-      open = { step, test: line.replace(/\s*─+$/, ''), error: '', at: '' };
+      open = { step, test: line.replace(/\s*─+$/, ''), error: '', details: [], at: '' };
       failures.push(open);
     } else if (open && !open.error && FIRST_ERROR.test(line)) {
       open.error = line;
+    } else if (open && open.error && ERROR_DETAIL.test(line) && open.details.length < 4) {
+      open.details.push(line);
     } else if (open && open.error && !open.at && FAILED_AT.test(line)) {
       // The line of the test that failed: with the first error line, enough to tell which wait gave up.
       open.at = FAILED_AT.exec(line)[1];
@@ -98,8 +102,11 @@ for (const group of groups) results.push(...(await Promise.all(group.map(run))))
 
 if (failures.length > 0) {
   const shown = failures.slice(0, 6);
-  console.log(`\n=== failed tests (${failures.length}; the first ${shown.length}, with their first error line and where) ===`);
-  for (const f of shown) console.log(`[${f.step}] ${clip(f.test, 160)}\n    ${clip(f.error || '(no error line seen)', 220)}${f.at ? ` (${f.at})` : ''}`);
+  console.log(`\n=== failed tests (${failures.length}; the first ${shown.length}, with their first error line, what it compared, and where) ===`);
+  for (const f of shown) {
+    console.log(`[${f.step}] ${clip(f.test, 160)}\n    ${clip(f.error || '(no error line seen)', 220)}${f.at ? ` (${f.at})` : ''}`);
+    for (const d of f.details) console.log(`      ${clip(d, 300)}`);
+  }
 }
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.seconds} s)`);
