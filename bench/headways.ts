@@ -122,6 +122,13 @@ export const headways: Benchmark = {
      */
     let pending: Array<{ tripId: number; targetM: number; at: number; fleetmapS: number; definitionS: number }> = [];
     const travelErrorsS: number[] = [];
+    /** Where the error lies: Fleetmap's distance over the truth's pace, and the true distance over Fleetmap's pace. */
+    const distanceOnlyS: number[] = [];
+    const paceOnlyS: number[] = [];
+    /** Signed, to see a bias: Fleetmap's distance − the true one (m), Fleetmap's pace ÷ the true one, h − h_true (s). */
+    const distanceBiasM: number[] = [];
+    const paceRatio: number[] = [];
+    const signedS: number[] = [];
     const definitionTravelErrorsS: number[] = [];
     const truePace = (busId: number, tripId: number): number | null => {
       const h = trueHistory.get(busId);
@@ -174,6 +181,11 @@ export const headways: Benchmark = {
           const trueS = Math.max(0, a - b) / pace;
           if (a > b) pending.push({ tripId: gap.followerTripId, targetM: a, at: now, fleetmapS: gap.headwayS, definitionS: trueS });
           errorsS.push(Math.abs(gap.headwayS - trueS));
+          distanceOnlyS.push(Math.abs(gap.distanceM / pace - trueS));
+          paceOnlyS.push(Math.abs(Math.max(0, a - b) / gap.paceMps - trueS));
+          distanceBiasM.push(gap.distanceM - Math.max(0, a - b));
+          paceRatio.push(gap.paceMps / pace);
+          signedS.push(gap.headwayS - trueS);
           const sources = `${gap.paceSource}|${recentTrue !== null ? 'recent' : 'scheduled'}`;
           const list = bySource.get(sources) ?? [];
           if (list.length === 0) bySource.set(sources, list);
@@ -277,6 +289,8 @@ export const headways: Benchmark = {
     ctx.log(`  ${compared} gaps compared: class agreement ${agreement?.toFixed(1)} %, |h − h_true| median ${median(errorsS)?.toFixed(0)} s, p90 ${percentile(errorsS, 0.9)?.toFixed(0)} s`);
     // Where the error comes from: a side with only the planned pace while the other has a recent one errs most.
     const errorBySource = Object.fromEntries([...bySource].map(([k, errs]) => [k, { gaps: errs.length, medianS: median(errs), p90S: percentile(errs, 0.9) }]));
+    ctx.log(`  the error from each part alone: Fleetmap's distance over the true pace, median ${median(distanceOnlyS)?.toFixed(1)} s; the true distance over Fleetmap's pace, median ${median(paceOnlyS)?.toFixed(1)} s`);
+    ctx.log(`  signed: h − h_true median ${median(signedS)?.toFixed(1)} s (p10 ${percentile(signedS, 0.1)?.toFixed(0)}, p90 ${percentile(signedS, 0.9)?.toFixed(0)}); distance − true distance median ${median(distanceBiasM)?.toFixed(0)} m (p10 ${percentile(distanceBiasM, 0.1)?.toFixed(0)}, p90 ${percentile(distanceBiasM, 0.9)?.toFixed(0)}); pace ÷ true pace median ${median(paceRatio)?.toFixed(3)} (p10 ${percentile(paceRatio, 0.1)?.toFixed(3)}, p90 ${percentile(paceRatio, 0.9)?.toFixed(3)})`);
     ctx.log(`  by pace (Fleetmap's | the truth's): ${Object.entries(errorBySource).map(([k, e]) => `${k} ${e.gaps} gaps, median ${e.medianS?.toFixed(0)} s`).join('; ')}`);
     ctx.log(`  every route's headways from one snapshot: ${at855.onTrips} buses on trips of ${at855.fleet}: ${at855.cold?.median.toFixed(2)} ms (next snapshot ${at855.warm?.median.toFixed(2)} ms); ${at10k.onTrips} of ${at10k.fleet}: ${at10k.cold?.median.toFixed(2)} ms (next ${at10k.warm?.median.toFixed(2)} ms)`);
     ctx.log(`  one ladder update (60 stops, 30 buses): layout ${median(ladder)?.toFixed(3)} ms; in Chromium, main thread ${ladderBrowser.mainMs.median.toFixed(1)} ms median (p95 ${ladderBrowser.mainMs.p95.toFixed(1)}), React's render ${ladderBrowser.renderMs.median.toFixed(1)} ms`);
@@ -317,6 +331,9 @@ export const headways: Benchmark = {
         relativeErrorMedian: median(relErrors),
         confusion: Object.fromEntries(confusion),
         errorBySource,
+        errorFromDistanceOnly: distribution(distanceOnlyS),
+        errorFromPaceOnly: distribution(paceOnlyS),
+        signed: { headwayS: distribution(signedS), distanceM: distribution(distanceBiasM), paceRatio: distribution(paceRatio) },
         speed: { at855, at10k },
         ladderLayoutMs: distribution(ladder),
         ladderBrowser,
