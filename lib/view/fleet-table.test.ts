@@ -8,6 +8,8 @@ import {
   fleetCsv,
   fleetHeader,
   fleetRows,
+  gpsAgeCell,
+  gpsHealthAt,
   NO_FLEET_FILTERS,
   parseFleetUrl,
   serializeFleetUrl,
@@ -15,6 +17,7 @@ import {
   type FleetRow,
 } from './fleet-table';
 import { makeBus, makeUnpositionedTrip, makeVehicle, T0 } from '@/lib/testing/view-factories';
+import { formatAgo } from './format';
 
 const STALE_AFTER_S = 120;
 const ctx = { now: T0, staleAfterS: STALE_AFTER_S };
@@ -59,11 +62,32 @@ describe('fleet rows', () => {
     ]);
     // The newest GPS time of the list and the fix.
     expect(rows[0]!.lastGpsAt).toBe(T0 - 10_000);
-    expect(rows[0]!.gpsAgeS).toBe(10);
+    expect(gpsAgeCell(rows[0]!, { now: T0 })).toBe(formatAgo(10));
     expect(rows[0]!.trip?.tripId).toBe(1);
     expect(rows[3]!.trip?.tripId).toBe(77);
     expect(rows[3]!.routeCode).toBe('M101');
     expect(fleetCounts(rows)).toEqual({ buses: 7, onTrip: 2, gps: { fresh: 2, stale: 2, 'no-fix': 1, never: 2 } });
+  });
+
+  it('reads a row built earlier at a later time: its age moves, and only fresh turns stale', () => {
+    const rows = rowsOf(
+      [makeBus({ id: 1, lastGpsAt: T0 - 10_000 }), makeBus({ id: 2, plateNumber: 'BX-2', lastGpsAt: T0 - 600_000 }), makeBus({ id: 3, plateNumber: 'BX-3', lastGpsAt: null })],
+      [makeVehicle({ busId: 1, gpsAt: T0 - 10_000 })],
+      [],
+    );
+    const [fresh, stale, never] = rows;
+    expect([fresh!.gpsHealth, stale!.gpsHealth, never!.gpsHealth]).toEqual(['fresh', 'stale', 'never']);
+    // Fresh up to STALE_AFTER_S of age (110 s after T0 it is 120 s old), stale after.
+    expect(gpsHealthAt(fresh!, T0 + 110_000, STALE_AFTER_S)).toBe('fresh');
+    expect(gpsHealthAt(fresh!, T0 + 111_000, STALE_AFTER_S)).toBe('stale');
+    expect(gpsHealthAt(stale!, T0 + 111_000, STALE_AFTER_S)).toBe('stale');
+    expect(gpsHealthAt(never!, T0 + 111_000, STALE_AFTER_S)).toBe('never');
+    // The cells say the same at the time they are read, not the time the rows were built.
+    const later = { zone: 'UTC', now: T0 + 111_000, staleAfterS: STALE_AFTER_S };
+    const cells = fleetCells(fresh!, later);
+    const header = fleetHeader();
+    expect(cells[header.indexOf('GPS')]).toBe('Stale');
+    expect(cells[header.indexOf('GPS age')]).toBe(formatAgo(121));
   });
 
   it("names the assigned route of a bus off trips from the route list", () => {
@@ -128,7 +152,7 @@ describe('the URL and the CSV', () => {
 
   it('writes the rows as the table shows them', () => {
     const rows = rowsOf([makeBus({ id: 1, busName: 'Bus "one", first', lastGpsAt: T0 - 5_000 })]);
-    const cell = { zone: 'UTC' };
+    const cell = { zone: 'UTC', now: T0, staleAfterS: STALE_AFTER_S };
     const csv = fleetCsv(rows, { ...cell, dataAt: T0, exportedAt: T0 + 1, zoneName: 'UTC', state: { filters: NO_FLEET_FILTERS, sort: 'plate', dir: 'asc' } });
     const lines = parseCsv(csv).filter((l) => !l[0]!.startsWith('#'));
     expect(lines[0]).toEqual(fleetHeader());

@@ -43,7 +43,7 @@ export interface FleetRow {
   trip: Pick<VehicleTrip, 'tripId' | 'routeCode' | 'status'> | null;
   /** Newest GPS time known: the bus list's last_gps_at or the last fix, whichever is later. */
   lastGpsAt: EpochMs | null;
-  gpsAgeS: number | null;
+  /** As of the time the rows were built (FleetContext.now); the cells read it at theirs (gpsHealthAt). */
   gpsHealth: GpsHealth;
   lastTrip: LastTripCell;
 }
@@ -89,11 +89,20 @@ export function fleetRows(
       routeCode: trip?.routeCode ?? (routeId !== null ? (routeCodes.get(routeId) ?? null) : null),
       trip: trip ? { tripId: trip.tripId, routeCode: trip.routeCode, status: trip.status } : null,
       lastGpsAt,
-      gpsAgeS,
       gpsHealth: gpsHealthOf({ positioned, answeredWithoutPosition }, gpsAgeS, lastGpsAt, ctx.staleAfterS),
       lastTrip: lastTripCell(bus.id, trip, lastTrips),
     };
   });
+}
+
+/**
+ * A row's GPS health at a later time than it was built at: only a fresh GPS time ages into stale; the other
+ * healths change with new data alone, and new data builds the rows again.
+ */
+export function gpsHealthAt(row: Pick<FleetRow, 'gpsHealth' | 'lastGpsAt'>, now: EpochMs, staleAfterS: number): GpsHealth {
+  if (row.gpsHealth !== 'fresh') return row.gpsHealth;
+  const ageS = locationAgeS(row.lastGpsAt, now);
+  return ageS !== null && ageS <= staleAfterS ? 'fresh' : 'stale';
 }
 
 function newest(a: EpochMs | null, b: EpochMs | null): EpochMs | null {
@@ -127,8 +136,14 @@ export const FLEET_SORT_KEYS = ['plate', 'name', 'code', 'model', 'year', 'statu
 export type FleetSortKey = (typeof FLEET_SORT_KEYS)[number];
 export type SortDir = 'asc' | 'desc';
 
+/**
+ * What a cell is read at. The page builds, filters and sorts its rows with the data and at most every few seconds
+ * (components/fleet/fleet-view.tsx); the age and the GPS health in a cell follow `now`, the one-second clock.
+ */
 export interface CellContext {
   zone: DisplayZone;
+  now: EpochMs;
+  staleAfterS: number;
 }
 
 export interface FleetColumn {
@@ -182,14 +197,14 @@ export const FLEET_COLUMNS: readonly FleetColumn[] = [
   { key: 'trip', label: 'Trip', cell: (r) => (r.trip ? String(r.trip.tripId) : DASH), sortValue: (r) => r.trip?.tripId ?? null, numeric: true },
   { key: 'gpsAt', label: 'Last GPS', cell: (r, c) => formatDateTime(r.lastGpsAt, c.zone), sortValue: (r) => r.lastGpsAt, numeric: true },
   // The age sorts with the GPS time (a later time is a smaller age); it has no sort of its own.
-  { key: 'gpsHealth', label: 'GPS', cell: (r) => GPS_HEALTH_LABELS[r.gpsHealth], sortValue: (r) => GPS_HEALTH_ORDER[r.gpsHealth] },
+  { key: 'gpsHealth', label: 'GPS', cell: (r, c) => GPS_HEALTH_LABELS[gpsHealthAt(r, c.now, c.staleAfterS)], sortValue: (r) => GPS_HEALTH_ORDER[r.gpsHealth] },
   { key: 'lastTrip', label: 'Last on a trip', cell: (r, c) => lastTripLabel(r.lastTrip, c.zone), sortValue: (r) => lastTripSortValue(r.lastTrip) },
 ];
 
 /** The GPS age column sits after the GPS time; it is not a sort key (the time sorts it). */
 export const GPS_AGE_LABEL = 'GPS age';
-export function gpsAgeCell(row: FleetRow): string {
-  return row.lastGpsAt === null ? DASH : formatAgo(row.gpsAgeS);
+export function gpsAgeCell(row: FleetRow, ctx: Pick<CellContext, 'now'>): string {
+  return row.lastGpsAt === null ? DASH : formatAgo(locationAgeS(row.lastGpsAt, ctx.now));
 }
 
 /** Column labels in the order the table and the CSV show them. */
@@ -207,7 +222,7 @@ export function fleetCells(row: FleetRow, ctx: CellContext): string[] {
   const out: string[] = [];
   for (const c of FLEET_COLUMNS) {
     out.push(c.cell(row, ctx));
-    if (c.key === 'gpsAt') out.push(gpsAgeCell(row));
+    if (c.key === 'gpsAt') out.push(gpsAgeCell(row, ctx));
   }
   return out;
 }
