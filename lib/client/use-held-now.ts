@@ -10,8 +10,8 @@ import { useState } from 'react';
 export function useHeldNow(now: number, everyMs: number, data: readonly unknown[]): number {
   const [held, setHeld] = useState<{ at: number; data: readonly unknown[] }>({ at: now, data });
   const changed = data.length !== held.data.length || data.some((d, i) => !Object.is(d, held.data[i]));
-  // A clock that went back (a new server clock) or a first real time (0 before it) is taken at once as well.
-  if (changed || now - held.at >= everyMs || now < held.at || (held.at === 0 && now !== 0)) {
+  // A clock that went back (a new server clock) is taken at once as well; so is a first real time after 0.
+  if (changed || now - held.at >= everyMs || now < held.at) {
     // Adjusting state while rendering, from what the last render saw: React renders again before committing.
     setHeld({ at: now, data });
     return now;

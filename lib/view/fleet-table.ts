@@ -100,8 +100,11 @@ export function fleetRows(
  * healths change with new data alone, and new data builds the rows again.
  */
 export function gpsHealthAt(row: Pick<FleetRow, 'gpsHealth' | 'lastGpsAt'>, now: EpochMs, staleAfterS: number): GpsHealth {
-  if (row.gpsHealth !== 'fresh') return row.gpsHealth;
-  const ageS = locationAgeS(row.lastGpsAt, now);
+  return row.gpsHealth === 'fresh' ? freshOrStale(locationAgeS(row.lastGpsAt, now), staleAfterS) : row.gpsHealth;
+}
+
+/** The one rule between fresh and stale: at most staleAfterS old; a GPS time of unknown age is stale. */
+function freshOrStale(ageS: number | null, staleAfterS: number): 'fresh' | 'stale' {
   return ageS !== null && ageS <= staleAfterS ? 'fresh' : 'stale';
 }
 
@@ -119,7 +122,7 @@ export function gpsHealthOf(
 ): GpsHealth {
   if (lastGpsAt === null) return fix.positioned ? 'stale' : 'never';
   if (fix.answeredWithoutPosition) return 'no-fix';
-  return ageS !== null && ageS <= staleAfterS ? 'fresh' : 'stale';
+  return freshOrStale(ageS, staleAfterS);
 }
 
 function lastTripCell(busId: number, trip: VehicleTrip | null, lastTrips: LastTripsState): LastTripCell {
